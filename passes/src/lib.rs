@@ -1,0 +1,56 @@
+//! StableHLO analysis and rewriting passes of ZKDV.
+//!
+//! # The generic-form approach
+//!
+//! ZKDV reads training steps exported from JAX as StableHLO, but it does not
+//! link the StableHLO dialect: it links only upstream MLIR (through `melior`).
+//! Programs are therefore read in MLIR's *generic op form*
+//! (`%0 = "stablehlo.add"(%a, %b) : (...) -> ...`), which MLIR parses without
+//! knowing the dialect once unregistered dialects are allowed:
+//!
+//! - StableHLO ops become *unregistered* ops. They have a name, operands,
+//!   results, regions and a location, but no verifier, traits or interfaces;
+//!   passes know their semantics by name.
+//! - Their attributes (`<{...}>` properties and `{...}` attributes alike) are
+//!   read by name (`OperationLike::attribute`). `#stablehlo.*` attributes and
+//!   `!stablehlo.*` types parse as opaque attributes/types and print back
+//!   unchanged.
+//! - `builtin` and `func` are registered, so modules, `func.func`, `func.call`
+//!   and `func.return` are real ops with verification and symbols.
+//! - Upstream passes that rely on op traits (canonicalize, cse, inline) do
+//!   nothing useful on unregistered ops, so ZKDV implements its own passes
+//!   ([`registry`]) over this IR.
+//!
+//! StableHLO in *pretty* form cannot be parsed; [`ir::IrContext::parse`]
+//! recognises it and says how to print generic form instead.
+//!
+//! # Layout
+//!
+//! - [`ir`]: the context, parsing with typed errors and captured diagnostics,
+//!   generic printing, locations and op traversal helpers.
+//! - [`registry`]: the pass table used by `zkdv-opt`.
+//! - [`check_hermetic`]: `--zkdv-check-hermetic`.
+
+pub mod check_hermetic;
+pub mod ir;
+pub mod registry;
+
+pub use ir::{Diagnostic, Diagnostics, IrContext, ParseError};
+pub use registry::{PassInfo, PASSES};
+
+/// Why a pass failed: located diagnostics, shown one per line.
+#[derive(Debug, thiserror::Error)]
+pub enum PassError {
+    /// The input breaks a precondition or property the pass checks.
+    #[error("{0}")]
+    Failed(Diagnostics),
+}
+
+impl PassError {
+    /// The diagnostics behind this error.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match self {
+            PassError::Failed(diagnostics) => &diagnostics.0,
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! The pass table: every pass `zkdv-opt` can run, by flag name.
+//!
+//! A pass is a plain function over a parsed [`Module`]. It reports failure as
+//! a [`PassError`] holding located diagnostics; it never panics and never
+//! prints. Drivers run passes in the order the user gives them and verify the
+//! module after each one.
+//!
+//! Passes named by the design and not yet implemented (a later issue):
+//! `zkdv-inline`, `zkdv-dce`, `zkdv-cse`, `zkdv-annotate-roles`,
+//! `zkdv-insert-commitments`, `zkdv-slice-update`, `zkdv-push-select`,
+//! `zkdv-cost-report`.
+
+use melior::ir::Module;
+
+use crate::{check_hermetic, PassError};
+
+/// A pass entry point.
+pub type PassFn = for<'c> fn(&Module<'c>) -> Result<(), PassError>;
+
+/// A pass descriptor.
+#[derive(Clone, Copy)]
+pub struct PassInfo {
+    /// Command-line flag without the leading `--`, e.g. `zkdv-check-hermetic`.
+    pub flag: &'static str,
+    /// One-line summary, shown by `zkdv-opt --help`.
+    pub summary: &'static str,
+    /// Runs the pass on a module.
+    pub run: PassFn,
+}
+
+impl std::fmt::Debug for PassInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PassInfo")
+            .field("flag", &self.flag)
+            .field("summary", &self.summary)
+            .finish_non_exhaustive()
+    }
+}
+
+/// All passes, in the order `--help` lists them.
+pub static PASSES: &[PassInfo] = &[PassInfo {
+    flag: "zkdv-check-hermetic",
+    summary: "Reject randomness, host I/O and opaque custom_calls (the step must be a pure \
+              function of its inputs)",
+    run: check_hermetic::run,
+}];
+
+/// The pass with this flag name (without `--`).
+pub fn find(flag: &str) -> Option<&'static PassInfo> {
+    PASSES.iter().find(|pass| pass.flag == flag)
+}

@@ -1,0 +1,152 @@
+//! A human-oriented summary of a transcript, valid or not.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::reader::{resolve, Reader};
+use crate::records::{Body, CheckKind, Leaf, ProgramBody, Sampling, Status, Tolerance, Verdict};
+use crate::verify::{verify_path, CheckCounts};
+
+/// One program record.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProgramSummary {
+    /// Sequence number.
+    pub seq: u64,
+    /// The record.
+    #[serde(flatten)]
+    pub program: ProgramBody,
+}
+
+/// Summary of the leaves of one layout.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LayoutSummary {
+    /// Number of leaves.
+    pub leaves: u64,
+    /// Number of elements over all leaves.
+    pub elements: u64,
+}
+
+impl LayoutSummary {
+    fn of(leaves: &[Leaf]) -> LayoutSummary {
+        LayoutSummary {
+            leaves: leaves.len() as u64,
+            elements: leaves
+                .iter()
+                .map(|l| l.elements().unwrap_or(u64::MAX))
+                .fold(0u64, u64::saturating_add),
+        }
+    }
+}
+
+/// What `zkdv inspect` shows.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Inspection {
+    /// Prover name.
+    pub prover: Option<String>,
+    /// Configuration name.
+    pub config_name: Option<String>,
+    /// Software versions.
+    pub versions: BTreeMap<String, String>,
+    /// Sampling policy.
+    pub sampling: Option<Sampling>,
+    /// Tolerance.
+    pub tolerance: Option<Tolerance>,
+    /// Rolling window, probe ratio, snapshot interval.
+    pub rolling_window: Option<u64>,
+    /// Probe ratio.
+    pub probe_ratio: Option<f64>,
+    /// Snapshot interval.
+    pub snapshot_interval: Option<u64>,
+    /// Parameter layout.
+    pub params: LayoutSummary,
+    /// Optimizer-state layout.
+    pub opt_state: LayoutSummary,
+    /// Whether records are signed.
+    pub signed: bool,
+    /// Records read.
+    pub records: u64,
+    /// Records by kind.
+    pub kinds: BTreeMap<String, u64>,
+    /// Bytes of the records file.
+    pub bytes: u64,
+    /// Bytes of the step records.
+    pub step_bytes: u64,
+    /// Step records.
+    pub steps: u64,
+    /// Checks by kind and verdict.
+    pub checks: CheckCounts,
+    /// Snapshots (step indices).
+    pub snapshots: Vec<u64>,
+    /// Programs.
+    pub programs: Vec<ProgramSummary>,
+    /// Bytes of the artifacts referenced.
+    pub artifact_bytes: u64,
+    /// Close status, when the session was closed.
+    pub status: Option<Status>,
+    /// The first problem reading the records, if any.
+    pub read_error: Option<String>,
+    /// The verification outcome: `None` when valid, else the error.
+    pub verification_error: Option<String>,
+}
+
+/// Summarize a transcript directory or records file. Reading stops at the
+/// first unreadable record, which is reported, not raised.
+pub fn inspect_path(path: &Path) -> Result<Inspection> {
+    let (file, _) = resolve(path)?;
+    let mut out = Inspection::default();
+    let mut reader = Reader::open(&file)?;
+    for record in &mut reader {
+        let record = match record {
+            Ok(record) => record,
+            Err(e) => {
+                out.read_error = Some(e.to_string());
+                break;
+            }
+        };
+        out.records += 1;
+        *out.kinds.entry(record.kind().name().into()).or_default() += 1;
+        match record.body() {
+            Body::Root(root) => {
+                out.prover = Some(root.prover.clone());
+                out.config_name = Some(root.config_name.clone());
+                out.versions = root.versions.clone();
+                out.sampling = Some(root.sampling);
+                out.tolerance = Some(root.tolerance);
+                out.rolling_window = Some(root.rolling_window);
+                out.probe_ratio = Some(root.probe_ratio);
+                out.snapshot_interval = Some(root.snapshot_interval);
+                out.params = LayoutSummary::of(&root.params);
+                out.opt_state = LayoutSummary::of(&root.opt_state);
+                out.signed = root.session_key.is_some();
+            }
+            Body::Program(program) => {
+                out.artifact_bytes += program.attested.size + program.production.size;
+                out.programs.push(ProgramSummary {
+                    seq: record.seq(),
+                    program: program.clone(),
+                });
+            }
+            Body::Step(_) => {
+                out.steps += 1;
+                out.step_bytes += record.raw.bytes.len() as u64;
+            }
+            Body::Snapshot(snapshot) => {
+                out.snapshots.push(snapshot.step);
+                out.artifact_bytes += snapshot.artifact.as_ref().map_or(0, |a| a.size);
+            }
+            Body::Check(check) => match (check.kind, check.verdict) {
+                (CheckKind::State, Verdict::Pass) => out.checks.state_passed += 1,
+                (CheckKind::State, Verdict::Fail) => out.checks.state_failed += 1,
+                (CheckKind::Update, Verdict::Pass) => out.checks.update_passed += 1,
+                (CheckKind::Update, Verdict::Fail) => out.checks.update_failed += 1,
+            },
+            Body::Close(close) => out.status = Some(close.status),
+        }
+    }
+    out.bytes = reader.bytes_read();
+    out.verification_error = verify_path(path).err().map(|e| e.to_string());
+    Ok(out)
+}

@@ -1,0 +1,382 @@
+//! Record types: the payload of every record and the body of each kind.
+//!
+//! A payload is a CBOR map `{"v", "kind", "seq", "prev", "body"}`; the body's
+//! shape depends on `kind`. Bodies reject unknown fields, so a record written
+//! by a newer protocol version is never half-understood.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::hash::{Bytes, Hash32};
+
+/// The protocol version this crate writes and reads.
+pub const PROTOCOL_VERSION: u64 = 1;
+
+/// The kind of a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Session parameters; always the first record.
+    Root,
+    /// Hashes of the attested and production programs.
+    Program,
+    /// One transaction (training step).
+    Step,
+    /// A full host snapshot of a pre-state.
+    Snapshot,
+    /// The outcome of a sampled check.
+    Check,
+    /// End of the session; reveals the challenge key. Always the last record.
+    Close,
+}
+
+impl Kind {
+    /// The kind's name as it appears in the payload.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Root => "root",
+            Kind::Program => "program",
+            Kind::Step => "step",
+            Kind::Snapshot => "snapshot",
+            Kind::Check => "check",
+            Kind::Close => "close",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The payload of a record, generic over its body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Payload<B> {
+    /// Protocol version ([`PROTOCOL_VERSION`]).
+    pub v: u64,
+    /// Record kind; selects the body's shape.
+    pub kind: Kind,
+    /// Sequence number: 0 for the root, then consecutive.
+    pub seq: u64,
+    /// Plain blake3 of the previous record's exact bytes; zero for the root.
+    pub prev: Hash32,
+    /// Kind-specific body.
+    pub body: B,
+}
+
+/// The body of a record, by kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// See [`RootBody`].
+    Root(RootBody),
+    /// See [`ProgramBody`].
+    Program(ProgramBody),
+    /// See [`StepBody`].
+    Step(StepBody),
+    /// See [`SnapshotBody`].
+    Snapshot(SnapshotBody),
+    /// See [`CheckBody`].
+    Check(CheckBody),
+    /// See [`CloseBody`].
+    Close(CloseBody),
+}
+
+impl Body {
+    /// The kind this body belongs to.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Body::Root(_) => Kind::Root,
+            Body::Program(_) => Kind::Program,
+            Body::Step(_) => Kind::Step,
+            Body::Snapshot(_) => Kind::Snapshot,
+            Body::Check(_) => Kind::Check,
+            Body::Close(_) => Kind::Close,
+        }
+    }
+}
+
+/// How steps are sampled for checks.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+pub enum Sampling {
+    /// Independent state and update checks with these probabilities.
+    Probability {
+        /// Probability of a state check at each step, in `[0, 1]`.
+        state_check_probability: f64,
+        /// Probability of an update check at each step, in `[0, 1]`.
+        update_check_probability: f64,
+    },
+    /// Debug policy: both checks at every step `t` with `(t + 1) % n == 0`.
+    Every {
+        /// The period, at least 1.
+        n: u64,
+    },
+}
+
+/// Comparison tolerance: `|committed - recomputed| <= abs + rel * |committed|`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tolerance {
+    /// Absolute term, finite and non-negative.
+    pub abs: f64,
+    /// Relative term, finite and non-negative.
+    pub rel: f64,
+}
+
+impl Tolerance {
+    /// Whether `recomputed` is within tolerance of `committed`. NaN never is.
+    pub fn accepts(&self, committed: f64, recomputed: f64) -> bool {
+        (committed - recomputed).abs() <= self.abs + self.rel * committed.abs()
+    }
+}
+
+/// One leaf of a committed PyTree: its path, dtype tag and shape.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Leaf {
+    /// Tree path, for example `params/Dense_0/kernel`.
+    pub path: String,
+    /// Canonical dtype tag (`f32`, `bf16`, `u32`, ...).
+    pub dtype: String,
+    /// Dimensions, outermost first.
+    pub shape: Vec<u64>,
+}
+
+impl Leaf {
+    /// Number of elements, or `None` on overflow.
+    pub fn elements(&self) -> Option<u64> {
+        self.shape.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d))
+    }
+}
+
+/// Body of the root record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RootBody {
+    /// Prover name, `whitebox-jax` or `whitebox-torch`.
+    pub prover: String,
+    /// The configuration's name.
+    pub config_name: String,
+    /// Versions of the software that produced the transcript.
+    pub versions: BTreeMap<String, String>,
+    /// Sampling policy.
+    pub sampling: Sampling,
+    /// Float tolerance of checks.
+    pub tolerance: Tolerance,
+    /// Rolling-hash window over committed batch rows, in words.
+    pub rolling_window: u64,
+    /// Fraction of each leaf's last dimension kept by its probe map.
+    pub probe_ratio: f64,
+    /// A full snapshot is taken every this many steps.
+    pub snapshot_interval: u64,
+    /// Parameter layout in tree order.
+    pub params: Vec<Leaf>,
+    /// Optimizer-state layout in tree order (may be empty).
+    pub opt_state: Vec<Leaf>,
+    /// Layout of the packed batch.
+    pub batch: Vec<Leaf>,
+    /// Seed of the session's probe maps.
+    pub probe_seed: Hash32,
+    /// `derive_key(KEY_COMMITMENT_CONTEXT, challenge_key)`.
+    pub challenge_key_commitment: Hash32,
+    /// Ed25519 public key that signs every record, if the session signs.
+    pub session_key: Option<Bytes<32>>,
+}
+
+impl RootBody {
+    /// Total number of parameter elements: the update index space.
+    pub fn parameter_count(&self) -> Option<u64> {
+        count(&self.params)
+    }
+
+    /// Total number of optimizer-state elements: the state index space.
+    pub fn optimizer_state_count(&self) -> Option<u64> {
+        count(&self.opt_state)
+    }
+}
+
+fn count(leaves: &[Leaf]) -> Option<u64> {
+    leaves
+        .iter()
+        .try_fold(0u64, |acc, leaf| acc.checked_add(leaf.elements()?))
+}
+
+/// A content-addressed file stored beside the transcript.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Artifact {
+    /// Path relative to the transcript directory (`artifacts/<hex>.<ext>`).
+    pub name: String,
+    /// Plain blake3 of the file's bytes.
+    pub blake3: Hash32,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// Body of a program record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProgramBody {
+    /// Name of the compiled training function.
+    pub name: String,
+    /// Artifact format: `stablehlo` (JAX) or `aoti` (Torch).
+    pub format: String,
+    /// The hermetic attested program that checks run.
+    pub attested: Artifact,
+    /// The production program the steps ran.
+    pub production: Artifact,
+}
+
+/// Commitment to one packed `uint32` batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchCommitment {
+    /// Number of rows.
+    pub rows: u64,
+    /// Words per row.
+    pub width: u64,
+    /// Rolling-hash window (equals the root's `rolling_window`).
+    pub window: u64,
+    /// Merkle root over the row leaves.
+    pub root: Hash32,
+}
+
+/// Overlap policy of one transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Overlap {
+    /// Training and a sampled check may overlap.
+    Always,
+    /// Commitments pipeline; a sampled check is a fence (the default).
+    Unchecked,
+    /// Fully sequential.
+    Never,
+}
+
+/// Body of a step record: one transaction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepBody {
+    /// Step index, 0-based and consecutive.
+    pub step: u64,
+    /// Sequence number of the program record this step ran.
+    pub program: u64,
+    /// The committed batch.
+    pub batch: BatchCommitment,
+    /// Commitment to the pre-state sketches.
+    pub pre_state: Hash32,
+    /// Commitment to the update sketches.
+    pub update: Hash32,
+    /// Commitment to the post-state sketches.
+    pub post_state: Hash32,
+    /// Overlap policy of this transaction.
+    pub overlap: Overlap,
+}
+
+/// Body of a snapshot record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotBody {
+    /// The step whose pre-state was copied.
+    pub step: u64,
+    /// Full tree commitment of the host pre-state.
+    pub state: Hash32,
+    /// The stored snapshot, when it was retained.
+    pub artifact: Option<Artifact>,
+}
+
+/// The kind of a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckKind {
+    /// Replay from a snapshot; compare state sketches.
+    State,
+    /// Run the attested program; compare challenged coordinates.
+    Update,
+}
+
+impl fmt::Display for CheckKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CheckKind::State => "state",
+            CheckKind::Update => "update",
+        })
+    }
+}
+
+/// Verdict of a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Every compared value was within tolerance.
+    Pass,
+    /// At least one value was not.
+    Fail,
+}
+
+/// Body of a check record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckBody {
+    /// The checked step.
+    pub step: u64,
+    /// State or update check.
+    pub kind: CheckKind,
+    /// Challenged indices: `[parameter_index]` or `[parameter_index,
+    /// optimizer_state_index]` for an update check, empty for a state check.
+    pub indices: Vec<u64>,
+    /// Values production committed.
+    pub committed: Vec<f64>,
+    /// Values the replay recomputed.
+    pub recomputed: Vec<f64>,
+    /// Tolerance used (equals the root's).
+    pub tolerance: Tolerance,
+    /// Outcome.
+    pub verdict: Verdict,
+    /// Number of transitions replayed from the snapshot.
+    pub replay_length: u64,
+}
+
+/// Final status of a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every check passed.
+    Ok,
+    /// A check failed; see [`CloseBody::failure`].
+    Poisoned,
+}
+
+/// What poisoned a session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    /// The step whose check failed.
+    pub step: u64,
+    /// The failed check's kind.
+    pub kind: CheckKind,
+    /// The first coordinate out of tolerance, when known.
+    pub coordinate: Option<u64>,
+    /// Human-readable description.
+    pub message: String,
+}
+
+/// Body of the close record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloseBody {
+    /// Number of step records.
+    pub steps: u64,
+    /// `post_state` of the last step (zero when there were no steps).
+    pub final_state: Hash32,
+    /// The revealed challenge key.
+    pub challenge_key: Hash32,
+    /// Session status.
+    pub status: Status,
+    /// The failure that poisoned the session, if any.
+    pub failure: Option<Failure>,
+}

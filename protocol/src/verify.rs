@@ -1,0 +1,744 @@
+//! Transcript verification: one state machine shared by the auditor
+//! ([`verify_path`]) and the writer, which refuses to append a record the
+//! auditor would reject.
+//!
+//! Per record, in order: envelope and digest (by the reader), version,
+//! sequence number, `prev` chain, signature, then the kind's rules. At the
+//! close record the revealed key is checked against the root's commitment and
+//! every sampling decision is re-derived: each sampled check must be present
+//! (with the challenged indices) and no unsampled check may be.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use ed25519_dalek::{Signature, VerifyingKey};
+use serde::Serialize;
+
+use crate::challenge::{derive_challenge, key_commitment};
+use crate::error::{Error, Position, Problem, Result};
+use crate::hash::Hash32;
+use crate::reader::{resolve, Reader, Record};
+use crate::records::{
+    Artifact, Body, CheckBody, CheckKind, CloseBody, Kind, Leaf, ProgramBody, RootBody, Sampling,
+    SnapshotBody, Status, StepBody, Verdict,
+};
+
+/// Counts of check records by kind and verdict.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct CheckCounts {
+    /// State checks that passed.
+    pub state_passed: u64,
+    /// State checks that failed.
+    pub state_failed: u64,
+    /// Update checks that passed.
+    pub update_passed: u64,
+    /// Update checks that failed.
+    pub update_failed: u64,
+}
+
+impl CheckCounts {
+    /// All checks.
+    pub fn total(&self) -> u64 {
+        self.state_passed + self.state_failed + self.update_passed + self.update_failed
+    }
+}
+
+/// Summary of a transcript that verified.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Prover named by the root.
+    pub prover: String,
+    /// Configuration name.
+    pub config_name: String,
+    /// Records read.
+    pub records: u64,
+    /// Bytes of `records.cborl`.
+    pub bytes: u64,
+    /// Step records.
+    pub steps: u64,
+    /// Program records.
+    pub programs: u64,
+    /// Snapshot records.
+    pub snapshots: u64,
+    /// Check records by kind and verdict.
+    pub checks: CheckCounts,
+    /// Whether every record carries a valid session signature.
+    pub signed: bool,
+    /// Status of the close record.
+    pub status: Status,
+    /// Artifacts whose bytes were checked, or `None` when only the records
+    /// file was given.
+    pub artifacts_checked: Option<u64>,
+}
+
+/// Verify a transcript directory (records and artifacts) or a records file
+/// (records only).
+pub fn verify_path(path: &Path) -> Result<Report> {
+    let (file, is_dir) = resolve(path)?;
+    let handle = File::open(&file).map_err(|source| Problem::Io {
+        path: file.clone(),
+        source,
+    })?;
+    let artifacts = if is_dir { Some(path) } else { None };
+    verify_reader(std::io::BufReader::new(handle), artifacts)
+}
+
+/// Verify records from a byte stream; artifacts are checked against
+/// `artifacts_dir` when it is given.
+pub fn verify_reader<R: Read>(input: R, artifacts_dir: Option<&Path>) -> Result<Report> {
+    let mut verifier = Verifier::new(Mode::Audit, artifacts_dir.map(Path::to_owned));
+    let mut reader = Reader::new(input);
+    for record in &mut reader {
+        verifier.accept(&record?)?;
+    }
+    verifier.finish()
+}
+
+/// Who runs the state machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// An auditor: a failed check or a poisoned session is an error.
+    Audit,
+    /// The writer: failed checks and a poisoned close are legitimate records.
+    Write,
+}
+
+struct Session {
+    body: RootBody,
+    key: Option<VerifyingKey>,
+    parameters: u64,
+    optimizer_state: u64,
+}
+
+struct StepSeen {
+    at: Position,
+    hash: Hash32,
+}
+
+struct CheckSeen {
+    at: Position,
+    indices: Vec<u64>,
+}
+
+/// Incremental transcript verifier.
+pub(crate) struct Verifier {
+    mode: Mode,
+    artifacts_dir: Option<PathBuf>,
+    artifacts_checked: HashSet<Hash32>,
+    index: u64,
+    bytes: u64,
+    prev: Hash32,
+    session: Option<Session>,
+    programs: BTreeMap<u64, ProgramBody>,
+    steps: Vec<StepSeen>,
+    last_post_state: Hash32,
+    snapshots: BTreeSet<u64>,
+    checks: BTreeMap<(u64, CheckKind), CheckSeen>,
+    counts: CheckCounts,
+    failed: bool,
+    close: Option<CloseBody>,
+}
+
+impl Verifier {
+    pub(crate) fn new(mode: Mode, artifacts_dir: Option<PathBuf>) -> Verifier {
+        Verifier {
+            mode,
+            artifacts_dir,
+            artifacts_checked: HashSet::new(),
+            index: 0,
+            bytes: 0,
+            prev: Hash32::ZERO,
+            session: None,
+            programs: BTreeMap::new(),
+            steps: Vec::new(),
+            last_post_state: Hash32::ZERO,
+            snapshots: BTreeSet::new(),
+            checks: BTreeMap::new(),
+            counts: CheckCounts::default(),
+            failed: false,
+            close: None,
+        }
+    }
+
+    /// The hash of the last accepted record.
+    pub(crate) fn last_hash(&self) -> Hash32 {
+        self.prev
+    }
+
+    /// Step records accepted so far.
+    pub(crate) fn steps(&self) -> u64 {
+        self.steps.len() as u64
+    }
+
+    /// The hash of step `step`'s record.
+    pub(crate) fn step_hash(&self, step: u64) -> Option<Hash32> {
+        self.steps.get(usize::try_from(step).ok()?).map(|s| s.hash)
+    }
+
+    /// `post_state` of the last step, zero before the first.
+    pub(crate) fn last_post_state(&self) -> Hash32 {
+        self.last_post_state
+    }
+
+    /// Check one record and, if it is valid, take it into the state.
+    pub(crate) fn accept(&mut self, record: &Record) -> Result<()> {
+        let at = Position {
+            index: self.index,
+            offset: record.raw.offset,
+        };
+        self.check(record).map_err(|e| match e {
+            Located::Here(problem) => Error::at(at, problem),
+            Located::At(elsewhere, problem) => Error::at(elsewhere, problem),
+        })?;
+        self.index += 1;
+        self.bytes = record.raw.offset + record.raw.bytes.len() as u64;
+        self.prev = record.raw.hash();
+        Ok(())
+    }
+
+    fn check(&mut self, record: &Record) -> Result<(), Located> {
+        let at = Position {
+            index: self.index,
+            offset: record.raw.offset,
+        };
+        self.envelope_rules(record)?;
+        match record.body() {
+            Body::Root(_) => Ok(()),
+            Body::Program(program) => Ok(self.program(record.seq(), program)?),
+            Body::Step(step) => Ok(self.step(at, record.raw.hash(), step)?),
+            Body::Snapshot(snapshot) => Ok(self.snapshot(snapshot)?),
+            Body::Check(check) => Ok(self.check_record(at, check)?),
+            Body::Close(close) => {
+                self.close_fields(close)?;
+                self.check_decisions(&close.challenge_key, close.status)?;
+                self.close = Some(close.clone());
+                Ok(())
+            }
+        }
+    }
+
+    /// Sequence, chain, record order and signature.
+    fn envelope_rules(&mut self, record: &Record) -> Result<(), Problem> {
+        if record.seq() != self.index {
+            return Err(Problem::Sequence {
+                expected: self.index,
+                found: record.seq(),
+            });
+        }
+        if record.payload.prev != self.prev {
+            return Err(Problem::PrevMismatch);
+        }
+        if self.close.is_some() {
+            return Err(Problem::UnexpectedKind {
+                found: record.kind(),
+                why: "records follow the close record",
+            });
+        }
+        if let Body::Root(root) = record.body() {
+            if self.session.is_some() {
+                return Err(Problem::UnexpectedKind {
+                    found: Kind::Root,
+                    why: "a transcript has exactly one root record",
+                });
+            }
+            self.session = Some(check_root(root)?);
+        }
+        let Some(session) = &self.session else {
+            return Err(Problem::UnexpectedKind {
+                found: record.kind(),
+                why: "the first record must be the root record",
+            });
+        };
+        check_signature(session, record)
+    }
+
+    fn session(&self) -> &Session {
+        self.session
+            .as_ref()
+            .expect("kind rules run only after the root record was accepted")
+    }
+
+    fn program(&mut self, seq: u64, program: &ProgramBody) -> Result<(), Problem> {
+        if program.name.is_empty() || program.format.is_empty() {
+            return Err(Problem::Invalid(
+                "program record needs a name and a format".into(),
+            ));
+        }
+        self.artifact(&program.attested)?;
+        self.artifact(&program.production)?;
+        self.programs.insert(seq, program.clone());
+        Ok(())
+    }
+
+    fn step(&mut self, at: Position, hash: Hash32, step: &StepBody) -> Result<(), Problem> {
+        let expected = self.steps.len() as u64;
+        if step.step != expected {
+            return Err(Problem::Invalid(format!(
+                "step record numbers step {}, expected step {expected}",
+                step.step
+            )));
+        }
+        if !self.programs.contains_key(&step.program) {
+            return Err(Problem::Invalid(format!(
+                "step {} names program record {}, which is not an earlier program record",
+                step.step, step.program
+            )));
+        }
+        let root = &self.session().body;
+        if step.batch.window != root.rolling_window {
+            return Err(Problem::Invalid(format!(
+                "batch rolling window {} differs from the root's rolling_window {}",
+                step.batch.window, root.rolling_window
+            )));
+        }
+        if step.batch.window > step.batch.width {
+            return Err(Problem::Invalid(format!(
+                "rolling window {} exceeds the packed row width {}",
+                step.batch.window, step.batch.width
+            )));
+        }
+        if let [leaf] = root.batch.as_slice() {
+            if leaf.shape != [step.batch.rows, step.batch.width] {
+                return Err(Problem::Invalid(format!(
+                    "batch of {}x{} words does not match the root's batch layout {:?}",
+                    step.batch.rows, step.batch.width, leaf.shape
+                )));
+            }
+        }
+        if expected > 0 && step.pre_state != self.last_post_state {
+            return Err(Problem::Invalid(format!(
+                "pre-state commitment of step {expected} differs from the post-state commitment \
+                 of step {}: the state changed outside the attested transition",
+                expected - 1
+            )));
+        }
+        self.last_post_state = step.post_state;
+        self.steps.push(StepSeen { at, hash });
+        Ok(())
+    }
+
+    fn snapshot(&mut self, snapshot: &SnapshotBody) -> Result<(), Problem> {
+        let interval = self.session().body.snapshot_interval;
+        let steps = self.steps.len() as u64;
+        if snapshot.step > steps {
+            return Err(Problem::Invalid(format!(
+                "snapshot of step {} precedes the commitment of step {}",
+                snapshot.step,
+                steps.saturating_sub(1)
+            )));
+        }
+        if snapshot.step % interval != 0 {
+            return Err(Problem::Invalid(format!(
+                "snapshot of step {} is off the snapshot interval {interval}",
+                snapshot.step
+            )));
+        }
+        if !self.snapshots.insert(snapshot.step) {
+            return Err(Problem::Invalid(format!(
+                "second snapshot of step {}",
+                snapshot.step
+            )));
+        }
+        if let Some(artifact) = &snapshot.artifact {
+            self.artifact(artifact)?;
+        }
+        Ok(())
+    }
+
+    fn check_record(&mut self, at: Position, check: &CheckBody) -> Result<(), Problem> {
+        let session = self.session();
+        let root = &session.body;
+        if check.step >= self.steps.len() as u64 {
+            return Err(Problem::Invalid(format!(
+                "check of step {} precedes that step's record",
+                check.step
+            )));
+        }
+        if self.checks.contains_key(&(check.step, check.kind)) {
+            return Err(Problem::Invalid(format!(
+                "second {} check of step {}",
+                check.kind, check.step
+            )));
+        }
+        if check.tolerance != root.tolerance {
+            return Err(Problem::Invalid(format!(
+                "check tolerance {:?} differs from the root's {:?}",
+                check.tolerance, root.tolerance
+            )));
+        }
+        if check.committed.is_empty() || check.committed.len() != check.recomputed.len() {
+            return Err(Problem::Invalid(format!(
+                "check compares {} committed with {} recomputed values (need equal, non-zero counts)",
+                check.committed.len(),
+                check.recomputed.len()
+            )));
+        }
+        match check.kind {
+            CheckKind::Update => {
+                let expected = if session.optimizer_state > 0 { 2 } else { 1 };
+                if check.indices.len() != expected || check.committed.len() != expected {
+                    return Err(Problem::Invalid(format!(
+                        "update check needs {expected} indices and values (parameter{}), found {} and {}",
+                        if expected == 2 { ", optimizer state" } else { "" },
+                        check.indices.len(),
+                        check.committed.len()
+                    )));
+                }
+            }
+            CheckKind::State => {
+                if !check.indices.is_empty() {
+                    return Err(Problem::Invalid(
+                        "state check must not carry indices".into(),
+                    ));
+                }
+            }
+        }
+        if check.replay_length >= root.snapshot_interval {
+            return Err(Problem::Invalid(format!(
+                "replay of {} transitions exceeds what snapshot interval {} allows",
+                check.replay_length, root.snapshot_interval
+            )));
+        }
+        let bad = check
+            .committed
+            .iter()
+            .zip(&check.recomputed)
+            .position(|(&c, &r)| !check.tolerance.accepts(c, r));
+        let within = bad.is_none();
+        if within != (check.verdict == Verdict::Pass) {
+            return Err(Problem::Invalid(format!(
+                "verdict {:?} contradicts the recorded values{}",
+                check.verdict,
+                bad.map(|i| format!(
+                    " (value {i}: committed {}, recomputed {})",
+                    check.committed[i], check.recomputed[i]
+                ))
+                .unwrap_or_default()
+            )));
+        }
+        if let Some(i) = bad {
+            if self.mode == Mode::Audit {
+                return Err(Problem::CheckFailed {
+                    step: check.step,
+                    kind: check.kind,
+                    detail: format!(
+                        "value {i}{} committed {} but replay gives {}",
+                        check
+                            .indices
+                            .get(i)
+                            .map(|c| format!(" (coordinate {c})"))
+                            .unwrap_or_default(),
+                        check.committed[i],
+                        check.recomputed[i]
+                    ),
+                });
+            }
+            self.failed = true;
+        }
+        match (check.kind, check.verdict) {
+            (CheckKind::State, Verdict::Pass) => self.counts.state_passed += 1,
+            (CheckKind::State, Verdict::Fail) => self.counts.state_failed += 1,
+            (CheckKind::Update, Verdict::Pass) => self.counts.update_passed += 1,
+            (CheckKind::Update, Verdict::Fail) => self.counts.update_failed += 1,
+        }
+        self.checks.insert(
+            (check.step, check.kind),
+            CheckSeen {
+                at,
+                indices: check.indices.clone(),
+            },
+        );
+        Ok(())
+    }
+
+    fn close_fields(&self, close: &CloseBody) -> Result<(), Problem> {
+        let session = self.session();
+        if close.steps != self.steps.len() as u64 {
+            return Err(Problem::Invalid(format!(
+                "close record counts {} steps, the transcript has {}",
+                close.steps,
+                self.steps.len()
+            )));
+        }
+        if close.final_state != self.last_post_state {
+            return Err(Problem::Invalid(
+                "close record's final state differs from the last step's post-state".into(),
+            ));
+        }
+        if key_commitment(&close.challenge_key) != session.body.challenge_key_commitment {
+            return Err(Problem::KeyMismatch);
+        }
+        match (close.status, &close.failure) {
+            (Status::Ok, None) if self.failed => {
+                return Err(Problem::Invalid(
+                    "session closed as ok although a check failed".into(),
+                ))
+            }
+            (Status::Ok, None) => {}
+            (Status::Poisoned, Some(failure)) => {
+                if self.mode == Mode::Audit {
+                    return Err(Problem::Invalid(format!(
+                        "the session was poisoned: {} check of step {} failed: {}",
+                        failure.kind, failure.step, failure.message
+                    )));
+                }
+            }
+            (Status::Ok, Some(_)) => {
+                return Err(Problem::Invalid(
+                    "close status ok must not carry a failure".into(),
+                ))
+            }
+            (Status::Poisoned, None) => {
+                return Err(Problem::Invalid(
+                    "close status poisoned needs a failure description".into(),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// Re-derive every step's challenge and match it with the check records.
+    fn check_decisions(&self, key: &Hash32, status: Status) -> Result<(), Located> {
+        let session = self.session();
+        let sampling = &session.body.sampling;
+        for (t, step) in self.steps.iter().enumerate() {
+            let t = t as u64;
+            let challenge = derive_challenge(
+                key,
+                &step.hash,
+                t,
+                sampling,
+                session.parameters,
+                session.optimizer_state,
+            )?;
+            for (kind, sampled) in [
+                (CheckKind::State, challenge.state),
+                (CheckKind::Update, challenge.update),
+            ] {
+                match (sampled, self.checks.get(&(t, kind))) {
+                    (true, None) if status == Status::Ok || self.mode == Mode::Audit => {
+                        return Err(Located::At(step.at, Problem::MissingCheck { step: t, kind }))
+                    }
+                    (true, None) => {}
+                    (false, Some(seen)) => {
+                        return Err(Located::At(seen.at, Problem::UnsampledCheck { step: t, kind }))
+                    }
+                    (true, Some(seen)) => {
+                        if kind == CheckKind::Update && seen.indices != challenge.update_indices() {
+                            return Err(Located::At(
+                                seen.at,
+                                Problem::Invalid(format!(
+                                    "update check of step {t} records indices {:?}, the challenge \
+                                     derivation gives {:?}",
+                                    seen.indices,
+                                    challenge.update_indices()
+                                )),
+                            ));
+                        }
+                    }
+                    (false, None) => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn artifact(&mut self, artifact: &Artifact) -> Result<(), Problem> {
+        let fail = |why: String| Problem::Artifact {
+            name: artifact.name.clone(),
+            why,
+        };
+        let stem = artifact
+            .name
+            .strip_prefix("artifacts/")
+            .map(|rest| rest.split_once('.').map_or(rest, |(stem, _)| stem));
+        let named = stem.and_then(|s| Hash32::from_str(s).ok());
+        let ext_ok = artifact.name.split_once('.').is_none_or(|(_, ext)| {
+            !ext.is_empty() && ext.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+        });
+        if named != Some(artifact.blake3) || !ext_ok {
+            return Err(fail(format!(
+                "name must be artifacts/<blake3 hex>[.<ext>] with the recorded hash {}",
+                artifact.blake3
+            )));
+        }
+        let Some(dir) = &self.artifacts_dir else {
+            return Ok(());
+        };
+        if !self.artifacts_checked.insert(artifact.blake3) {
+            return Ok(());
+        }
+        let path = dir.join(&artifact.name);
+        let file = File::open(&path).map_err(|e| fail(format!("cannot open {}: {e}", path.display())))?;
+        let mut hasher = blake3::Hasher::new();
+        let size = hasher
+            .update_reader(file)
+            .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?
+            .count();
+        if size != artifact.size {
+            return Err(fail(format!(
+                "file has {size} bytes, the record says {}",
+                artifact.size
+            )));
+        }
+        if Hash32(*hasher.finalize().as_bytes()) != artifact.blake3 {
+            return Err(fail("file contents do not match the recorded blake3".into()));
+        }
+        Ok(())
+    }
+
+    /// End of input: the transcript must have been closed.
+    pub(crate) fn finish(self) -> Result<Report> {
+        let Some(session) = self.session else {
+            return Err(Problem::Empty.into());
+        };
+        let Some(close) = self.close else {
+            return Err(Problem::MissingClose {
+                records: self.index,
+            }
+            .into());
+        };
+        Ok(Report {
+            prover: session.body.prover,
+            config_name: session.body.config_name,
+            records: self.index,
+            bytes: self.bytes,
+            steps: self.steps.len() as u64,
+            programs: self.programs.len() as u64,
+            snapshots: self.snapshots.len() as u64,
+            checks: self.counts,
+            signed: session.key.is_some(),
+            status: close.status,
+            artifacts_checked: self
+                .artifacts_dir
+                .map(|_| self.artifacts_checked.len() as u64),
+        })
+    }
+}
+
+/// A problem with the record being checked, or with an earlier one (decision
+/// errors found at the close record concern the step or check record).
+enum Located {
+    Here(Problem),
+    At(Position, Problem),
+}
+
+impl From<Problem> for Located {
+    fn from(problem: Problem) -> Self {
+        Located::Here(problem)
+    }
+}
+
+fn check_signature(session: &Session, record: &Record) -> Result<(), Problem> {
+    match (&session.key, &record.raw.signature) {
+        (None, None) => Ok(()),
+        (None, Some(_)) => Err(Problem::Signature(
+            "record is signed but the root record names no session key".into(),
+        )),
+        (Some(_), None) => Err(Problem::Signature(
+            "record is unsigned but the root record names a session key".into(),
+        )),
+        (Some(key), Some(sig)) => key
+            .verify_strict(record.raw.digest.as_bytes(), &Signature::from_bytes(sig))
+            .map_err(|_| Problem::Signature("signature does not verify under the session key".into())),
+    }
+}
+
+fn check_root(root: &RootBody) -> Result<Session, Problem> {
+    let invalid = |msg: String| Err(Problem::Invalid(format!("root record: {msg}")));
+    if root.prover.is_empty() {
+        return invalid("prover name is empty".into());
+    }
+    match root.sampling {
+        Sampling::Probability {
+            state_check_probability: s,
+            update_check_probability: u,
+        } => {
+            for (name, p) in [("state", s), ("update", u)] {
+                if !(0.0..=1.0).contains(&p) {
+                    return invalid(format!("{name} check probability {p} is not in [0, 1]"));
+                }
+            }
+        }
+        Sampling::Every { n: 0 } => return invalid("sampling period must be at least 1".into()),
+        Sampling::Every { .. } => {}
+    }
+    let tol = root.tolerance;
+    if !(tol.abs.is_finite() && tol.abs >= 0.0 && tol.rel.is_finite() && tol.rel >= 0.0) {
+        return invalid(format!("tolerance {tol:?} must be finite and non-negative"));
+    }
+    if root.rolling_window == 0 {
+        return invalid("rolling_window must be at least 1".into());
+    }
+    if !(root.probe_ratio > 0.0 && root.probe_ratio <= 1.0) {
+        return invalid(format!("probe_ratio {} is not in (0, 1]", root.probe_ratio));
+    }
+    if root.snapshot_interval == 0 {
+        return invalid("snapshot_interval must be at least 1".into());
+    }
+    for (tree, leaves) in [
+        ("params", &root.params),
+        ("opt_state", &root.opt_state),
+        ("batch", &root.batch),
+    ] {
+        check_layout(tree, leaves)
+            .map_err(|msg| Problem::Invalid(format!("root record: {msg}")))?;
+    }
+    for leaf in &root.batch {
+        if leaf.dtype != "u32" || leaf.shape.len() != 2 {
+            return invalid(format!(
+                "batch leaf {} must be a packed rank-2 u32 array, found {} {:?}",
+                leaf.path, leaf.dtype, leaf.shape
+            ));
+        }
+        if leaf.shape[1] < root.rolling_window {
+            return invalid(format!(
+                "rolling window {} exceeds the packed row width {} of batch leaf {}",
+                root.rolling_window, leaf.shape[1], leaf.path
+            ));
+        }
+    }
+    let parameters = match root.parameter_count() {
+        Some(0) | None => {
+            return invalid("the parameter layout must have between 1 and 2^64-1 elements".into())
+        }
+        Some(n) => n,
+    };
+    let Some(optimizer_state) = root.optimizer_state_count() else {
+        return invalid("the optimizer-state layout has more than 2^64-1 elements".into());
+    };
+    let key = match &root.session_key {
+        None => None,
+        Some(bytes) => Some(VerifyingKey::from_bytes(&bytes.0).map_err(|_| {
+            Problem::Signature("root record's session key is not a valid Ed25519 key".into())
+        })?),
+    };
+    Ok(Session {
+        body: root.clone(),
+        key,
+        parameters,
+        optimizer_state,
+    })
+}
+
+fn check_layout(tree: &str, leaves: &[Leaf]) -> std::result::Result<(), String> {
+    let mut paths = HashSet::new();
+    for leaf in leaves {
+        if !paths.insert(leaf.path.as_str()) {
+            return Err(format!("{tree} layout repeats leaf path {:?}", leaf.path));
+        }
+        if zkdv_hashing::DType::from_str(&leaf.dtype).is_err() {
+            return Err(format!(
+                "{tree} leaf {} has unknown dtype {:?}",
+                leaf.path, leaf.dtype
+            ));
+        }
+        if leaf.elements().is_none() {
+            return Err(format!("{tree} leaf {} has too many elements", leaf.path));
+        }
+    }
+    Ok(())
+}
