@@ -85,7 +85,7 @@ pub enum HashError {
     },
 
     /// A rolling window of zero words.
-    #[error("rolling window must be at least 1 (packed row width {width})")]
+    #[error("rolling window 0 must be at least 1 (packed row width {width})")]
     ZeroWindow {
         /// Row width in u32 words.
         width: u64,

@@ -4,13 +4,14 @@
 //!
 //! This documentation is normative: the constructions below are specified
 //! exactly, byte for byte, so that an independent implementation can
-//! reproduce every digest. The test vectors in `tests/vectors/` check such
+//! reproduce every digest. The test vectors in `tests/vectors/vectors.txt` check such
 //! an implementation.
 //!
 //! # Conventions
 //!
 //! * All integers are encoded little-endian; `u64(x)` is the 8-byte
-//!   little-endian encoding of `x`, `u32(x)` the 4-byte one.
+//!   little-endian encoding of `x`, `u32(x)` the 4-byte one and `u8(x)` the
+//!   single byte `x`.
 //! * `||` is concatenation.
 //! * `K(purpose)` is the 32-byte key `blake3::derive_key(context, b"")` for the
 //!   purpose's context string, and `H(purpose, m)` is blake3 in keyed mode
@@ -57,8 +58,14 @@
 //!
 //! [`commit_tensor`] hashes leaves in parallel from
 //! [`PARALLEL_THRESHOLD_BYTES`] on; [`commit_tensor_with`] chooses the mode
-//! explicitly. The digest never depends on the mode. [`open_element`] proves
-//! one element by revealing its whole chunk and the chunk's Merkle path.
+//! explicitly. The digest never depends on the mode.
+//!
+//! [`open_element`] proves element `e` (row-major) by revealing chunk
+//! `j = floor(e * size_bytes / CHUNK_BYTES)` and that leaf's [`MerkleProof`].
+//! [`ElementOpening::verify`] requires `e < numel`, `j` as above, the leaf
+//! count `max(1, ceil(N / CHUNK_BYTES))`, the chunk length
+//! `min(CHUNK_BYTES, N - j * CHUNK_BYTES)`, and that the root recomputed from
+//! `H(tensor leaf, chunk)` and the path yields the expected tensor digest.
 //!
 //! # Tree commitments
 //!
@@ -93,8 +100,9 @@
 //!
 //! * `d` is the last dimension of `shape` (1 for a rank-0 leaf); `d` must be
 //!   at most `u32::MAX`.
-//! * `k`: with `t = ratio * d` in IEEE f64, `k = round(t)` if
-//!   `|t - round(t)| <= 4 * f64::EPSILON * t`, otherwise `k = ceil(t)`; then
+//! * `k`: with `t = ratio * d` in IEEE f64 and `n = round(t)` (halves away
+//!   from zero), `k = n` if `|t - n| <= 4 * f64::EPSILON * t` (so that
+//!   `0.07 * 100 = 7.000000000000001` gives 7), otherwise `k = ceil(t)`; then
 //!   `k` is clamped to `[1, d]` ([`ProbeMap::columns_for`]). A leaf with
 //!   `d = 0` has `k = 0`: the map and every sketch are empty.
 //! * Word stream: the blake3 XOF output of the keyed hasher with key
@@ -155,7 +163,7 @@ pub use rolling::{
     ROLLING_MODULUS,
 };
 pub use tensor::{
-    commit_tensor, commit_tensor_with, open_element, ElementOpening, Parallelism,
-    TensorCommitment, CHUNK_BYTES, PARALLEL_THRESHOLD_BYTES,
+    commit_tensor, commit_tensor_with, open_element, ElementOpening, Parallelism, TensorCommitment,
+    CHUNK_BYTES, PARALLEL_THRESHOLD_BYTES,
 };
 pub use tree::commit_tree;

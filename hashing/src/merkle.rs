@@ -184,7 +184,13 @@ mod tests {
         }
         let next: Vec<Digest> = level
             .chunks(2)
-            .map(|p| if p.len() == 2 { node(&p[0], &p[1]) } else { p[0] })
+            .map(|p| {
+                if p.len() == 2 {
+                    node(&p[0], &p[1])
+                } else {
+                    p[0]
+                }
+            })
             .collect();
         reference_root(&next)
     }
@@ -194,10 +200,7 @@ mod tests {
         let l = leaves(3);
         assert_eq!(merkle_root(&l[..1]).unwrap(), l[0]);
         assert_eq!(merkle_root(&l[..2]).unwrap(), node(&l[0], &l[1]));
-        assert_eq!(
-            merkle_root(&l).unwrap(),
-            node(&node(&l[0], &l[1]), &l[2])
-        );
+        assert_eq!(merkle_root(&l).unwrap(), node(&node(&l[0], &l[1]), &l[2]));
         assert_eq!(merkle_root(&[]), Err(HashError::EmptyMerkleTree));
     }
 
@@ -219,7 +222,10 @@ mod tests {
             for i in 0..n {
                 let p = MerkleProof::generate(&l, i).unwrap();
                 assert_eq!(p.compute_root(&l[i]).unwrap(), root, "n={n} i={i}");
-                assert_ne!(p.compute_root(&l[(i + 1) % n]).ok(), (n > 1).then_some(root));
+                assert_ne!(
+                    p.compute_root(&l[(i + 1) % n]).ok(),
+                    (n > 1).then_some(root)
+                );
                 for s in 0..p.siblings.len() {
                     let mut bad = p.clone();
                     bad.siblings[s] = Digest::from_bytes([0xee; 32]);

@@ -96,6 +96,8 @@ pub struct ProbeMap {
     column: Vec<u32>,
     sign: Vec<i8>,
     scale: Vec<f64>,
+    /// `sign` as f64 (`+1.0` / `-1.0`) for the branch-free sketch loop.
+    sign_f64: Vec<f64>,
 }
 
 impl ProbeMap {
@@ -184,6 +186,7 @@ impl ProbeMap {
             sizes[c as usize] += 1;
         }
         let scale = sizes.iter().map(|&n| 1.0 / (n as f64).sqrt()).collect();
+        let sign_f64 = sign.iter().map(|&s| f64::from(s)).collect();
         Ok(ProbeMap {
             shape: shape.to_vec(),
             rows,
@@ -191,6 +194,7 @@ impl ProbeMap {
             column,
             sign,
             scale,
+            sign_f64,
         })
     }
 
@@ -253,13 +257,9 @@ impl ProbeMap {
 
     /// Adds one leaf row into `out` (length `k`) and applies the scales.
     fn accumulate(&self, values: impl Iterator<Item = f64>, out: &mut [f64]) {
-        for ((v, &c), &s) in values.zip(&self.column).zip(&self.sign) {
-            let acc = &mut out[c as usize];
-            if s < 0 {
-                *acc -= v;
-            } else {
-                *acc += v;
-            }
+        // s * v is exact (s = +-1), so this is the sum of sign[i] * x[i]
+        for ((v, &c), &s) in values.zip(&self.column).zip(&self.sign_f64) {
+            out[c as usize] += s * v;
         }
         for (o, s) in out.iter_mut().zip(&self.scale) {
             *o *= s;
@@ -290,7 +290,11 @@ impl ProbeMap {
         out
     }
 
-    fn sketch_typed<T: Copy + Sync>(&self, x: &[T], f: fn(T) -> f64) -> Result<Vec<f64>, HashError> {
+    fn sketch_typed<T: Copy + Sync>(
+        &self,
+        x: &[T],
+        f: fn(T) -> f64,
+    ) -> Result<Vec<f64>, HashError> {
         self.check_len(x.len())?;
         Ok(self.run(x, self.d(), |row, out| {
             self.accumulate(row.iter().map(|&v| f(v)), out)
@@ -416,7 +420,10 @@ mod tests {
         let seed = [0; 32];
         let scalar = ProbeMap::generate(&seed, "s", &[], 1.0).unwrap();
         assert_eq!((scalar.d(), scalar.k(), scalar.rows()), (1, 1, 1));
-        assert_eq!(scalar.sketch_f64(&[2.5]).unwrap(), vec![2.5 * f64::from(scalar.sign()[0])]);
+        assert_eq!(
+            scalar.sketch_f64(&[2.5]).unwrap(),
+            vec![2.5 * f64::from(scalar.sign()[0])]
+        );
 
         let empty = ProbeMap::generate(&seed, "e", &[5, 0], 0.5).unwrap();
         assert_eq!((empty.d(), empty.k(), empty.rows()), (0, 0, 5));
@@ -431,10 +438,7 @@ mod tests {
             ProbeMap::generate(&seed, "big", &[1 << 33], 0.5),
             Err(HashError::DimensionTooLarge { .. })
         ));
-        assert!(matches!(
-            ProbeMap::generate(&seed, "ovf", &[u64::MAX, 0], 0.5),
-            Ok(_)
-        ));
+        assert!(ProbeMap::generate(&seed, "ovf", &[u64::MAX, 0], 0.5).is_ok());
         assert!(matches!(
             ProbeMap::generate(&seed, "ovf", &[u64::MAX, 4], 0.5),
             Err(HashError::ElementCountOverflow { .. })
@@ -448,7 +452,11 @@ mod tests {
         let m = ProbeMap::generate(&seed, "m", &[2, 3], 1.0).unwrap();
         assert!(matches!(
             m.sketch_f32(&[0.0; 5]),
-            Err(HashError::SketchLengthMismatch { expected: 6, actual: 5, .. })
+            Err(HashError::SketchLengthMismatch {
+                expected: 6,
+                actual: 5,
+                ..
+            })
         ));
     }
 
@@ -473,12 +481,17 @@ mod tests {
         let shape = [1100, 1000];
         let m = ProbeMap::generate(&[5; 32], "p", &shape, 0.01).unwrap();
         assert!(m.numel >= PARALLEL_SKETCH_ELEMENTS);
-        let x: Vec<f32> = (0..1_100_000u64).map(|i| ((i * 7919) % 1013) as f32 - 500.0).collect();
+        let x: Vec<f32> = (0..1_100_000u64)
+            .map(|i| ((i * 7919) % 1013) as f32 - 500.0)
+            .collect();
         let y = m.sketch_f32(&x).unwrap();
         let small = ProbeMap::generate(&[5; 32], "p", &shape, 0.01).unwrap();
         for r in [0usize, 1, 577, 1099] {
             let mut out = vec![0.0; m.k()];
-            small.accumulate(x[r * 1000..(r + 1) * 1000].iter().map(|&v| f64::from(v)), &mut out);
+            small.accumulate(
+                x[r * 1000..(r + 1) * 1000].iter().map(|&v| f64::from(v)),
+                &mut out,
+            );
             assert_eq!(&y[r * m.k()..(r + 1) * m.k()], &out[..]);
         }
     }

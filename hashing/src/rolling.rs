@@ -13,7 +13,7 @@ pub const ROLLING_MODULUS: u64 = (1 << 61) - 1;
 ///
 /// Derived as the first 8 bytes of `blake3::hash(b"zkdv rolling base v1")`
 /// read as a little-endian u64, reduced mod [`ROLLING_MODULUS`]; it lies in
-/// `[2, p - 2]`.
+/// `[2, p - 2]`. Its value is `203003631669849105` (`0x02d136ba39cbac11`).
 pub const ROLLING_BASE: u64 = 203_003_631_669_849_105;
 
 /// Word batches of at least this many bytes have their rows hashed in
@@ -269,8 +269,7 @@ impl RowOpening {
         let root = self
             .proof
             .compute_root(&row_leaf_unchecked(&self.words, window))?;
-        if batch_digest(rows as u64, width as u64, window as u64, &root) != *batch_digest_expected
-        {
+        if batch_digest(rows as u64, width as u64, window as u64, &root) != *batch_digest_expected {
             return fail("recomputed batch digest differs from the commitment");
         }
         Ok(&self.words)
@@ -417,7 +416,9 @@ mod tests {
     fn large_batch_parallel_matches_sequential() {
         let width = 1000;
         let rows = 300;
-        let words: Vec<u32> = (0..rows * width).map(|i| (i as u32).wrapping_mul(2_654_435_761)).collect();
+        let words: Vec<u32> = (0..rows * width)
+            .map(|i| (i as u32).wrapping_mul(2_654_435_761))
+            .collect();
         assert!(words.len() * 4 >= PARALLEL_BATCH_BYTES);
         let c = commit_batch(&words, rows, width, 17).unwrap();
         let leaves: Vec<Digest> = words
@@ -426,7 +427,10 @@ mod tests {
             .collect();
         assert_eq!(c.root, merkle::root_of(leaves, false).unwrap());
         let o = open_row(&words, rows, width, 17, 299).unwrap();
-        assert_eq!(o.verify(&c.digest, rows, width, 17).unwrap(), &words[299_000..]);
+        assert_eq!(
+            o.verify(&c.digest, rows, width, 17).unwrap(),
+            &words[299_000..]
+        );
     }
 
     #[test]

@@ -274,6 +274,9 @@ impl ElementOpening {
 
 /// Opens element `element_index` (row-major) of a tensor; the result checks
 /// against [`commit_tensor`]'s digest with [`ElementOpening::verify`].
+///
+/// This rehashes the whole tensor (in parallel from
+/// [`PARALLEL_THRESHOLD_BYTES`] on), so its cost is that of a commitment.
 pub fn open_element(
     dtype: DType,
     shape: &[u64],
@@ -315,7 +318,9 @@ mod tests {
     use super::*;
 
     fn pattern(len: usize) -> Vec<u8> {
-        (0..len).map(|i| (i.wrapping_mul(31) ^ (i >> 8)) as u8).collect()
+        (0..len)
+            .map(|i| (i.wrapping_mul(31) ^ (i >> 8)) as u8)
+            .collect()
     }
 
     #[test]
@@ -372,7 +377,9 @@ mod tests {
         }
         assert_ne!(
             commit_tensor(DType::BF16, &[0], &[]).unwrap().digest(),
-            commit_tensor(DType::BF16, &[3, 0, 2], &[]).unwrap().digest()
+            commit_tensor(DType::BF16, &[3, 0, 2], &[])
+                .unwrap()
+                .digest()
         );
     }
 
@@ -393,7 +400,10 @@ mod tests {
             let bytes = &bytes[..len / 8 * 8];
             let auto = commit_tensor(DType::F64, &shape, bytes).unwrap();
             for mode in [Parallelism::Sequential, Parallelism::Parallel] {
-                assert_eq!(commit_tensor_with(DType::F64, &shape, bytes, mode).unwrap(), auto);
+                assert_eq!(
+                    commit_tensor_with(DType::F64, &shape, bytes, mode).unwrap(),
+                    auto
+                );
             }
         }
     }

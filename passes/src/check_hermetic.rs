@@ -15,6 +15,11 @@
 //!   [`PURE_CUSTOM_CALL_TARGETS`], or that declares `has_side_effect = true`
 //!   (host callbacks such as `jax.debug.print` get a message of their own).
 //!
+//! Each diagnostic names the op and its enclosing function and says what to
+//! do instead, e.g. ``f.mlir:12:8: error: `stablehlo.rng` (in @step) draws
+//! random numbers inside the program, ...; pass randomness in through the
+//! batch instead: ...``.
+//!
 //! Preconditions: the module parsed (generic op form, StableHLO ops
 //! unregistered, so attributes are read by name from the op's properties).
 //! Nothing else; it runs before or after any other pass.
@@ -53,8 +58,31 @@ pub fn run(module: &Module<'_>) -> Result<(), PassError> {
 pub fn find_violations(module: &Module<'_>) -> Vec<Diagnostic> {
     collect_nested_ops(module.as_operation())
         .into_iter()
-        .filter_map(|op| violation(op).map(|message| Diagnostic::error_at(&op, message)))
+        .filter_map(|op| {
+            violation(op).map(|message| {
+                let function = enclosing_function(op)
+                    .map(|name| format!(" (in @{name})"))
+                    .unwrap_or_default();
+                Diagnostic::error_at(&op, format!("`{}`{function} {message}", op_name(&op)))
+            })
+        })
         .collect()
+}
+
+/// The `sym_name` of the closest enclosing `func.func`.
+fn enclosing_function(op: OperationRef<'_, '_>) -> Option<String> {
+    let mut parent = op.parent_operation();
+    while let Some(current) = parent {
+        if op_name(&current) == "func.func" {
+            return current
+                .attribute("sym_name")
+                .ok()
+                .and_then(|attribute| StringAttribute::try_from(attribute).ok())
+                .map(|attribute| attribute.value().to_owned());
+        }
+        parent = current.parent_operation();
+    }
+    None
 }
 
 const RANDOMNESS_ADVICE: &str = "pass randomness in through the batch instead: \
@@ -62,22 +90,21 @@ const RANDOMNESS_ADVICE: &str = "pass randomness in through the batch instead: \
      (`jax.config.update('jax_default_prng_impl', 'threefry2x32')`), which lowers to plain \
      StableHLO integer ops";
 
-/// The message for `op` if it breaks hermeticity.
+/// The message for `op` if it breaks hermeticity. It reads after
+/// "`op-name` (in @function) ".
 fn violation(op: OperationRef<'_, '_>) -> Option<String> {
-    let name = op_name(&op);
-    let message = match name.as_str() {
+    let message = match op_name(&op).as_str() {
         "stablehlo.rng" | "stablehlo.rng_bit_generator" => format!(
-            "`{name}` draws random numbers inside the program, so a verifier cannot \
-             re-execute it; {RANDOMNESS_ADVICE}"
+            "draws random numbers inside the program, so a verifier cannot re-execute it; \
+             {RANDOMNESS_ADVICE}"
         ),
-        "stablehlo.infeed" | "stablehlo.recv" => format!(
-            "`{name}` reads data from outside the program at run time, so the program is \
-             not a function of its inputs; pass the data in through the batch as a program input"
-        ),
-        "stablehlo.outfeed" | "stablehlo.send" => format!(
-            "`{name}` sends data out of the program at run time; return the data as a \
-             program output instead, or remove it"
-        ),
+        "stablehlo.infeed" | "stablehlo.recv" => "reads data from outside the program at run \
+             time, so the step is not a function of its inputs; pass the data in through the \
+             batch as a program input"
+            .to_owned(),
+        "stablehlo.outfeed" | "stablehlo.send" => "sends data out of the program at run time; \
+             return the data as a program output instead, or remove it"
+            .to_owned(),
         "stablehlo.custom_call" => return custom_call_violation(op),
         _ => return None,
     };
@@ -92,23 +119,23 @@ fn custom_call_violation(op: OperationRef<'_, '_>) -> Option<String> {
         .map(|attribute| attribute.value().to_owned());
     let Some(target) = target else {
         return Some(
-            "`stablehlo.custom_call` has no string `call_target_name`, so what it computes \
-             is unknown; express the computation with StableHLO ops"
+            "has no string `call_target_name`, so what it computes is unknown; express the \
+             computation with StableHLO ops"
                 .to_owned(),
         );
     };
     if target.contains("callback") {
         return Some(format!(
-            "`stablehlo.custom_call` to `{target}` is a host callback: it runs Python on the \
-             host, outside the program; remove host callbacks (`jax.debug.print`, \
-             `jax.debug.callback`, `jax.pure_callback`, `io_callback`) from the traced step"
+            "calls the host callback `{target}`, which runs Python on the host, outside the \
+             program; remove host callbacks (`jax.debug.print`, `jax.debug.callback`, \
+             `jax.pure_callback`, `io_callback`) from the traced step"
         ));
     }
     if !PURE_CUSTOM_CALL_TARGETS.contains(&target.as_str()) {
         return Some(format!(
-            "`stablehlo.custom_call` to `{target}` is opaque: it is not in the known-pure \
-             allowlist ({}); express the computation with StableHLO ops (for example avoid \
-             backend kernels such as LAPACK, cuDNN or Pallas calls)",
+            "calls `{target}`, which is not in the known-pure allowlist ({}), so its semantics \
+             are opaque to the verifier; express the computation with StableHLO ops (for \
+             example avoid backend kernels such as LAPACK, cuDNN or Pallas calls)",
             PURE_CUSTOM_CALL_TARGETS.join(", ")
         ));
     }
@@ -119,8 +146,8 @@ fn custom_call_violation(op: OperationRef<'_, '_>) -> Option<String> {
         .is_some_and(|attribute| attribute.value());
     side_effect.then(|| {
         format!(
-            "`stablehlo.custom_call` to `{target}` declares `has_side_effect = true`, so it \
-             is not a pure function of its operands; remove the side effect"
+            "calls `{target}` with `has_side_effect = true`, so it is not a pure function of \
+             its operands; remove the side effect"
         )
     })
 }
@@ -151,6 +178,13 @@ mod tests {
         let found = violations(body);
         assert_eq!(found.len(), 2, "{found:?}");
         assert_eq!(found[0].location, "t.mlir:3:8");
+        assert!(
+            found[0]
+                .message
+                .starts_with("`stablehlo.rng` (in @f) draws random numbers"),
+            "{}",
+            found[0].message
+        );
         assert!(found[0].message.contains("through the batch"));
         assert_eq!(found[1].location, "t.mlir:4:8");
         assert!(found[1].message.contains("lapack_sgetrf_ffi"));

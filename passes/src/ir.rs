@@ -20,8 +20,8 @@ use std::{
 };
 
 use melior::{
-    dialect::DialectHandle,
     diagnostic::DiagnosticSeverity,
+    dialect::DialectHandle,
     ir::{
         block::BlockLike,
         operation::{OperationLike, OperationPrintingFlags},
@@ -89,11 +89,33 @@ impl Diagnostic {
     }
 
     /// An error diagnostic at the location of `operation`.
-    pub fn error_at<'c, 'a>(operation: &impl OperationLike<'c, 'a>, message: impl Into<String>) -> Self
+    pub fn error_at<'c, 'a>(
+        operation: &impl OperationLike<'c, 'a>,
+        message: impl Into<String>,
+    ) -> Self
     where
         'c: 'a,
     {
         Self::error(format_location(operation.location()), message)
+    }
+
+    /// Adds a note (shown after the diagnostic) at the location of `operation`,
+    /// e.g. pointing at the definition a use came from.
+    pub fn with_note_at<'c, 'a>(
+        mut self,
+        operation: &impl OperationLike<'c, 'a>,
+        message: impl Into<String>,
+    ) -> Self
+    where
+        'c: 'a,
+    {
+        self.notes.push(Self {
+            severity: Severity::Note,
+            location: format_location(operation.location()),
+            message: message.into(),
+            notes: Vec::new(),
+        });
+        self
     }
 
     fn from_mlir(diagnostic: &melior::diagnostic::Diagnostic<'_>) -> Self {
@@ -230,7 +252,7 @@ impl IrContext {
     pub fn parse<'c>(&'c self, source: &str, source_name: &str) -> Result<Module<'c>, ParseError> {
         self.take_diagnostics();
         let module = match self.parse_operation(source, source_name)? {
-            Some(operation) => self.into_module(operation),
+            Some(operation) => module_of(operation),
             None if self.lacks_single_top_level_op() => {
                 // Zero or several top-level ops: wrap the whole text in a module.
                 let wrapped = wrap_in_module(source);
@@ -294,15 +316,6 @@ impl IrContext {
         Ok(unsafe { Operation::from_option_raw(raw) })
     }
 
-    fn into_module<'c>(&'c self, operation: Operation<'c>) -> Option<Module<'c>> {
-        if operation.name().as_string_ref().as_str() == Ok("builtin.module") {
-            return Module::from_operation(operation);
-        }
-        let module = Module::new(operation.location());
-        module.body().append_operation(operation);
-        Some(module)
-    }
-
     fn lacks_single_top_level_op(&self) -> bool {
         self.diagnostics.try_borrow().is_ok_and(|diagnostics| {
             diagnostics.len() == 1
@@ -330,6 +343,16 @@ impl IrContext {
             None => ParseError::Invalid { diagnostics },
         }
     }
+}
+
+/// `operation` itself if it is a `builtin.module`, else a new module holding it.
+fn module_of(operation: Operation<'_>) -> Option<Module<'_>> {
+    if operation.name().as_string_ref().as_str() == Ok("builtin.module") {
+        return Module::from_operation(operation);
+    }
+    let module = Module::new(operation.location());
+    module.body().append_operation(operation);
+    Some(module)
 }
 
 /// Wraps the text in a generic `builtin.module` without moving any line.
@@ -383,7 +406,8 @@ pub fn find_pretty_stablehlo(source: &str) -> Option<PrettyOp> {
             } else if bytes[index..].starts_with(b"//") {
                 break;
             } else if bytes[index..].starts_with(PREFIX.as_bytes())
-                && (index == 0 || !(is_ident(bytes[index - 1]) || b"#!$@%^".contains(&bytes[index - 1])))
+                && (index == 0
+                    || !(is_ident(bytes[index - 1]) || b"#!$@%^".contains(&bytes[index - 1])))
             {
                 let end = index
                     + bytes[index..]
@@ -425,7 +449,11 @@ pub fn format_location(location: Location<'_>) -> String {
 fn known_location(location: Location<'_>) -> Option<String> {
     if location.is_file_line_col_range() {
         let file = location.file_line_col_range_filename();
-        let file = file.as_string_ref().as_str().unwrap_or("<invalid utf-8>").to_owned();
+        let file = file
+            .as_string_ref()
+            .as_str()
+            .unwrap_or("<invalid utf-8>")
+            .to_owned();
         Some(format!(
             "{file}:{}:{}",
             location.file_line_col_range_start_line(),
@@ -512,7 +540,10 @@ mod tests {
         let context = IrContext::new();
         let module = context.parse(source, "two.mlir").expect("parses");
         let ops = collect_nested_ops(module.as_operation());
-        let funcs: Vec<_> = ops.iter().filter(|op| op_name(*op) == "func.func").collect();
+        let funcs: Vec<_> = ops
+            .iter()
+            .filter(|op| op_name(*op) == "func.func")
+            .collect();
         assert_eq!(funcs.len(), 2);
         // Wrapping did not move lines: the second function is on line 5.
         assert_eq!(format_location(funcs[1].location()), "two.mlir:5:1");

@@ -26,10 +26,10 @@
 //!
 //! # Layout
 //!
-//! - [`ir`]: the context, parsing with typed errors and captured diagnostics,
-//!   generic printing, locations and op traversal helpers.
-//! - [`registry`]: the pass table used by `zkdv-opt`.
-//! - [`check_hermetic`]: `--zkdv-check-hermetic`.
+//! - [`ir`] holds the context, parsing with typed errors and captured
+//!   diagnostics, generic printing, locations and op traversal helpers.
+//! - [`registry`] is the pass table used by `zkdv-opt`.
+//! - [`check_hermetic`] implements `--zkdv-check-hermetic`.
 
 pub mod check_hermetic;
 pub mod ir;

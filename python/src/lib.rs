@@ -1,1 +1,525 @@
-//! Placeholder, replaced by the binding.
+//! `zkdv._native`: the Rust core exposed to Python.
+//!
+//! Hashing (tensor commitments, tree commitments, rolling batch hashes, probe
+//! maps and sketches) reads numpy buffers in place and releases the GIL while
+//! it works, so a caller must not mutate an array while a call that reads it
+//! is running. The transcript writer, challenge derivation and verification
+//! are the `zkdv-protocol` crate's; Python never recomputes a protocol number.
+
+use std::path::PathBuf;
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use serde::de::DeserializeOwned;
+
+use zkdv_hashing as hashing;
+use zkdv_protocol as protocol;
+
+create_exception!(
+    _native,
+    TranscriptError,
+    PyException,
+    "A transcript is invalid, or a record could not be written. Attributes \
+     `record` and `offset` name the record concerned (or are None)."
+);
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn transcript_error(py: Python<'_>, e: protocol::Error) -> PyErr {
+    let err = TranscriptError::new_err(e.to_string());
+    let value = err.value(py);
+    let _ = value.setattr("record", e.at.map(|a| a.index));
+    let _ = value.setattr("offset", e.at.map(|a| a.offset));
+    err
+}
+
+fn bytes32(name: &str, data: &[u8]) -> PyResult<[u8; 32]> {
+    data.try_into()
+        .map_err(|_| value_error(format!("{name} must be 32 bytes, got {}", data.len())))
+}
+
+fn from_py<T: DeserializeOwned>(what: &str, obj: &Bound<'_, PyAny>) -> PyResult<T> {
+    pythonize::depythonize(obj).map_err(|e| value_error(format!("invalid {what}: {e}")))
+}
+
+fn to_py<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+    pythonize::pythonize(py, value).map_err(value_error)
+}
+
+// ---------------------------------------------------------------- hashing
+
+/// Commitment to one tensor (see `zkdv_hashing::commit_tensor`).
+#[pyclass(frozen, module = "zkdv._native")]
+struct TensorCommitment {
+    inner: hashing::TensorCommitment,
+}
+
+#[pymethods]
+impl TensorCommitment {
+    /// The 32-byte tensor digest (binds dtype, shape and contents).
+    #[getter]
+    fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.inner.digest().as_bytes())
+    }
+
+    /// The 32-byte Merkle root over the tensor's chunks.
+    #[getter]
+    fn root<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.inner.root().as_bytes())
+    }
+
+    /// Number of Merkle leaves (chunks).
+    #[getter]
+    fn leaf_count(&self) -> u64 {
+        self.inner.leaf_count()
+    }
+
+    /// Size of the committed bytes.
+    #[getter]
+    fn byte_len(&self) -> u64 {
+        self.inner.byte_len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "TensorCommitment(dtype={}, shape={:?}, digest={})",
+            self.inner.dtype(),
+            self.inner.shape(),
+            self.inner.digest()
+        )
+    }
+}
+
+/// Commit to a tensor given as its dtype tag, shape and little-endian bytes
+/// (a flat `uint8` view of a C-contiguous array; nothing is copied).
+#[pyfunction]
+fn commit_tensor(
+    py: Python<'_>,
+    dtype: &str,
+    shape: Vec<u64>,
+    data: PyReadonlyArray1<'_, u8>,
+) -> PyResult<TensorCommitment> {
+    let dtype = hashing::DType::from_tag(dtype).map_err(value_error)?;
+    let bytes = data.as_slice().map_err(value_error)?;
+    let inner = py
+        .detach(|| hashing::commit_tensor(dtype, &shape, bytes))
+        .map_err(value_error)?;
+    Ok(TensorCommitment { inner })
+}
+
+/// Commit to an ordered list of `(path, 32-byte digest)` leaves.
+#[pyfunction]
+fn commit_tree<'py>(
+    py: Python<'py>,
+    leaves: Vec<(String, Vec<u8>)>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let leaves = leaves
+        .into_iter()
+        .map(|(path, d)| Ok((path, hashing::Digest::from(bytes32("leaf digest", &d)?))))
+        .collect::<PyResult<Vec<_>>>()?;
+    let digest = hashing::commit_tree(&leaves).map_err(value_error)?;
+    Ok(PyBytes::new(py, digest.as_bytes()))
+}
+
+/// Rolling window hashes of one row of `uint32` words.
+#[pyfunction]
+fn window_hashes<'py>(
+    py: Python<'py>,
+    row: PyReadonlyArray1<'_, u32>,
+    window: usize,
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    let row = row.as_slice().map_err(value_error)?;
+    let hashes = hashing::window_hashes(row, window).map_err(value_error)?;
+    Ok(hashes.into_pyarray(py))
+}
+
+/// Commitment to a packed `uint32` batch of shape `(rows, width)`.
+#[pyclass(frozen, get_all, module = "zkdv._native")]
+struct BatchCommitment {
+    /// Number of rows.
+    rows: u64,
+    /// Words per row.
+    width: u64,
+    /// Rolling window.
+    window: u64,
+    /// Merkle root over the row leaves (what step records store).
+    root: Py<PyBytes>,
+    /// Digest binding rows, width, window and root.
+    digest: Py<PyBytes>,
+}
+
+#[pymethods]
+impl BatchCommitment {
+    fn __repr__(&self) -> String {
+        format!(
+            "BatchCommitment(rows={}, width={}, window={})",
+            self.rows, self.width, self.window
+        )
+    }
+}
+
+/// Commit to a C-contiguous `uint32` batch of shape `(rows, width)` with
+/// rolling hashes over `window` words per row.
+#[pyfunction]
+fn commit_batch(
+    py: Python<'_>,
+    words: PyReadonlyArray2<'_, u32>,
+    window: usize,
+) -> PyResult<BatchCommitment> {
+    let (rows, width) = words.dims();
+    let slice = words.as_slice().map_err(value_error)?;
+    let c = py
+        .detach(|| hashing::commit_batch(slice, rows, width, window))
+        .map_err(value_error)?;
+    Ok(BatchCommitment {
+        rows: c.rows,
+        width: c.width,
+        window: c.window,
+        root: PyBytes::new(py, c.root.as_bytes()).unbind(),
+        digest: PyBytes::new(py, c.digest.as_bytes()).unbind(),
+    })
+}
+
+/// A structured orthonormal probe map of one leaf (see
+/// `zkdv_hashing::ProbeMap`).
+#[pyclass(frozen, module = "zkdv._native")]
+struct ProbeMap {
+    inner: hashing::ProbeMap,
+}
+
+#[pymethods]
+impl ProbeMap {
+    /// Generate the map of leaf `path` with `shape` from a 32-byte seed.
+    #[new]
+    fn new(seed: &[u8], path: &str, shape: Vec<u64>, ratio: f64) -> PyResult<Self> {
+        let seed = bytes32("seed", seed)?;
+        let inner = hashing::ProbeMap::generate(&seed, path, &shape, ratio).map_err(value_error)?;
+        Ok(ProbeMap { inner })
+    }
+
+    /// The leaf's last dimension.
+    #[getter]
+    fn d(&self) -> usize {
+        self.inner.d()
+    }
+
+    /// Number of probe columns.
+    #[getter]
+    fn k(&self) -> usize {
+        self.inner.k()
+    }
+
+    /// Column of each of the `d` coordinates.
+    #[getter]
+    fn column<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        PyArray1::from_slice(py, self.inner.column())
+    }
+
+    /// Sign (+1 or -1) of each of the `d` coordinates.
+    #[getter]
+    fn sign<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        PyArray1::from_slice(py, self.inner.sign())
+    }
+
+    /// Scale `1/sqrt(|support|)` of each of the `k` columns.
+    #[getter]
+    fn scale<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_slice(py, self.inner.scale())
+    }
+
+    /// The map as a dense `(d, k)` float64 matrix (for tests and small leaves).
+    fn to_dense<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let dense = Array2::from_shape_vec((self.inner.d(), self.inner.k()), self.inner.to_dense())
+            .map_err(value_error)?;
+        Ok(dense.into_pyarray(py))
+    }
+
+    /// Sketch `x @ P` of a leaf given as dtype tag and flat `uint8` bytes;
+    /// returns float64 of shape `(rows, k)`.
+    fn sketch<'py>(
+        &self,
+        py: Python<'py>,
+        dtype: &str,
+        data: PyReadonlyArray1<'_, u8>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let dtype = hashing::DType::from_tag(dtype).map_err(value_error)?;
+        let bytes = data.as_slice().map_err(value_error)?;
+        let inner = &self.inner;
+        let out = py
+            .detach(|| inner.sketch_bytes(dtype, bytes))
+            .map_err(value_error)?;
+        let rows = usize::try_from(inner.rows()).map_err(value_error)?;
+        let out = Array2::from_shape_vec((rows, inner.k()), out).map_err(value_error)?;
+        Ok(out.into_pyarray(py))
+    }
+}
+
+// ------------------------------------------------------------- transcript
+
+/// The challenge of one step.
+#[pyclass(frozen, get_all, module = "zkdv._native")]
+#[derive(Clone)]
+struct Challenge {
+    /// Whether a state check is sampled.
+    state: bool,
+    /// Whether an update check is sampled.
+    update: bool,
+    /// Flat index into the concatenated parameter leaves.
+    parameter_index: u64,
+    /// Flat index into the concatenated optimizer-state leaves, or None.
+    optimizer_state_index: Option<u64>,
+}
+
+impl From<protocol::Challenge> for Challenge {
+    fn from(c: protocol::Challenge) -> Self {
+        Challenge {
+            state: c.state,
+            update: c.update,
+            parameter_index: c.parameter_index,
+            optimizer_state_index: c.optimizer_state_index,
+        }
+    }
+}
+
+#[pymethods]
+impl Challenge {
+    /// Indices an update check records: `[parameter]` or `[parameter, state]`.
+    fn update_indices(&self) -> Vec<u64> {
+        std::iter::once(self.parameter_index)
+            .chain(self.optimizer_state_index)
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Challenge(state={}, update={}, parameter_index={}, optimizer_state_index={:?})",
+            self.state, self.update, self.parameter_index, self.optimizer_state_index
+        )
+    }
+}
+
+/// What appending a step returns.
+#[pyclass(frozen, get_all, module = "zkdv._native")]
+struct StepReceipt {
+    /// Sequence number of the step record.
+    seq: u64,
+    /// blake3 of the step record's bytes.
+    hash: Py<PyBytes>,
+    /// The step's challenge.
+    challenge: Py<Challenge>,
+}
+
+/// Appends records to a new transcript directory; see `zkdv_protocol::Writer`.
+#[pyclass(module = "zkdv._native")]
+struct TranscriptWriter {
+    inner: Option<protocol::Writer>,
+}
+
+impl TranscriptWriter {
+    fn writer(&mut self) -> PyResult<&mut protocol::Writer> {
+        self.inner
+            .as_mut()
+            .ok_or_else(|| TranscriptError::new_err("the transcript is already closed"))
+    }
+}
+
+#[pymethods]
+impl TranscriptWriter {
+    /// Create `directory` and write the root record from the `root` dict.
+    #[new]
+    #[pyo3(signature = (directory, root, *, sign = false, challenge_key = None, signing_key = None))]
+    fn new(
+        py: Python<'_>,
+        directory: PathBuf,
+        root: &Bound<'_, PyAny>,
+        sign: bool,
+        challenge_key: Option<&[u8]>,
+        signing_key: Option<&[u8]>,
+    ) -> PyResult<Self> {
+        let root: protocol::RootInput = from_py("root record", root)?;
+        let options = protocol::WriterOptions {
+            challenge_key: challenge_key
+                .map(|k| bytes32("challenge_key", k).map(protocol::Hash32))
+                .transpose()?,
+            sign,
+            signing_key: signing_key.map(|k| bytes32("signing_key", k)).transpose()?,
+        };
+        let inner = protocol::Writer::create(&directory, root, options)
+            .map_err(|e| transcript_error(py, e))?;
+        Ok(TranscriptWriter { inner: Some(inner) })
+    }
+
+    /// The root record as written (a dict).
+    #[getter]
+    fn root<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let root = self.writer()?.root().clone();
+        to_py(py, &root)
+    }
+
+    /// Steps appended so far.
+    #[getter]
+    fn steps(&mut self) -> PyResult<u64> {
+        Ok(self.writer()?.steps())
+    }
+
+    /// Store bytes as a content-addressed artifact; returns its record dict.
+    fn put_artifact<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: &[u8],
+        extension: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let artifact = self
+            .writer()?
+            .put_artifact(data, extension)
+            .map_err(|e| transcript_error(py, e))?;
+        to_py(py, &artifact)
+    }
+
+    /// Append a program record; returns its sequence number.
+    fn append_program(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let body = from_py("program record", body)?;
+        self.writer()?
+            .append_program(body)
+            .map_err(|e| transcript_error(py, e))
+    }
+
+    /// Append a step record; returns its receipt with the step's challenge.
+    fn append_step(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<StepReceipt> {
+        let body = from_py("step record", body)?;
+        let r = self
+            .writer()?
+            .append_step(body)
+            .map_err(|e| transcript_error(py, e))?;
+        Ok(StepReceipt {
+            seq: r.seq,
+            hash: PyBytes::new(py, r.hash.as_bytes()).unbind(),
+            challenge: Py::new(py, Challenge::from(r.challenge))?,
+        })
+    }
+
+    /// Append a snapshot record; returns its sequence number.
+    fn append_snapshot(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let body = from_py("snapshot record", body)?;
+        self.writer()?
+            .append_snapshot(body)
+            .map_err(|e| transcript_error(py, e))
+    }
+
+    /// Append a check record; returns its sequence number.
+    fn append_check(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let body = from_py("check record", body)?;
+        self.writer()?
+            .append_check(body)
+            .map_err(|e| transcript_error(py, e))
+    }
+
+    /// The challenge of an appended step.
+    fn challenge(&mut self, py: Python<'_>, step: u64) -> PyResult<Challenge> {
+        self.writer()?
+            .challenge(step)
+            .map(Challenge::from)
+            .map_err(|e| transcript_error(py, e))
+    }
+
+    /// Write the close record (poisoned when `failure` is given) and fsync.
+    #[pyo3(signature = (failure = None))]
+    fn close<'py>(
+        &mut self,
+        py: Python<'py>,
+        failure: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let failure = failure.map(|f| from_py("failure", f)).transpose()?;
+        let writer = self
+            .inner
+            .take()
+            .ok_or_else(|| TranscriptError::new_err("the transcript is already closed"))?;
+        let close = writer.close(failure).map_err(|e| transcript_error(py, e))?;
+        to_py(py, &close)
+    }
+
+    /// Whether `close()` has run.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.inner.is_none()
+    }
+}
+
+/// Verify a transcript directory (with artifacts) or records file; returns
+/// the report dict or raises `TranscriptError`.
+#[pyfunction]
+fn verify(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyAny>> {
+    let report = py
+        .detach(|| protocol::verify_path(&path))
+        .map_err(|e| transcript_error(py, e))?;
+    to_py(py, &report)
+}
+
+/// Summarize a transcript (valid or not) as a dict.
+#[pyfunction]
+fn inspect(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyAny>> {
+    let summary = py
+        .detach(|| protocol::inspect_path(&path))
+        .map_err(|e| transcript_error(py, e))?;
+    to_py(py, &summary)
+}
+
+/// Derive a step's challenge from the revealed key (for auditors).
+#[pyfunction]
+fn derive_challenge(
+    key: &[u8],
+    record_hash: &[u8],
+    step: u64,
+    sampling: &Bound<'_, PyAny>,
+    parameters: u64,
+    optimizer_state: u64,
+) -> PyResult<Challenge> {
+    let sampling: protocol::Sampling = from_py("sampling policy", sampling)?;
+    protocol::derive_challenge(
+        &protocol::Hash32(bytes32("key", key)?),
+        &protocol::Hash32(bytes32("record_hash", record_hash)?),
+        step,
+        &sampling,
+        parameters,
+        optimizer_state,
+    )
+    .map(Challenge::from)
+    .map_err(value_error)
+}
+
+/// The root record's commitment to a challenge key.
+#[pyfunction]
+fn key_commitment<'py>(py: Python<'py>, key: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let c = protocol::key_commitment(&protocol::Hash32(bytes32("key", key)?));
+    Ok(PyBytes::new(py, c.as_bytes()))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("PROTOCOL_VERSION", protocol::PROTOCOL_VERSION)?;
+    m.add("CHUNK_BYTES", hashing::CHUNK_BYTES)?;
+    m.add("TranscriptError", py.get_type::<TranscriptError>())?;
+    m.add_class::<TensorCommitment>()?;
+    m.add_class::<BatchCommitment>()?;
+    m.add_class::<ProbeMap>()?;
+    m.add_class::<Challenge>()?;
+    m.add_class::<StepReceipt>()?;
+    m.add_class::<TranscriptWriter>()?;
+    m.add_function(wrap_pyfunction!(commit_tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(commit_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(window_hashes, m)?)?;
+    m.add_function(wrap_pyfunction!(commit_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(inspect, m)?)?;
+    m.add_function(wrap_pyfunction!(derive_challenge, m)?)?;
+    m.add_function(wrap_pyfunction!(key_commitment, m)?)?;
+    Ok(())
+}

@@ -17,7 +17,7 @@ use std::{
 };
 
 use anyhow::{Context as _, Result};
-use clap::{parser::ValueSource, Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
+use clap::{Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 use zkdv_passes::{
     ir::{print_generic, IrContext, Severity},
     registry::{PassInfo, PASSES},
@@ -48,15 +48,21 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(error) => {
-            eprintln!("zkdv-opt: error: {error:#}");
+            report(&format!("zkdv-opt: error: {error:#}"));
             ExitCode::FAILURE
         }
     }
 }
 
+/// Writes one message to stderr; unlike `eprintln!`, never panics.
+fn report(message: &str) {
+    let _ = writeln!(io::stderr().lock(), "{message}");
+}
+
 /// The command line: the fixed options of [`Cli`] plus one flag per pass.
 ///
-/// Pass flags are counted (a pass may be given more than once) and hidden
+/// Pass flags may be given more than once (each occurrence is recorded with
+/// its position, so the pipeline keeps command-line order) and are hidden
 /// from clap's option list, which would show them as `--flag...`; `--help`
 /// lists them after the options instead.
 fn command() -> clap::Command {
@@ -75,7 +81,9 @@ fn command() -> clap::Command {
                 Arg::new(pass.flag)
                     .long(pass.flag)
                     .help(pass.summary)
-                    .action(ArgAction::Count)
+                    .action(ArgAction::Append)
+                    .num_args(0)
+                    .default_missing_value("")
                     .hide(true),
             )
         })
@@ -87,7 +95,6 @@ fn command() -> clap::Command {
 fn pipeline(matches: &ArgMatches) -> Vec<&'static PassInfo> {
     let mut ordered: Vec<(usize, &'static PassInfo)> = PASSES
         .iter()
-        .filter(|pass| matches.value_source(pass.flag) == Some(ValueSource::CommandLine))
         .flat_map(|pass| {
             matches
                 .indices_of(pass.flag)
@@ -143,7 +150,7 @@ fn run() -> Result<bool> {
                     stdout.flush()?;
                     output.clear();
                 }
-                eprintln!("{message}");
+                report(&message);
             }
         }
     }
@@ -217,7 +224,7 @@ fn process_chunk(
         // Warnings and remarks a pass emitted through MLIR.
         let emitted = context.take_diagnostics();
         for diagnostic in emitted.iter().filter(|d| d.severity != Severity::Error) {
-            eprintln!("{diagnostic}");
+            report(&diagnostic.to_string());
         }
         result.map_err(|error| error.to_string())?;
         if let Err(diagnostics) = context.verify(&module) {
@@ -228,4 +235,44 @@ fn process_chunk(
         }
     }
     print_generic(&module).map_err(|error| format!("{source_name}: error: cannot print: {error}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passes_run_in_command_line_order_and_may_repeat() {
+        let flag = PASSES[0].flag;
+        let matches = command()
+            .try_get_matches_from([
+                "zkdv-opt",
+                &format!("--{flag}"),
+                "in.mlir",
+                &format!("--{flag}"),
+            ])
+            .expect("parses");
+        let flags: Vec<_> = pipeline(&matches).iter().map(|pass| pass.flag).collect();
+        assert_eq!(flags, [flag, flag]);
+        let none = command()
+            .try_get_matches_from(["zkdv-opt"])
+            .expect("parses");
+        assert!(pipeline(&none).is_empty());
+    }
+
+    #[test]
+    fn help_lists_every_pass() {
+        let help = command().render_help().to_string();
+        for pass in PASSES {
+            assert!(help.contains(&format!("--{}", pass.flag)), "{help}");
+            assert!(help.contains(pass.summary), "{help}");
+        }
+    }
+
+    #[test]
+    fn split_keeps_line_offsets() {
+        let chunks = split_input("a\n// -----\nb\nc\n  // -----\nd");
+        let parts: Vec<_> = chunks.iter().map(|c| (c.first_line, c.text)).collect();
+        assert_eq!(parts, [(0, "a\n"), (2, "b\nc\n"), (5, "d")]);
+    }
 }

@@ -1,1 +1,284 @@
-fn main() {}
+//! `zkdv`: verify and inspect ZKDV transcripts.
+//!
+//! Exit codes: 0 valid, 1 invalid (the first bad record is named by sequence
+//! number and byte offset), 2 usage error.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use serde_json::json;
+use zkdv_protocol::{inspect_path, verify_path, Error, Inspection, Problem, Report, Sampling};
+
+#[derive(Parser)]
+#[command(name = "zkdv", version, about = "Verify and inspect ZKDV training transcripts")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Verify a transcript: hash chain, records, signatures, the revealed
+    /// challenge key, every sampling decision and every check. A directory
+    /// also has its artifacts checked; a records file alone does not.
+    Verify {
+        /// Transcript directory or its records.cborl.
+        path: PathBuf,
+        /// Print a JSON object instead of a line of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Summarize a transcript: prover, configuration, steps, checks by kind
+    /// and verdict, snapshots, programs and sizes.
+    Inspect {
+        /// Transcript directory or its records.cborl.
+        path: PathBuf,
+        /// Print a JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+const INVALID: u8 = 1;
+const USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Verify { path, json } => verify(&path, json),
+        Command::Inspect { path, json } => inspect(&path, json),
+    }
+}
+
+/// A path that does not exist is a usage error, not an invalid transcript.
+fn missing(path: &Path, json: bool) -> Option<ExitCode> {
+    if path.exists() {
+        return None;
+    }
+    let message = format!("{}: no such file or directory", path.display());
+    if json {
+        println!("{}", json!({ "valid": false, "usage_error": message }));
+    } else {
+        eprintln!("zkdv: {message}");
+    }
+    Some(ExitCode::from(USAGE))
+}
+
+fn verify(path: &Path, json: bool) -> ExitCode {
+    if let Some(code) = missing(path, json) {
+        return code;
+    }
+    match verify_path(path) {
+        Ok(report) => {
+            if json {
+                println!(
+                    "{}",
+                    json!({ "valid": true, "path": path, "report": report, "summary": summary(&report) })
+                );
+            } else {
+                println!("{}: valid: {}", path.display(), summary(&report));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            if json {
+                println!(
+                    "{}",
+                    json!({ "valid": false, "path": path, "error": error_json(&error) })
+                );
+            } else {
+                eprintln!("{}: invalid: {error}", path.display());
+            }
+            ExitCode::from(INVALID)
+        }
+    }
+}
+
+fn error_json(error: &Error) -> serde_json::Value {
+    json!({
+        "record": error.at.map(|a| a.index),
+        "offset": error.at.map(|a| a.offset),
+        "kind": problem_kind(&error.problem),
+        "message": error.problem.to_string(),
+    })
+}
+
+/// A stable machine-readable name for each problem.
+fn problem_kind(problem: &Problem) -> &'static str {
+    match problem {
+        Problem::Io { .. } => "io",
+        Problem::NoRecordsFile(_) => "no_records_file",
+        Problem::Empty => "empty",
+        Problem::Truncated(_) => "truncated",
+        Problem::Malformed(_) => "malformed",
+        Problem::TooLarge { .. } => "too_large",
+        Problem::DigestMismatch => "digest_mismatch",
+        Problem::Payload(_) => "payload",
+        Problem::UnsupportedVersion { .. } => "unsupported_version",
+        Problem::Sequence { .. } => "sequence",
+        Problem::PrevMismatch => "prev_mismatch",
+        Problem::Signature(_) => "signature",
+        Problem::UnexpectedKind { .. } => "unexpected_kind",
+        Problem::Invalid(_) => "invalid",
+        Problem::CheckFailed { .. } => "check_failed",
+        Problem::MissingCheck { .. } => "missing_check",
+        Problem::UnsampledCheck { .. } => "unsampled_check",
+        Problem::MissingClose { .. } => "missing_close",
+        Problem::KeyMismatch => "key_mismatch",
+        Problem::Artifact { .. } => "artifact",
+        _ => "other",
+    }
+}
+
+fn plural(n: u64, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+fn summary(report: &Report) -> String {
+    let checks = &report.checks;
+    let artifacts = match report.artifacts_checked {
+        Some(n) => format!("{} checked", plural(n, "artifact")),
+        None => "artifacts not checked (name the directory to check them)".into(),
+    };
+    format!(
+        "{}, {} passed ({} state, {} update), {}, {}, {}, {} bytes, {}; {}; prover {}, config {:?}",
+        plural(report.steps, "step"),
+        plural(checks.total(), "check"),
+        checks.state_passed,
+        checks.update_passed,
+        plural(report.snapshots, "snapshot"),
+        plural(report.programs, "program"),
+        plural(report.records, "record"),
+        report.bytes,
+        if report.signed { "signed" } else { "unsigned" },
+        artifacts,
+        report.prover,
+        report.config_name,
+    )
+}
+
+fn inspect(path: &Path, json: bool) -> ExitCode {
+    if let Some(code) = missing(path, json) {
+        return code;
+    }
+    let inspection = match inspect_path(path) {
+        Ok(inspection) => inspection,
+        Err(error) => {
+            if json {
+                println!("{}", json!({ "path": path, "error": error_json(&error) }));
+            } else {
+                eprintln!("{}: {error}", path.display());
+            }
+            return ExitCode::from(INVALID);
+        }
+    };
+    if json {
+        println!("{}", json!({ "path": path, "inspection": inspection }));
+    } else {
+        print!("{}", render(path, &inspection));
+    }
+    ExitCode::SUCCESS
+}
+
+fn render(path: &Path, i: &Inspection) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let opt = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+    let _ = writeln!(s, "transcript   {}", path.display());
+    let _ = writeln!(s, "prover       {}", opt(&i.prover));
+    let _ = writeln!(s, "config       {}", opt(&i.config_name));
+    if !i.versions.is_empty() {
+        let versions: Vec<_> = i.versions.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(s, "versions     {}", versions.join(", "));
+    }
+    let sampling = match i.sampling {
+        Some(Sampling::Probability {
+            state_check_probability,
+            update_check_probability,
+        }) => format!("state p={state_check_probability}, update p={update_check_probability}"),
+        Some(Sampling::Every { n }) => format!("debug: both checks every {n} steps"),
+        None => "-".into(),
+    };
+    let _ = writeln!(s, "sampling     {sampling}");
+    if let Some(t) = i.tolerance {
+        let _ = writeln!(s, "tolerance    abs {} + rel {}", t.abs, t.rel);
+    }
+    let _ = writeln!(
+        s,
+        "session      rolling window {}, probe ratio {}, snapshot every {} steps, {}",
+        i.rolling_window.map_or("-".into(), |v| v.to_string()),
+        i.probe_ratio.map_or("-".into(), |v| v.to_string()),
+        i.snapshot_interval.map_or("-".into(), |v| v.to_string()),
+        if i.signed { "signed" } else { "unsigned" },
+    );
+    let _ = writeln!(
+        s,
+        "layout       params {} in {}, optimizer state {} in {}",
+        plural(i.params.elements, "element"),
+        plural(i.params.leaves, "leaf"),
+        plural(i.opt_state.elements, "element"),
+        plural(i.opt_state.leaves, "leaf"),
+    );
+    let avg = if i.steps > 0 { i.step_bytes / i.steps } else { 0 };
+    let _ = writeln!(s, "steps        {} ({} bytes per step record)", i.steps, avg);
+    let c = &i.checks;
+    let _ = writeln!(
+        s,
+        "checks       state {} passed, {} failed; update {} passed, {} failed",
+        c.state_passed, c.state_failed, c.update_passed, c.update_failed
+    );
+    let snapshots: Vec<_> = i.snapshots.iter().map(u64::to_string).collect();
+    let _ = writeln!(
+        s,
+        "snapshots    {}{}",
+        i.snapshots.len(),
+        if snapshots.is_empty() {
+            String::new()
+        } else {
+            format!(" (steps {})", snapshots.join(", "))
+        }
+    );
+    for p in &i.programs {
+        let _ = writeln!(
+            s,
+            "program      #{} {} ({}): attested {} ({} bytes), production {} ({} bytes)",
+            p.seq,
+            p.program.name,
+            p.program.format,
+            short(&p.program.attested.blake3.to_hex()),
+            p.program.attested.size,
+            short(&p.program.production.blake3.to_hex()),
+            p.program.production.size,
+        );
+    }
+    let kinds: Vec<_> = i.kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let _ = writeln!(s, "records      {} ({})", i.records, kinds.join(", "));
+    let _ = writeln!(
+        s,
+        "size         {} bytes of records, {} bytes of artifacts",
+        i.bytes, i.artifact_bytes
+    );
+    let status = match i.status {
+        Some(status) => format!("{status:?}").to_lowercase(),
+        None => "not closed".into(),
+    };
+    let _ = writeln!(s, "status       {status}");
+    if let Some(e) = &i.read_error {
+        let _ = writeln!(s, "read error   {e}");
+    }
+    let _ = writeln!(
+        s,
+        "verification {}",
+        i.verification_error.as_deref().unwrap_or("valid")
+    );
+    s
+}
+
+fn short(hex: &str) -> &str {
+    &hex[..hex.len().min(12)]
+}

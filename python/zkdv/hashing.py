@@ -1,0 +1,129 @@
+"""Commitments, rolling batch hashes and probe sketches of numpy arrays.
+
+Every function reads the array's memory in place (no copy for a
+C-contiguous, little-endian array) and runs in Rust without holding the GIL.
+Do not mutate an array while a call that reads it is running.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from zkdv import _native
+from zkdv._native import BatchCommitment, ProbeMap, TensorCommitment
+
+__all__ = [
+    "BatchCommitment",
+    "ProbeMap",
+    "TensorCommitment",
+    "commit_batch",
+    "commit_tensor",
+    "commit_tree",
+    "dtype_tag",
+    "probe_map",
+    "sketch",
+    "window_hashes",
+]
+
+_TAGS: dict[str, str] = {
+    "float64": "f64",
+    "float32": "f32",
+    "float16": "f16",
+    "bfloat16": "bf16",
+    "bool": "i1",
+    "int8": "i8",
+    "int16": "i16",
+    "int32": "i32",
+    "int64": "i64",
+    "uint8": "u8",
+    "uint16": "u16",
+    "uint32": "u32",
+    "uint64": "u64",
+}
+
+
+def dtype_tag(dtype: np.dtype | type) -> str:
+    """The canonical dtype tag (``"f32"``, ``"bf16"``, ...) of a numpy dtype.
+
+    Raises:
+        TypeError: for dtypes a commitment cannot represent (complex, object,
+            strings, ...).
+    """
+    name = np.dtype(dtype).name
+    try:
+        return _TAGS[name]
+    except KeyError:
+        supported = ", ".join(sorted(_TAGS))
+        raise TypeError(f"cannot commit dtype {name}; supported: {supported}") from None
+
+
+def _canonical(array: np.ndarray) -> tuple[str, list[int], np.ndarray]:
+    """Tag, shape and a flat little-endian uint8 view of ``array``."""
+    array = np.asarray(array)
+    tag = dtype_tag(array.dtype)
+    if array.dtype.byteorder == ">":
+        array = array.astype(array.dtype.newbyteorder("<"))
+    array = np.ascontiguousarray(array)
+    return tag, [int(d) for d in array.shape], array.reshape(-1).view(np.uint8)
+
+
+def commit_tensor(array: np.ndarray) -> TensorCommitment:
+    """Commit to an array: its dtype, shape and row-major little-endian bytes.
+
+    Returns a :class:`TensorCommitment` whose ``digest`` is the 32-byte value
+    records store.
+    """
+    tag, shape, data = _canonical(array)
+    return _native.commit_tensor(tag, shape, data)
+
+
+def commit_tree(leaves: Iterable[tuple[str, bytes]]) -> bytes:
+    """Commit to an ordered sequence of named 32-byte digests (tree order).
+
+    Raises:
+        ValueError: on a repeated path or a digest that is not 32 bytes.
+    """
+    return _native.commit_tree([(str(path), bytes(digest)) for path, digest in leaves])
+
+
+def _words(words: np.ndarray, ndim: int) -> np.ndarray:
+    words = np.asarray(words)
+    if words.dtype != np.uint32 or words.ndim != ndim:
+        raise TypeError(
+            f"expected a rank-{ndim} uint32 array, got {words.dtype} of shape {words.shape}"
+        )
+    return np.ascontiguousarray(words)
+
+
+def window_hashes(row: np.ndarray, window: int) -> np.ndarray:
+    """Rolling hashes (uint64) of every ``window``-word window of one uint32 row."""
+    return _native.window_hashes(_words(row, 1), window)
+
+
+def commit_batch(words: np.ndarray, window: int) -> BatchCommitment:
+    """Commit to a packed ``(rows, width)`` uint32 batch with rolling hashes.
+
+    Raises:
+        ValueError: when ``window`` is 0 or exceeds the row width.
+    """
+    return _native.commit_batch(_words(words, 2), window)
+
+
+def probe_map(seed: bytes, path: str, shape: Sequence[int], ratio: float) -> ProbeMap:
+    """The session's probe map of the leaf at ``path`` with ``shape``.
+
+    ``k = max(1, ceil(ratio * d))`` orthonormal columns over the last
+    dimension ``d``, drawn deterministically from ``(seed, path, shape)``.
+    """
+    return ProbeMap(bytes(seed), path, [int(d) for d in shape], float(ratio))
+
+
+def sketch(probe: ProbeMap, array: np.ndarray) -> np.ndarray:
+    """The sketch ``array @ P`` as float64 of shape ``(numel // d, k)``.
+
+    Floating-point leaves only (f64, f32, f16, bf16).
+    """
+    tag, _, data = _canonical(array)
+    return probe.sketch(tag, data)

@@ -1,0 +1,59 @@
+"""The transcript: writer, challenges, verification and inspection.
+
+All protocol numbers (record hashes, challenge decisions and indices, key
+commitments) are computed by the Rust core; this module only re-exports it.
+Record bodies are plain dicts whose fields are those of the protocol
+specification (``docs/protocol.md``); byte fields take ``bytes``.
+"""
+
+from __future__ import annotations
+
+from os import PathLike
+from typing import Any
+
+from zkdv import _native
+from zkdv._native import Challenge, StepReceipt, TranscriptError, TranscriptWriter
+
+__all__ = [
+    "Challenge",
+    "StepReceipt",
+    "TranscriptError",
+    "TranscriptWriter",
+    "derive_challenge",
+    "inspect",
+    "key_commitment",
+    "verify",
+]
+
+
+def verify(path: str | PathLike[str]) -> dict[str, Any]:
+    """Verify a transcript directory (records and artifacts) or records file.
+
+    Returns the report (steps, checks by kind and verdict, ...).
+
+    Raises:
+        TranscriptError: naming the first bad record (``record``, ``offset``).
+    """
+    return _native.verify(path)
+
+
+def inspect(path: str | PathLike[str]) -> dict[str, Any]:
+    """Summarize a transcript, valid or not; problems are reported in the dict."""
+    return _native.inspect(path)
+
+
+def derive_challenge(
+    key: bytes,
+    record_hash: bytes,
+    step: int,
+    sampling: dict[str, Any],
+    parameters: int,
+    optimizer_state: int,
+) -> Challenge:
+    """Re-derive the challenge of step ``step`` from a revealed key."""
+    return _native.derive_challenge(key, record_hash, step, sampling, parameters, optimizer_state)
+
+
+def key_commitment(key: bytes) -> bytes:
+    """The root record's commitment to a challenge key."""
+    return _native.key_commitment(key)
