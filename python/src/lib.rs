@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyUntypedArrayMethods, PyReadonlyArray2};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
@@ -172,7 +172,7 @@ fn commit_batch(
     words: PyReadonlyArray2<'_, u32>,
     window: usize,
 ) -> PyResult<BatchCommitment> {
-    let (rows, width) = words.dims();
+    let (rows, width) = (words.shape()[0], words.shape()[1]);
     let slice = words.as_slice().map_err(value_error)?;
     let c = py
         .detach(|| hashing::commit_batch(slice, rows, width, window))
