@@ -132,10 +132,10 @@ fn problem_kind(problem: &Problem) -> &'static str {
 }
 
 fn plural(n: u64, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
+    match (n, one) {
+        (1, _) => format!("1 {one}"),
+        (_, "leaf") => format!("{n} leaves"),
+        _ => format!("{n} {one}s"),
     }
 }
 
