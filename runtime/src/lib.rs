@@ -1,1 +1,160 @@
-//! Placeholder, replaced by the host tensor type.
+//! Deterministic replay of sliced StableHLO programs for ZKDV checks.
+//!
+//! This crate will hold the CPU reference interpreter and the CUDA backend
+//! (see `DESIGN.md` §6). What exists today is the value type both execute
+//! on: [`HostTensor`], a dense row-major little-endian tensor in host memory
+//! whose dtypes are the canonical ones of `zkdv-hashing`, so a replayed value
+//! can be committed exactly as production committed it.
+
+#![deny(missing_docs)]
+
+use zkdv_hashing::{commit_tensor, DType, HashError, TensorCommitment};
+
+/// Errors of the runtime.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RuntimeError {
+    /// A buffer does not hold `product(shape) * size(dtype)` bytes.
+    #[error("a {dtype} tensor of shape {shape:?} needs {expected} bytes, got {actual}")]
+    BufferSize {
+        /// Element type.
+        dtype: DType,
+        /// Dimensions.
+        shape: Vec<u64>,
+        /// Required bytes.
+        expected: u128,
+        /// Bytes given.
+        actual: usize,
+    },
+    /// A flat element index outside the tensor.
+    #[error("element {index} is outside a tensor of {len} elements")]
+    IndexOutOfRange {
+        /// The index.
+        index: u64,
+        /// Number of elements.
+        len: u64,
+    },
+    /// Hashing failed.
+    #[error(transparent)]
+    Hash(#[from] HashError),
+}
+
+/// A dense tensor in host memory: row-major, little-endian.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostTensor {
+    dtype: DType,
+    shape: Vec<u64>,
+    bytes: Vec<u8>,
+}
+
+fn element_count(shape: &[u64]) -> u128 {
+    shape.iter().map(|&d| u128::from(d)).product()
+}
+
+impl HostTensor {
+    /// Wrap `bytes` after checking their length against dtype and shape.
+    pub fn from_bytes(dtype: DType, shape: Vec<u64>, bytes: Vec<u8>) -> Result<Self, RuntimeError> {
+        let expected = element_count(&shape) * dtype.size_bytes() as u128;
+        if expected != bytes.len() as u128 {
+            return Err(RuntimeError::BufferSize {
+                dtype,
+                shape,
+                expected,
+                actual: bytes.len(),
+            });
+        }
+        Ok(HostTensor {
+            dtype,
+            shape,
+            bytes,
+        })
+    }
+
+    /// A tensor of zeros (all-zero bytes: +0.0, 0 or false in every dtype).
+    pub fn zeros(dtype: DType, shape: Vec<u64>) -> Result<Self, RuntimeError> {
+        let expected = element_count(&shape) * dtype.size_bytes() as u128;
+        let len = usize::try_from(expected).map_err(|_| RuntimeError::BufferSize {
+            dtype,
+            shape: shape.clone(),
+            expected,
+            actual: 0,
+        })?;
+        Self::from_bytes(dtype, shape, vec![0; len])
+    }
+
+    /// An `f32` tensor from values.
+    pub fn from_f32(shape: Vec<u64>, values: &[f32]) -> Result<Self, RuntimeError> {
+        let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        Self::from_bytes(DType::F32, shape, bytes)
+    }
+
+    /// Element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// Dimensions.
+    pub fn shape(&self) -> &[u64] {
+        &self.shape
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> u64 {
+        (self.bytes.len() / self.dtype.size_bytes()) as u64
+    }
+
+    /// Whether the tensor has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The raw little-endian bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The bytes of element `index` (row-major flat index).
+    pub fn element_bytes(&self, index: u64) -> Result<&[u8], RuntimeError> {
+        let size = self.dtype.size_bytes();
+        let start = usize::try_from(index)
+            .ok()
+            .filter(|_| index < self.len())
+            .ok_or(RuntimeError::IndexOutOfRange {
+                index,
+                len: self.len(),
+            })?
+            * size;
+        Ok(&self.bytes[start..start + size])
+    }
+
+    /// The canonical commitment of this tensor (`zkdv_hashing::commit_tensor`).
+    pub fn commit(&self) -> Result<TensorCommitment, RuntimeError> {
+        Ok(commit_tensor(self.dtype, &self.shape, &self.bytes)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_checked() {
+        assert!(HostTensor::from_bytes(DType::F32, vec![2, 3], vec![0; 24]).is_ok());
+        let err = HostTensor::from_bytes(DType::F32, vec![2, 3], vec![0; 20]).unwrap_err();
+        assert!(err.to_string().contains("needs 24 bytes, got 20"), "{err}");
+        assert!(HostTensor::zeros(DType::U8, vec![u64::MAX, u64::MAX]).is_err());
+        let scalar = HostTensor::zeros(DType::BF16, vec![]).unwrap();
+        assert_eq!((scalar.len(), scalar.bytes().len()), (1, 2));
+    }
+
+    #[test]
+    fn elements_and_commitments() {
+        let t = HostTensor::from_f32(vec![2, 2], &[1.0, 2.0, 3.0, 4.0]).unwrap();
+        assert_eq!(t.element_bytes(2).unwrap(), 3.0f32.to_le_bytes());
+        assert!(t.element_bytes(4).is_err());
+        let same = commit_tensor(DType::F32, &[2, 2], t.bytes()).unwrap();
+        assert_eq!(t.commit().unwrap().digest(), same.digest());
+        let reshaped = HostTensor::from_bytes(DType::F32, vec![4], t.bytes().to_vec()).unwrap();
+        assert_ne!(reshaped.commit().unwrap().digest(), same.digest());
+    }
+}
