@@ -10,7 +10,7 @@
 //!   `Every { n }` both are sampled exactly when `(t + 1) % n == 0` (the
 //!   words are still consumed).
 //! - The parameter index is the first word `w` from `w2` on with
-//!   `w <= u64::MAX - (2^64 mod n)`, reduced `w mod n`; the optimizer-state
+//!   `w >= 2^64 mod n`, reduced `w mod n`; the optimizer-state
 //!   index is the next accepted word for its own `n`, and absent when the
 //!   optimizer state is empty. Rejection makes both exactly uniform.
 //!
@@ -70,12 +70,13 @@ impl Stream {
         (self.word() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
-    /// Uniform in `[0, n)`, `n >= 1`, by rejection.
+    /// Uniform in `[0, n)`, `n >= 1`: reject words below `2^64 mod n`
+    /// (the same rule as the probe maps of `zkdv-hashing`).
     fn below(&mut self, n: u64) -> u64 {
-        let limit = u64::MAX - ((u64::MAX % n + 1) % n);
+        let threshold = (u64::MAX % n + 1) % n;
         loop {
             let w = self.word();
-            if w <= limit {
+            if w >= threshold {
                 return w % n;
             }
         }
