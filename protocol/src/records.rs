@@ -99,6 +99,21 @@ impl Body {
     }
 }
 
+/// A body serializes as the map of its kind (the kind itself is the
+/// payload's `kind` field).
+impl Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Body::Root(b) => b.serialize(s),
+            Body::Program(b) => b.serialize(s),
+            Body::Step(b) => b.serialize(s),
+            Body::Snapshot(b) => b.serialize(s),
+            Body::Check(b) => b.serialize(s),
+            Body::Close(b) => b.serialize(s),
+        }
+    }
+}
+
 /// How steps are sampled for checks.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", deny_unknown_fields)]

@@ -21,7 +21,7 @@ use crate::error::{Error, Problem, Result};
 use crate::hash::{Bytes, Hash32};
 use crate::reader::{Record, RECORDS_FILE};
 use crate::records::{
-    Artifact, Body, CheckBody, CloseBody, Failure, Kind, Leaf, Payload, ProgramBody, RootBody,
+    Artifact, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Payload, ProgramBody, RootBody,
     Sampling, SnapshotBody, Status, StepBody, Tolerance, PROTOCOL_VERSION,
 };
 use crate::verify::{Mode, Verifier};
@@ -286,7 +286,32 @@ impl Writer {
 
     /// Append a check record. A failing verdict is a legitimate record; the
     /// session must then be closed with a failure.
+    ///
+    /// The writer knows the challenge key, so it refuses a check the step's
+    /// challenge did not sample, or an update check at other indices, before
+    /// anything is written (an auditor would reject the transcript at close).
     pub fn append_check(&mut self, check: CheckBody) -> Result<u64> {
+        let challenge = self.challenge(check.step)?;
+        let sampled = match check.kind {
+            CheckKind::State => challenge.state,
+            CheckKind::Update => challenge.update,
+        };
+        if !sampled {
+            return Err(Problem::UnsampledCheck {
+                step: check.step,
+                kind: check.kind,
+            }
+            .into());
+        }
+        if check.kind == CheckKind::Update && check.indices != challenge.update_indices() {
+            return Err(Problem::Usage(format!(
+                "update check of step {} must record the challenged indices {:?}, not {:?}",
+                check.step,
+                challenge.update_indices(),
+                check.indices
+            ))
+            .into());
+        }
         self.append(Body::Check(check))
     }
 
@@ -312,8 +337,10 @@ impl Writer {
     }
 
     /// Append the close record (status `ok`, or `poisoned` with the given
-    /// failure), then fsync the file and its directory.
-    pub fn close(mut self, failure: Option<Failure>) -> Result<CloseBody> {
+    /// failure), then fsync the file and its directory. If the close record
+    /// is refused (a sampled check is missing from an `ok` session), nothing
+    /// is written and the writer stays usable.
+    pub fn close(&mut self, failure: Option<Failure>) -> Result<CloseBody> {
         let close = CloseBody {
             steps: self.verifier.steps(),
             final_state: self.verifier.last_post_state(),
@@ -351,7 +378,7 @@ impl Writer {
             kind,
             seq,
             prev: self.verifier.last_hash(),
-            body: BodyRef(&body),
+            body: &body,
         };
         let mut bytes = Vec::new();
         ciborium::ser::into_writer(&payload, &mut bytes)
@@ -404,21 +431,6 @@ fn tempfile_in(dir: &Path) -> std::io::Result<(PathBuf, File)> {
             Ok(file) => return Ok((path, file)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
-        }
-    }
-}
-/// Serializes a [`Body`] as its inner body struct.
-struct BodyRef<'a>(&'a Body);
-
-impl Serialize for BodyRef<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        match self.0 {
-            Body::Root(b) => b.serialize(s),
-            Body::Program(b) => b.serialize(s),
-            Body::Step(b) => b.serialize(s),
-            Body::Snapshot(b) => b.serialize(s),
-            Body::Check(b) => b.serialize(s),
-            Body::Close(b) => b.serialize(s),
         }
     }
 }

@@ -277,20 +277,16 @@ fn the_writer_refuses_what_an_auditor_would_reject() {
         .append_step(step(1, program, Hash32([2; 32]), Hash32([3; 32])))
         .unwrap_err();
     assert!(err.to_string().contains("changed outside the attested transition"), "{err}");
-    // Step 0 is not sampled under Every { n: 2 }.
+    // Step 0 is not sampled under Every { n: 2 }: the writer, which knows
+    // the key, refuses its check before writing anything.
     let c = writer.challenge(0).unwrap();
     assert!(!c.update);
-    writer
+    let err = writer
         .append_check(check(0, CheckKind::Update, c.update_indices(), 1.0, 1.0, true))
-        .unwrap();
-    // ... which the close record's decision check then rejects.
-    let err = writer.close(None).unwrap_err();
+        .unwrap_err();
     assert!(matches!(err.problem, Problem::UnsampledCheck { step: 0, .. }), "{err}");
-    // Nothing invalid reached the file: the records so far still parse.
-    assert!(matches!(
-        verify_path(dir.path()).unwrap_err().problem,
-        Problem::MissingClose { .. }
-    ));
+    writer.close(None).unwrap();
+    verify_path(dir.path()).unwrap();
 }
 
 #[test]
@@ -308,6 +304,118 @@ fn a_missing_sampled_check_fails_the_close() {
     assert!(matches!(err.problem, Problem::MissingCheck { step: 1, .. }), "{err}");
     // The error names the step record (root, program, step 0, step 1).
     assert_eq!(err.at.map(|a| a.index), Some(3));
+    // Nothing was written: the writer can still add the checks and close.
+    let c = receipt.challenge;
+    // The wrong indices are refused too.
+    assert!(writer
+        .append_check(check(1, CheckKind::Update, vec![0, 0, 0], 1.0, 1.0, true))
+        .is_err());
+    writer
+        .append_check(check(1, CheckKind::Update, c.update_indices(), 1.0, 1.0, true))
+        .unwrap();
+    writer
+        .append_check(check(1, CheckKind::State, vec![], 1.0, 1.0, true))
+        .unwrap();
+    writer.close(None).unwrap();
+    assert_eq!(verify_path(dir.path()).unwrap().checks.total(), 2);
+}
+
+/// Forgeries that keep the hash chain consistent (every hash recomputed) are
+/// caught by the protocol's semantic rules.
+#[test]
+fn rechained_forgeries_are_caught_by_the_rules() {
+    let (_dir, bytes) = fixture(false);
+    let original = payloads(&bytes);
+    verify_bytes(&rechain(original.clone())).expect("rechaining alone changes nothing");
+    let position = |kind: Kind, nth: usize| {
+        original
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.kind == kind)
+            .nth(nth)
+            .unwrap()
+            .0
+    };
+    let forge = |edit: &dyn Fn(&mut Vec<Payload<Body>>)| {
+        let mut p = original.clone();
+        edit(&mut p);
+        verify_bytes(&rechain(p)).expect_err("forgery must be detected")
+    };
+
+    // A sampled check removed: reported at its step record.
+    let first_check = position(Kind::Check, 0);
+    let err = forge(&|p| {
+        p.remove(first_check);
+    });
+    assert!(matches!(err.problem, Problem::MissingCheck { step: 1, .. }), "{err}");
+    assert_eq!(err.at.map(|a| a.index), Some(first_check as u64 - 1));
+
+    // A check added for a step that was not sampled (step 0 under n = 2).
+    let err = forge(&|p| {
+        let mut extra = p[first_check].clone();
+        if let Body::Check(c) = &mut extra.body {
+            c.step = 0;
+            c.kind = CheckKind::State;
+            c.indices.clear();
+        }
+        p.insert(first_check, extra);
+    });
+    assert!(matches!(err.problem, Problem::UnsampledCheck { step: 0, .. }), "{err}");
+
+    // Update check indices that differ from the challenge.
+    let update = position(Kind::Check, 1);
+    let err = forge(&|p| {
+        if let Body::Check(c) = &mut p[update].body {
+            assert_eq!(c.kind, CheckKind::Update);
+            c.indices[0] = (c.indices[0] + 1) % 20;
+        }
+    });
+    assert!(err.to_string().contains("the challenge derivation gives"), "{err}");
+
+    // A failing value relabelled as a pass.
+    let err = forge(&|p| {
+        if let Body::Check(c) = &mut p[update].body {
+            c.recomputed[0] += 1.0;
+        }
+    });
+    assert!(err.to_string().contains("contradicts the recorded values"), "{err}");
+
+    // Another challenge key revealed at close.
+    let close = original.len() - 1;
+    let err = forge(&|p| {
+        if let Body::Close(c) = &mut p[close].body {
+            c.challenge_key = Hash32([0x99; 32]);
+        }
+    });
+    assert!(matches!(err.problem, Problem::KeyMismatch), "{err}");
+
+    // A step whose pre-state is not the previous post-state.
+    let second_step = position(Kind::Step, 1);
+    let err = forge(&|p| {
+        if let Body::Step(s) = &mut p[second_step].body {
+            s.pre_state = Hash32([7; 32]);
+        }
+    });
+    assert!(err.to_string().contains("changed outside the attested transition"), "{err}");
+    assert_eq!(err.at.map(|a| a.index), Some(second_step as u64));
+
+    // A step removed (and later ones renumbered by the forger).
+    let err = forge(&|p| {
+        p.remove(second_step);
+    });
+    assert!(err.at.is_some(), "{err}");
+
+    // The close record's step count or final state.
+    let err = forge(&|p| {
+        if let Body::Close(c) = &mut p[close].body {
+            c.steps += 1;
+        }
+    });
+    assert!(err.to_string().contains("counts 7 steps"), "{err}");
+    let err = forge(&|p| {
+        p.pop();
+    });
+    assert!(matches!(err.problem, Problem::MissingClose { .. }), "{err}");
 }
 
 #[test]

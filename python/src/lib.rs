@@ -436,11 +436,11 @@ impl TranscriptWriter {
         failure: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let failure = failure.map(|f| from_py("failure", f)).transpose()?;
-        let writer = self
-            .inner
-            .take()
-            .ok_or_else(|| TranscriptError::new_err("the transcript is already closed"))?;
-        let close = writer.close(failure).map_err(|e| transcript_error(py, e))?;
+        let close = self
+            .writer()?
+            .close(failure)
+            .map_err(|e| transcript_error(py, e))?;
+        self.inner = None;
         to_py(py, &close)
     }
 

@@ -125,3 +125,28 @@ pub fn record_spans(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
     }
     spans
 }
+
+/// Decode every record of a records file.
+pub fn payloads(bytes: &[u8]) -> Vec<Payload<Body>> {
+    Reader::new(bytes)
+        .map(|r| r.expect("fixture records decode").payload)
+        .collect()
+}
+
+/// Re-encode payloads as an unsigned transcript with a fresh, consistent
+/// chain: what a forger who rewrites records and recomputes every hash
+/// produces. Only the protocol's semantic rules can catch such a forgery.
+pub fn rechain(mut payloads: Vec<Payload<Body>>) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut prev = Hash32::ZERO;
+    for (seq, payload) in payloads.iter_mut().enumerate() {
+        payload.seq = seq as u64;
+        payload.prev = prev;
+        let mut bytes = Vec::new();
+        ciborium::ser::into_writer(payload, &mut bytes).unwrap();
+        let envelope = encode_envelope(&bytes, None);
+        prev = Hash32::of(&envelope);
+        out.extend(envelope);
+    }
+    out
+}
