@@ -122,7 +122,9 @@ pub fn derive_challenge(
         ),
         Sampling::Every { n } => {
             if n == 0 {
-                return Err(Problem::Invalid("sampling period must be at least 1".into()));
+                return Err(Problem::Invalid(
+                    "sampling period must be at least 1".into(),
+                ));
             }
             let due = (step % n) == n - 1;
             (due, due)

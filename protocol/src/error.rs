@@ -103,7 +103,9 @@ pub enum Problem {
         detail: String,
     },
     /// A sampled check has no record.
-    #[error("step {step} was sampled for a {kind} check but the transcript has no such check record")]
+    #[error(
+        "step {step} was sampled for a {kind} check but the transcript has no such check record"
+    )]
     MissingCheck {
         /// The step.
         step: u64,

@@ -107,15 +107,14 @@ pub use challenge::{derive_challenge, key_commitment, Challenge};
 pub use envelope::{encode as encode_envelope, record_digest, RawRecord, MAX_PAYLOAD_BYTES};
 pub use error::{Error, Position, Problem, Result};
 pub use hash::{
-    Bytes, Hash32, ParseHashError, CHALLENGE_DOMAIN, KEY_COMMITMENT_CONTEXT,
-    RECORD_DIGEST_CONTEXT,
+    Bytes, Hash32, ParseHashError, CHALLENGE_DOMAIN, KEY_COMMITMENT_CONTEXT, RECORD_DIGEST_CONTEXT,
 };
 pub use inspect::{inspect_path, Inspection, LayoutSummary, ProgramSummary};
 pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
-    Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf,
-    Overlap, Payload, ProgramBody, RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance,
-    Verdict, PROTOCOL_VERSION,
+    Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Overlap,
+    Payload, ProgramBody, RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance, Verdict,
+    PROTOCOL_VERSION,
 };
 pub use verify::{verify_path, verify_reader, CheckCounts, Report};
 pub use writer::{RootInput, StepReceipt, Writer, WriterOptions};

@@ -29,8 +29,8 @@ impl Record {
             return Err(Problem::DigestMismatch);
         }
         let mut bytes = raw.payload();
-        let generic: Payload<ciborium::Value> = ciborium::de::from_reader(&mut bytes)
-            .map_err(|e| Problem::Payload(e.to_string()))?;
+        let generic: Payload<ciborium::Value> =
+            ciborium::de::from_reader(&mut bytes).map_err(|e| Problem::Payload(e.to_string()))?;
         if !bytes.is_empty() {
             return Err(Problem::Payload(format!(
                 "{} unexpected bytes after the payload map",

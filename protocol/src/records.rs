@@ -164,7 +164,9 @@ pub struct Leaf {
 impl Leaf {
     /// Number of elements, or `None` on overflow.
     pub fn elements(&self) -> Option<u64> {
-        self.shape.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d))
+        self.shape
+            .iter()
+            .try_fold(1u64, |acc, &d| acc.checked_mul(d))
     }
 }
 

@@ -520,11 +520,17 @@ impl Verifier {
             ] {
                 match (sampled, self.checks.get(&(t, kind))) {
                     (true, None) if status == Status::Ok || self.mode == Mode::Audit => {
-                        return Err(Located::At(step.at, Problem::MissingCheck { step: t, kind }))
+                        return Err(Located::At(
+                            step.at,
+                            Problem::MissingCheck { step: t, kind },
+                        ))
                     }
                     (true, None) => {}
                     (false, Some(seen)) => {
-                        return Err(Located::At(seen.at, Problem::UnsampledCheck { step: t, kind }))
+                        return Err(Located::At(
+                            seen.at,
+                            Problem::UnsampledCheck { step: t, kind },
+                        ))
                     }
                     (true, Some(seen)) => {
                         if kind == CheckKind::Update && seen.indices != challenge.update_indices() {
@@ -572,7 +578,8 @@ impl Verifier {
             return Ok(());
         }
         let path = dir.join(&artifact.name);
-        let file = File::open(&path).map_err(|e| fail(format!("cannot open {}: {e}", path.display())))?;
+        let file =
+            File::open(&path).map_err(|e| fail(format!("cannot open {}: {e}", path.display())))?;
         let mut hasher = blake3::Hasher::new();
         let size = hasher
             .update_reader(file)
@@ -585,7 +592,9 @@ impl Verifier {
             )));
         }
         if Hash32(*hasher.finalize().as_bytes()) != artifact.blake3 {
-            return Err(fail("file contents do not match the recorded blake3".into()));
+            return Err(fail(
+                "file contents do not match the recorded blake3".into(),
+            ));
         }
         Ok(())
     }
@@ -643,7 +652,9 @@ fn check_signature(session: &Session, record: &Record) -> Result<(), Problem> {
         )),
         (Some(key), Some(sig)) => key
             .verify_strict(record.raw.digest.as_bytes(), &Signature::from_bytes(sig))
-            .map_err(|_| Problem::Signature("signature does not verify under the session key".into())),
+            .map_err(|_| {
+                Problem::Signature("signature does not verify under the session key".into())
+            }),
     }
 }
 

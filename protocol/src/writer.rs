@@ -21,8 +21,8 @@ use crate::error::{Error, Problem, Result};
 use crate::hash::{Bytes, Hash32};
 use crate::reader::{Record, RECORDS_FILE};
 use crate::records::{
-    Artifact, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Payload, ProgramBody, RootBody,
-    Sampling, SnapshotBody, Status, StepBody, Tolerance, PROTOCOL_VERSION,
+    Artifact, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Payload, ProgramBody,
+    RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance, PROTOCOL_VERSION,
 };
 use crate::verify::{Mode, Verifier};
 
@@ -102,7 +102,7 @@ pub struct StepReceipt {
 ///     batch: vec![Leaf { path: "batch".into(), dtype: "u32".into(), shape: vec![1, 8] }],
 ///     probe_seed: None,
 /// };
-/// let writer = Writer::create(dir.path(), root, WriterOptions::default())?;
+/// let mut writer = Writer::create(dir.path(), root, WriterOptions::default())?;
 /// writer.close(None)?;
 /// assert_eq!(verify_path(dir.path())?.steps, 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

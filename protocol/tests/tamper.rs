@@ -88,7 +88,11 @@ fn duplicating_any_record_is_detected() {
         edited.extend_from_slice(&bytes[span.clone()]);
         edited.extend_from_slice(&bytes[span.end..]);
         let err = verify_bytes(&edited).expect_err("duplicate must be detected");
-        assert_eq!(err.at.map(|a| a.index), Some(k as u64 + 1), "record {k}: {err}");
+        assert_eq!(
+            err.at.map(|a| a.index),
+            Some(k as u64 + 1),
+            "record {k}: {err}"
+        );
     }
 }
 
@@ -118,9 +122,15 @@ fn every_truncation_is_detected() {
         } else if spans.iter().any(|s| s.end == cut) {
             assert!(matches!(err.problem, Problem::MissingClose { .. }), "{err}");
         } else {
-            assert!(matches!(err.problem, Problem::Truncated(_)), "cut {cut}: {err}");
+            assert!(
+                matches!(err.problem, Problem::Truncated(_)),
+                "cut {cut}: {err}"
+            );
             let k = record_index_of(&spans, cut);
-            assert_eq!(err.at.map(|a| (a.index, a.offset)), Some((k, spans[k as usize].start as u64)));
+            assert_eq!(
+                err.at.map(|a| (a.index, a.offset)),
+                Some((k, spans[k as usize].start as u64))
+            );
         }
     }
 }
@@ -268,23 +278,41 @@ fn the_writer_refuses_what_an_auditor_would_reject() {
     let dir = tempfile::tempdir().unwrap();
     let (mut writer, program) = start(dir.path());
     // Wrong step number, unknown program, discontinuous state.
-    assert!(writer.append_step(step(1, program, Hash32::ZERO, Hash32::ZERO)).is_err());
-    assert!(writer.append_step(step(0, 99, Hash32::ZERO, Hash32::ZERO)).is_err());
+    assert!(writer
+        .append_step(step(1, program, Hash32::ZERO, Hash32::ZERO))
+        .is_err());
+    assert!(writer
+        .append_step(step(0, 99, Hash32::ZERO, Hash32::ZERO))
+        .is_err());
     writer
         .append_step(step(0, program, Hash32::ZERO, Hash32([1; 32])))
         .unwrap();
     let err = writer
         .append_step(step(1, program, Hash32([2; 32]), Hash32([3; 32])))
         .unwrap_err();
-    assert!(err.to_string().contains("changed outside the attested transition"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("changed outside the attested transition"),
+        "{err}"
+    );
     // Step 0 is not sampled under Every { n: 2 }: the writer, which knows
     // the key, refuses its check before writing anything.
     let c = writer.challenge(0).unwrap();
     assert!(!c.update);
     let err = writer
-        .append_check(check(0, CheckKind::Update, c.update_indices(), 1.0, 1.0, true))
+        .append_check(check(
+            0,
+            CheckKind::Update,
+            c.update_indices(),
+            1.0,
+            1.0,
+            true,
+        ))
         .unwrap_err();
-    assert!(matches!(err.problem, Problem::UnsampledCheck { step: 0, .. }), "{err}");
+    assert!(
+        matches!(err.problem, Problem::UnsampledCheck { step: 0, .. }),
+        "{err}"
+    );
     writer.close(None).unwrap();
     verify_path(dir.path()).unwrap();
 }
@@ -301,7 +329,10 @@ fn a_missing_sampled_check_fails_the_close() {
         .unwrap();
     assert!(receipt.challenge.state && receipt.challenge.update);
     let err = writer.close(None).unwrap_err();
-    assert!(matches!(err.problem, Problem::MissingCheck { step: 1, .. }), "{err}");
+    assert!(
+        matches!(err.problem, Problem::MissingCheck { step: 1, .. }),
+        "{err}"
+    );
     // The error names the step record (root, program, step 0, step 1).
     assert_eq!(err.at.map(|a| a.index), Some(3));
     // Nothing was written: the writer can still add the checks and close.
@@ -311,7 +342,14 @@ fn a_missing_sampled_check_fails_the_close() {
         .append_check(check(1, CheckKind::Update, vec![0, 0, 0], 1.0, 1.0, true))
         .is_err());
     writer
-        .append_check(check(1, CheckKind::Update, c.update_indices(), 1.0, 1.0, true))
+        .append_check(check(
+            1,
+            CheckKind::Update,
+            c.update_indices(),
+            1.0,
+            1.0,
+            true,
+        ))
         .unwrap();
     writer
         .append_check(check(1, CheckKind::State, vec![], 1.0, 1.0, true))
@@ -347,7 +385,10 @@ fn rechained_forgeries_are_caught_by_the_rules() {
     let err = forge(&|p| {
         p.remove(first_check);
     });
-    assert!(matches!(err.problem, Problem::MissingCheck { step: 1, .. }), "{err}");
+    assert!(
+        matches!(err.problem, Problem::MissingCheck { step: 1, .. }),
+        "{err}"
+    );
     assert_eq!(err.at.map(|a| a.index), Some(first_check as u64 - 1));
 
     // A check added for a step that was not sampled (step 0 under n = 2).
@@ -360,7 +401,10 @@ fn rechained_forgeries_are_caught_by_the_rules() {
         }
         p.insert(first_check, extra);
     });
-    assert!(matches!(err.problem, Problem::UnsampledCheck { step: 0, .. }), "{err}");
+    assert!(
+        matches!(err.problem, Problem::UnsampledCheck { step: 0, .. }),
+        "{err}"
+    );
 
     // Update check indices that differ from the challenge.
     let update = position(Kind::Check, 1);
@@ -370,7 +414,10 @@ fn rechained_forgeries_are_caught_by_the_rules() {
             c.indices[0] = (c.indices[0] + 1) % 20;
         }
     });
-    assert!(err.to_string().contains("the challenge derivation gives"), "{err}");
+    assert!(
+        err.to_string().contains("the challenge derivation gives"),
+        "{err}"
+    );
 
     // A failing value relabelled as a pass.
     let err = forge(&|p| {
@@ -378,7 +425,10 @@ fn rechained_forgeries_are_caught_by_the_rules() {
             c.recomputed[0] += 1.0;
         }
     });
-    assert!(err.to_string().contains("contradicts the recorded values"), "{err}");
+    assert!(
+        err.to_string().contains("contradicts the recorded values"),
+        "{err}"
+    );
 
     // Another challenge key revealed at close.
     let close = original.len() - 1;
@@ -396,7 +446,11 @@ fn rechained_forgeries_are_caught_by_the_rules() {
             s.pre_state = Hash32([7; 32]);
         }
     });
-    assert!(err.to_string().contains("changed outside the attested transition"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("changed outside the attested transition"),
+        "{err}"
+    );
     assert_eq!(err.at.map(|a| a.index), Some(second_step as u64));
 
     // A step removed (and later ones renumbered by the forger).
@@ -431,10 +485,24 @@ fn a_failed_check_poisons_and_fails_verification() {
         .challenge;
     // A verdict that contradicts the values is refused.
     assert!(writer
-        .append_check(check(1, CheckKind::Update, c.update_indices(), 1.0, 2.0, true))
+        .append_check(check(
+            1,
+            CheckKind::Update,
+            c.update_indices(),
+            1.0,
+            2.0,
+            true
+        ))
         .is_err());
     let seq = writer
-        .append_check(check(1, CheckKind::Update, c.update_indices(), 1.0, 2.0, false))
+        .append_check(check(
+            1,
+            CheckKind::Update,
+            c.update_indices(),
+            1.0,
+            2.0,
+            false,
+        ))
         .unwrap();
     // Closing as ok after a failure is refused; poisoned is accepted.
     let failure = Failure {
@@ -445,7 +513,10 @@ fn a_failed_check_poisons_and_fails_verification() {
     };
     writer.close(Some(failure)).unwrap();
     let err = verify_path(dir.path()).unwrap_err();
-    assert!(matches!(err.problem, Problem::CheckFailed { step: 1, .. }), "{err}");
+    assert!(
+        matches!(err.problem, Problem::CheckFailed { step: 1, .. }),
+        "{err}"
+    );
     assert_eq!(err.at.map(|a| a.index), Some(seq));
     let summary = inspect_path(dir.path()).unwrap();
     assert_eq!(summary.status, Some(Status::Poisoned));
@@ -459,7 +530,10 @@ fn an_existing_transcript_is_never_overwritten() {
     let err = Writer::create(dir.path(), root_input(), WriterOptions::default())
         .err()
         .unwrap();
-    assert!(err.to_string().contains("already holds a transcript"), "{err}");
+    assert!(
+        err.to_string().contains("already holds a transcript"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(dir.path().join(RECORDS_FILE)).unwrap(), bytes);
 }
 
@@ -471,6 +545,9 @@ fn invalid_roots_are_refused_without_leaving_a_file() {
     let err = Writer::create(dir.path(), root, WriterOptions::default())
         .err()
         .unwrap();
-    assert!(err.to_string().contains("exceeds the packed row width"), "{err}");
+    assert!(
+        err.to_string().contains("exceeds the packed row width"),
+        "{err}"
+    );
     assert!(!dir.path().join(RECORDS_FILE).exists());
 }

@@ -31,7 +31,10 @@ fn transcript(dir: &Path) {
         config_name: "cli".into(),
         versions: Default::default(),
         sampling: Sampling::Every { n: 1 },
-        tolerance: Tolerance { abs: 0.0, rel: 1e-6 },
+        tolerance: Tolerance {
+            abs: 0.0,
+            rel: 1e-6,
+        },
         rolling_window: 1,
         probe_ratio: 1.0,
         snapshot_interval: 2,
@@ -55,7 +58,12 @@ fn transcript(dir: &Path) {
             .append_step(StepBody {
                 step,
                 program,
-                batch: BatchCommitment { rows: 1, width: 2, window: 1, root: Hash32::ZERO },
+                batch: BatchCommitment {
+                    rows: 1,
+                    width: 2,
+                    window: 1,
+                    root: Hash32::ZERO,
+                },
                 pre_state: Hash32::ZERO,
                 update: Hash32::ZERO,
                 post_state: Hash32::ZERO,
@@ -90,7 +98,10 @@ fn valid_transcript_exits_zero_with_one_line() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert_eq!(stdout.lines().count(), 1);
-    assert!(stdout.contains("valid: 3 steps, 6 checks passed"), "{stdout}");
+    assert!(
+        stdout.contains("valid: 3 steps, 6 checks passed"),
+        "{stdout}"
+    );
 
     let out = zkdv(&["verify", "--json", dir.path().to_str().unwrap()]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -144,7 +155,10 @@ fn bad_inputs_and_usage_errors() {
     let out = zkdv(&["verify", dir.path().join("nope").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(zkdv(&["verify"]).status.code(), Some(2));
-    assert_eq!(zkdv(&["verify", "--frobnicate", "x"]).status.code(), Some(2));
+    assert_eq!(
+        zkdv(&["verify", "--frobnicate", "x"]).status.code(),
+        Some(2)
+    );
     assert_eq!(zkdv(&[]).status.code(), Some(2));
 }
 

@@ -27,7 +27,10 @@ pub fn root_input() -> RootInput {
         rolling_window: 2,
         probe_ratio: 0.25,
         snapshot_interval: 4,
-        params: vec![leaf("params/w", "f32", &[3, 4]), leaf("params/b", "f32", &[4])],
+        params: vec![
+            leaf("params/w", "f32", &[3, 4]),
+            leaf("params/b", "f32", &[4]),
+        ],
         opt_state: vec![
             leaf("opt_state/count", "i32", &[]),
             leaf("opt_state/mu/w", "f32", &[3, 4]),

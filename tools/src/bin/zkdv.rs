@@ -11,7 +11,11 @@ use serde_json::json;
 use zkdv_protocol::{inspect_path, verify_path, Error, Inspection, Problem, Report, Sampling};
 
 #[derive(Parser)]
-#[command(name = "zkdv", version, about = "Verify and inspect ZKDV training transcripts")]
+#[command(
+    name = "zkdv",
+    version,
+    about = "Verify and inspect ZKDV training transcripts"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -224,8 +228,12 @@ fn render(path: &Path, i: &Inspection) -> String {
         plural(i.opt_state.elements, "element"),
         plural(i.opt_state.leaves, "leaf"),
     );
-    let avg = if i.steps > 0 { i.step_bytes / i.steps } else { 0 };
-    let _ = writeln!(s, "steps        {} ({} bytes per step record)", i.steps, avg);
+    let avg = i.step_bytes.checked_div(i.steps).unwrap_or(0);
+    let _ = writeln!(
+        s,
+        "steps        {} ({} bytes per step record)",
+        i.steps, avg
+    );
     let c = &i.checks;
     let _ = writeln!(
         s,
