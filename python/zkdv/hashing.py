@@ -121,9 +121,11 @@ def probe_map(seed: bytes, path: str, shape: Sequence[int], ratio: float) -> Pro
 
 
 def sketch(probe: ProbeMap, array: np.ndarray) -> np.ndarray:
-    """The sketch ``array @ P`` as float64 of shape ``(numel // d, k)``.
+    """The sketch ``array @ P`` as float64, of shape ``array.shape[:-1] + (k,)``.
 
-    Floating-point leaves only (f64, f32, f16, bf16).
+    A rank-0 leaf counts as a vector of one element (shape ``(k,)``).
+    Accumulation is in float64, coordinate by coordinate in a fixed order, so
+    the result does not depend on the machine.
     """
-    tag, _, data = _canonical(array)
-    return probe.sketch(tag, data)
+    tag, shape, data = _canonical(array)
+    return probe.sketch(tag, data).reshape((*shape[:-1], probe.k))
