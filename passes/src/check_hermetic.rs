@@ -36,6 +36,7 @@ use melior::ir::{
 
 use crate::{
     ir::{collect_nested_ops, op_name, Diagnostic, Diagnostics},
+    registry::PassOptions,
     PassError,
 };
 
@@ -45,7 +46,7 @@ pub const PURE_CUSTOM_CALL_TARGETS: &[&str] =
     &["Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"];
 
 /// Runs the check; `Ok(())` if the module is hermetic.
-pub fn run(module: &Module<'_>) -> Result<(), PassError> {
+pub fn run(module: &Module<'_>, _options: &mut PassOptions) -> Result<(), PassError> {
     let violations = find_violations(module);
     if violations.is_empty() {
         Ok(())

@@ -36,7 +36,7 @@ pub mod ir;
 pub mod registry;
 
 pub use ir::{Diagnostic, Diagnostics, IrContext, ParseError};
-pub use registry::{PassInfo, PASSES};
+pub use registry::{PassInfo, PassOptions, PASSES};
 
 /// Why a pass failed: located diagnostics, shown one per line.
 #[derive(Debug, thiserror::Error)]

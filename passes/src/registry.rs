@@ -14,8 +14,20 @@ use melior::ir::Module;
 
 use crate::{check_hermetic, PassError};
 
+/// What a driver hands a pass besides the module.
+#[derive(Debug, Default)]
+pub struct PassOptions {
+    /// The text after `=` in `--flag=options` (empty without `=`). Each pass
+    /// documents and parses its own syntax, and reports a bad option as a
+    /// [`PassError`].
+    pub options: String,
+    /// Text the pass reports to the user (for example a cost report); the
+    /// driver prints it to stderr after the pass, so stdout keeps the IR.
+    pub report: String,
+}
+
 /// A pass entry point.
-pub type PassFn = for<'c> fn(&Module<'c>) -> Result<(), PassError>;
+pub type PassFn = for<'c> fn(&Module<'c>, &mut PassOptions) -> Result<(), PassError>;
 
 /// A pass descriptor.
 #[derive(Clone, Copy)]

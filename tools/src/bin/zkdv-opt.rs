@@ -20,7 +20,7 @@ use anyhow::{Context as _, Result};
 use clap::{Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 use zkdv_passes::{
     ir::{print_generic, IrContext, Severity},
-    registry::{PassInfo, PASSES},
+    registry::{PassInfo, PassOptions, PASSES},
 };
 
 /// The line that separates chunks with `--split-input-file`.
@@ -82,7 +82,8 @@ fn command() -> clap::Command {
                     .long(pass.flag)
                     .help(pass.summary)
                     .action(ArgAction::Append)
-                    .num_args(0)
+                    .num_args(0..=1)
+                    .require_equals(true)
                     .default_missing_value("")
                     .hide(true),
             )
@@ -92,19 +93,27 @@ fn command() -> clap::Command {
 
 /// The passes requested on the command line, in command-line order (a pass
 /// given twice runs twice).
-fn pipeline(matches: &ArgMatches) -> Vec<&'static PassInfo> {
-    let mut ordered: Vec<(usize, &'static PassInfo)> = PASSES
+/// Each pass comes with the text of its `--flag=options` (empty without `=`).
+fn pipeline(matches: &ArgMatches) -> Vec<(&'static PassInfo, String)> {
+    let mut ordered: Vec<(usize, &'static PassInfo, String)> = PASSES
         .iter()
         .flat_map(|pass| {
-            matches
-                .indices_of(pass.flag)
+            let indices = matches.indices_of(pass.flag).into_iter().flatten();
+            let values = matches
+                .get_many::<String>(pass.flag)
                 .into_iter()
                 .flatten()
-                .map(move |index| (index, pass))
+                .cloned();
+            indices
+                .zip(values)
+                .map(move |(index, options)| (index, pass, options))
         })
         .collect();
-    ordered.sort_by_key(|(index, _)| *index);
-    ordered.into_iter().map(|(_, pass)| pass).collect()
+    ordered.sort_by_key(|(index, _, _)| *index);
+    ordered
+        .into_iter()
+        .map(|(_, pass, options)| (pass, options))
+        .collect()
 }
 
 /// Returns whether every chunk succeeded.
@@ -209,7 +218,7 @@ fn split_input(source: &str) -> Vec<Chunk<'_>> {
 fn process_chunk(
     chunk: &Chunk<'_>,
     source_name: &str,
-    passes: &[&'static PassInfo],
+    passes: &[(&'static PassInfo, String)],
 ) -> Result<String, String> {
     // Leading newlines keep line numbers those of the whole file.
     let mut text = "\n".repeat(chunk.first_line);
@@ -219,8 +228,15 @@ fn process_chunk(
     let module = context
         .parse(&text, source_name)
         .map_err(|error| error.to_string())?;
-    for pass in passes {
-        let result = (pass.run)(&module);
+    for (pass, options) in passes {
+        let mut options = PassOptions {
+            options: options.clone(),
+            report: String::new(),
+        };
+        let result = (pass.run)(&module, &mut options);
+        if !options.report.is_empty() {
+            report(options.report.trim_end());
+        }
         // Warnings and remarks a pass emitted through MLIR.
         let emitted = context.take_diagnostics();
         for diagnostic in emitted.iter().filter(|d| d.severity != Severity::Error) {
@@ -249,11 +265,14 @@ mod tests {
                 "zkdv-opt",
                 &format!("--{flag}"),
                 "in.mlir",
-                &format!("--{flag}"),
+                &format!("--{flag}=opt"),
             ])
             .expect("parses");
-        let flags: Vec<_> = pipeline(&matches).iter().map(|pass| pass.flag).collect();
-        assert_eq!(flags, [flag, flag]);
+        let flags: Vec<_> = pipeline(&matches)
+            .iter()
+            .map(|(pass, options)| (pass.flag, options.clone()))
+            .collect();
+        assert_eq!(flags, [(flag, String::new()), (flag, "opt".to_string())]);
         let none = command()
             .try_get_matches_from(["zkdv-opt"])
             .expect("parses");
