@@ -167,6 +167,17 @@
 
 // -----
 
+// An empty call_target_name is reported like any unknown target (and does not crash).
+// CHECK-LABEL: (in @empty_target)
+// CHECK-SAME:  calls ``, which is not in the known-pure allowlist
+"func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "empty_target"}> ({
+^bb0(%x: tensor<f32>):
+  %0 = "stablehlo.custom_call"(%x) <{call_target_name = ""}> : (tensor<f32>) -> tensor<f32>
+  "func.return"(%0) : (tensor<f32>) -> ()
+}) : () -> ()
+
+// -----
+
 // The pass runs where the user puts it: a later chunk still gets processed
 // after failures, and passing chunks are printed.
 // CHECK-LABEL: sym_name = "last_pure"

@@ -28,15 +28,12 @@
 //! then inspects them, and reports all violations at once (in pre-order, i.e.
 //! source order) as one [`PassError::Failed`].
 
-use melior::ir::{
-    attribute::{BoolAttribute, StringAttribute},
-    operation::OperationLike,
-    Module, OperationRef,
-};
+use melior::ir::{attribute::BoolAttribute, operation::OperationLike, Module, OperationRef};
 
 use crate::{
     ir::{collect_nested_ops, op_name, Diagnostic, Diagnostics},
     registry::PassOptions,
+    roles::string_value,
     PassError,
 };
 
@@ -75,11 +72,7 @@ fn enclosing_function(op: OperationRef<'_, '_>) -> Option<String> {
     let mut parent = op.parent_operation();
     while let Some(current) = parent {
         if op_name(&current) == "func.func" {
-            return current
-                .attribute("sym_name")
-                .ok()
-                .and_then(|attribute| StringAttribute::try_from(attribute).ok())
-                .map(|attribute| attribute.value().to_owned());
+            return current.attribute("sym_name").ok().and_then(string_value);
         }
         parent = current.parent_operation();
     }
@@ -113,11 +106,7 @@ fn violation(op: OperationRef<'_, '_>) -> Option<String> {
 }
 
 fn custom_call_violation(op: OperationRef<'_, '_>) -> Option<String> {
-    let target = op
-        .attribute("call_target_name")
-        .ok()
-        .and_then(|attribute| StringAttribute::try_from(attribute).ok())
-        .map(|attribute| attribute.value().to_owned());
+    let target = op.attribute("call_target_name").ok().and_then(string_value);
     let Some(target) = target else {
         return Some(
             "has no string `call_target_name`, so what it computes is unknown; express the \

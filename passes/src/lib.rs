@@ -30,10 +30,24 @@
 //!   diagnostics, generic printing, locations and op traversal helpers.
 //! - [`registry`] is the pass table used by `zkdv-opt`.
 //! - [`check_hermetic`] implements `--zkdv-check-hermetic`.
+//! - [`inline`], [`dce`] and [`cse`] implement `--zkdv-inline`, `--zkdv-dce`
+//!   and `--zkdv-cse`; [`effects`] is their side-effect model.
+//! - [`annotate_roles`] implements `--zkdv-annotate-roles`; [`roles`] is the
+//!   role/path attribute convention and its reader.
+//! - [`cost_report`] implements `--zkdv-cost-report` ([`cost_report::flops`]).
 
+pub mod annotate_roles;
 pub mod check_hermetic;
+pub mod cost_report;
+pub mod cse;
+pub mod dce;
+pub mod effects;
+pub mod inline;
 pub mod ir;
 pub mod registry;
+mod rewrite;
+pub mod roles;
+pub mod slice_update;
 
 pub use ir::{Diagnostic, Diagnostics, IrContext, ParseError};
 pub use registry::{PassInfo, PassOptions, PASSES};

@@ -6,13 +6,13 @@
 //! module after each one.
 //!
 //! Passes named by the design and not yet implemented (a later issue):
-//! `zkdv-inline`, `zkdv-dce`, `zkdv-cse`, `zkdv-annotate-roles`,
-//! `zkdv-insert-commitments`, `zkdv-slice-update`, `zkdv-push-select`,
-//! `zkdv-cost-report`.
+//! `zkdv-insert-commitments`, `zkdv-slice-update`, `zkdv-push-select`.
 
 use melior::ir::Module;
 
-use crate::{check_hermetic, PassError};
+use crate::{
+    annotate_roles, check_hermetic, cost_report, cse, dce, inline, slice_update, PassError,
+};
 
 /// What a driver hands a pass besides the module.
 #[derive(Debug, Default)]
@@ -50,12 +50,48 @@ impl std::fmt::Debug for PassInfo {
 }
 
 /// All passes, in the order `--help` lists them.
-pub static PASSES: &[PassInfo] = &[PassInfo {
-    flag: "zkdv-check-hermetic",
-    summary: "Reject randomness, host I/O and opaque custom_calls (the step must be a pure \
-              function of its inputs)",
-    run: check_hermetic::run,
-}];
+pub static PASSES: &[PassInfo] = &[
+    PassInfo {
+        flag: "zkdv-check-hermetic",
+        summary: "Reject randomness, host I/O and opaque custom_calls (the step must be a pure \
+                  function of its inputs)",
+        run: check_hermetic::run,
+    },
+    PassInfo {
+        flag: "zkdv-inline",
+        summary: "Inline calls to private functions, then erase unreferenced private functions",
+        run: inline::run,
+    },
+    PassInfo {
+        flag: "zkdv-dce",
+        summary: "Erase unused pure ops (dead-code elimination)",
+        run: dce::run,
+    },
+    PassInfo {
+        flag: "zkdv-cse",
+        summary: "Merge identical pure ops within a block (common-subexpression elimination)",
+        run: cse::run,
+    },
+    PassInfo {
+        flag: "zkdv-annotate-roles",
+        summary: "Mark the entry function's arguments and results with zkdv.role/zkdv.path \
+                  (options: \"func=main args=param:0-3,... results=post_param:0-3,...\", or \
+                  inferred from jax.result_info)",
+        run: annotate_roles::run,
+    },
+    PassInfo {
+        flag: "zkdv-cost-report",
+        summary: "Print each function's FLOPs by op to stderr (option: func=NAME)",
+        run: cost_report::run,
+    },
+    PassInfo {
+        flag: "zkdv-slice-update",
+        summary: "Add @zkdv_attested (params, opt_state, batch, ui64 indices) -> (f32 delta, f32 \
+                  post-state) and @zkdv_replay (state and deltas, no user results) (options: \
+                  func=NAME output=both|attested|replay)",
+        run: slice_update::run,
+    },
+];
 
 /// The pass with this flag name (without `--`).
 pub fn find(flag: &str) -> Option<&'static PassInfo> {

@@ -1,0 +1,754 @@
+//! `--zkdv-cost-report`: print the FLOPs of each function.
+//!
+//! For every top-level `func.func` with a body (or only the one named by
+//! `--zkdv-cost-report=func=NAME`), [`flops`] counts floating-point (and
+//! integer) operations from static shapes, and the pass prints one table per
+//! function into the report (the driver shows it on stderr):
+//!
+//! ```text
+//! zkdv-cost-report @main
+//!   op                          count           flops
+//!   stablehlo.add                   1              32
+//!   stablehlo.dot_general           1            2048
+//!   total                           2            2080
+//! ```
+//!
+//! Rows are sorted by op name; ops without a FLOP model show `-` in the flops
+//! column and count 0; `note:` lines follow the table.
+//!
+//! # The model
+//!
+//! - `stablehlo.dot_general`: `2 * B * M * N * K`, the products of the batch,
+//!   lhs free, rhs free and contracting dimension sizes, from the operand
+//!   types and `dot_dimension_numbers` (`#stablehlo.dot<...>`; a missing field
+//!   is an empty list). `stablehlo.dot`: `2 * output elements * K`.
+//! - `stablehlo.convolution`: `2 * output elements * kernel spatial size *
+//!   kernel input features` (which is input features / `feature_group_count`);
+//!   padding and dilation holes count like real inputs.
+//! - Elementwise ops ([`ELEMENTWISE`], including `compare`, `select`, `clamp`,
+//!   `convert` and `chlo` special functions): one per result element
+//!   (a complex operation also counts one).
+//! - `stablehlo.reduce`: one per element of an input (one application of the
+//!   body per element); `reduce_window`: output elements * window size;
+//!   `select_and_scatter`: source elements * window size; `scatter`: one per
+//!   update element. Their bodies are not walked.
+//! - Data movement and structure ([`FREE`]: reshape, broadcast, transpose,
+//!   slice, gather, constant, ...): 0.
+//! - `stablehlo.while`: condition and body counted once (trip counts are not
+//!   analysed), with a note; `stablehlo.if`/`case`: every branch counted, with
+//!   a note. `func.call`: the callee's FLOPs are added at each call (its ops
+//!   appear in the caller's rows).
+//! - Any other op counts 0, regions included, and is marked unmodelled.
+//!
+//! Preconditions: the shapes the model reads are static ranked tensors; a
+//! dynamic or unranked shape, a malformed dimension-numbers attribute or a
+//! recursive call is a diagnostic at the op. The pass only reads the IR.
+
+use std::collections::BTreeMap;
+
+use melior::ir::{
+    attribute::{DenseI64ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    r#type::RankedTensorType,
+    Module, OperationRef, RegionLike, Type, ValueLike,
+};
+
+use crate::{
+    ir::{format_location, op_name, Diagnostic, Diagnostics},
+    registry::PassOptions,
+    roles::{function_name, functions},
+    PassError,
+};
+
+/// Ops that cost one FLOP per result element.
+pub const ELEMENTWISE: &[&str] = &[
+    "stablehlo.abs",
+    "stablehlo.add",
+    "stablehlo.and",
+    "stablehlo.atan2",
+    "stablehlo.cbrt",
+    "stablehlo.ceil",
+    "stablehlo.clamp",
+    "stablehlo.compare",
+    "stablehlo.complex",
+    "stablehlo.convert",
+    "stablehlo.cosine",
+    "stablehlo.count_leading_zeros",
+    "stablehlo.divide",
+    "stablehlo.exponential",
+    "stablehlo.exponential_minus_one",
+    "stablehlo.floor",
+    "stablehlo.imag",
+    "stablehlo.is_finite",
+    "stablehlo.log",
+    "stablehlo.log_plus_one",
+    "stablehlo.logistic",
+    "stablehlo.maximum",
+    "stablehlo.minimum",
+    "stablehlo.multiply",
+    "stablehlo.negate",
+    "stablehlo.not",
+    "stablehlo.or",
+    "stablehlo.popcnt",
+    "stablehlo.power",
+    "stablehlo.real",
+    "stablehlo.reduce_precision",
+    "stablehlo.remainder",
+    "stablehlo.round_nearest_afz",
+    "stablehlo.round_nearest_even",
+    "stablehlo.rsqrt",
+    "stablehlo.select",
+    "stablehlo.shift_left",
+    "stablehlo.shift_right_arithmetic",
+    "stablehlo.shift_right_logical",
+    "stablehlo.sign",
+    "stablehlo.sine",
+    "stablehlo.sqrt",
+    "stablehlo.subtract",
+    "stablehlo.tan",
+    "stablehlo.tanh",
+    "stablehlo.xor",
+    "chlo.erf",
+    "chlo.erf_inv",
+    "chlo.erfc",
+    "chlo.lgamma",
+    "chlo.digamma",
+    "chlo.acos",
+    "chlo.asin",
+    "chlo.atan",
+    "chlo.acosh",
+    "chlo.asinh",
+    "chlo.atanh",
+    "chlo.cosh",
+    "chlo.sinh",
+    "chlo.tan",
+    "chlo.square",
+];
+
+/// Ops that compute nothing (data movement, constants, structure).
+pub const FREE: &[&str] = &[
+    "func.return",
+    "stablehlo.after_all",
+    "stablehlo.bitcast_convert",
+    "stablehlo.broadcast",
+    "stablehlo.broadcast_in_dim",
+    "stablehlo.concatenate",
+    "stablehlo.constant",
+    "stablehlo.create_token",
+    "stablehlo.custom_call",
+    "stablehlo.dynamic_slice",
+    "stablehlo.dynamic_update_slice",
+    "stablehlo.gather",
+    "stablehlo.get_dimension_size",
+    "stablehlo.get_tuple_element",
+    "stablehlo.iota",
+    "stablehlo.optimization_barrier",
+    "stablehlo.pad",
+    "stablehlo.partition_id",
+    "stablehlo.replica_id",
+    "stablehlo.reshape",
+    "stablehlo.return",
+    "stablehlo.reverse",
+    "stablehlo.slice",
+    "stablehlo.transpose",
+    "stablehlo.tuple",
+];
+
+/// Count and FLOPs of one op name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCost {
+    pub count: u64,
+    pub flops: u64,
+    /// Whether the model knows this op (unmodelled ops count 0 FLOPs).
+    pub modelled: bool,
+}
+
+/// FLOPs of one function, callees included.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CostReport {
+    /// The function's `sym_name`.
+    pub function: String,
+    pub total: u64,
+    /// Per op name, sorted by name.
+    pub ops: BTreeMap<String, OpCost>,
+    /// Caveats: loops counted once, branches all counted, unmodelled ops.
+    pub notes: Vec<String>,
+}
+
+impl CostReport {
+    fn add(&mut self, name: &str, flops: u64, modelled: bool) -> Result<(), String> {
+        let entry = self.ops.entry(name.to_owned()).or_default();
+        entry.count += 1;
+        entry.flops = checked_add(entry.flops, flops)?;
+        entry.modelled = modelled;
+        self.total = checked_add(self.total, flops)?;
+        Ok(())
+    }
+
+    fn merge(&mut self, other: &CostReport) -> Result<(), String> {
+        for (name, cost) in &other.ops {
+            let entry = self.ops.entry(name.clone()).or_default();
+            entry.count += cost.count;
+            entry.flops = checked_add(entry.flops, cost.flops)?;
+            entry.modelled = cost.modelled;
+        }
+        self.total = checked_add(self.total, other.total)?;
+        for note in &other.notes {
+            if !self.notes.contains(note) {
+                self.notes.push(note.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// The table printed by the pass (see the module docs).
+    pub fn table(&self) -> String {
+        let width = self
+            .ops
+            .keys()
+            .map(String::len)
+            .chain([5])
+            .max()
+            .unwrap_or(5);
+        let mut text = format!("zkdv-cost-report @{}\n", self.function);
+        text.push_str(&format!(
+            "  {:<width$}  {:>8}  {:>14}\n",
+            "op", "count", "flops"
+        ));
+        let count: u64 = self.ops.values().map(|cost| cost.count).sum();
+        for (name, cost) in &self.ops {
+            let flops = if cost.modelled {
+                cost.flops.to_string()
+            } else {
+                "-".to_owned()
+            };
+            text.push_str(&format!(
+                "  {name:<width$}  {:>8}  {flops:>14}\n",
+                cost.count
+            ));
+        }
+        text.push_str(&format!(
+            "  {:<width$}  {count:>8}  {:>14}\n",
+            "total", self.total
+        ));
+        for note in &self.notes {
+            text.push_str(&format!("  note: {note}\n"));
+        }
+        text
+    }
+}
+
+fn checked_add(a: u64, b: u64) -> Result<u64, String> {
+    a.checked_add(b)
+        .ok_or_else(|| "the FLOP count overflows 64 bits".to_owned())
+}
+
+fn checked_mul(a: u64, b: u64) -> Result<u64, String> {
+    a.checked_mul(b)
+        .ok_or_else(|| "the FLOP count overflows 64 bits".to_owned())
+}
+
+fn product(values: impl IntoIterator<Item = u64>) -> Result<u64, String> {
+    values.into_iter().try_fold(1, checked_mul)
+}
+
+/// Runs the pass: appends one table per function to `options.report`.
+pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassError> {
+    let module_location = format_location(module.as_operation().location());
+    let fail = |diagnostic| PassError::Failed(Diagnostics(vec![diagnostic]));
+    let mut only = None;
+    for item in options.options.split_whitespace() {
+        match item.split_once('=') {
+            Some(("func", name)) if only.is_none() => only = Some(name.to_owned()),
+            _ => {
+                return Err(fail(Diagnostic::error(
+                    module_location,
+                    format!("--zkdv-cost-report: unknown option `{item}` (expected `func=NAME`)"),
+                )))
+            }
+        }
+    }
+    let selected: Vec<_> = functions(module)
+        .into_iter()
+        .filter(|func| match &only {
+            Some(name) => function_name(func).as_deref() == Some(name),
+            None => has_body(func),
+        })
+        .collect();
+    if let (Some(name), true) = (&only, selected.is_empty()) {
+        return Err(fail(Diagnostic::error(
+            module_location,
+            format!("--zkdv-cost-report: no function @{name} in the module"),
+        )));
+    }
+    for func in selected {
+        let report = flops(func).map_err(fail)?;
+        options.report.push_str(&report.table());
+    }
+    Ok(())
+}
+
+fn has_body(func: &OperationRef<'_, '_>) -> bool {
+    func.region(0)
+        .ok()
+        .is_some_and(|region| region.first_block().is_some())
+}
+
+/// The FLOPs of `func` (a top-level `func.func`), callees included.
+pub fn flops(func: OperationRef<'_, '_>) -> Result<CostReport, Diagnostic> {
+    let mut stack = Vec::new();
+    function_cost(func, &mut stack)
+}
+
+fn function_cost(
+    func: OperationRef<'_, '_>,
+    stack: &mut Vec<String>,
+) -> Result<CostReport, Diagnostic> {
+    let name = function_name(&func).unwrap_or_default();
+    let mut report = CostReport {
+        function: name.clone(),
+        ..CostReport::default()
+    };
+    stack.push(name);
+    walk(func, &mut report, stack)?;
+    stack.pop();
+    let unmodelled: Vec<&str> = report
+        .ops
+        .iter()
+        .filter(|(_, cost)| !cost.modelled)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if !unmodelled.is_empty() {
+        let note = format!("no FLOP model (counted as 0): {}", unmodelled.join(", "));
+        report.notes.retain(|n| !n.starts_with("no FLOP model"));
+        report.notes.push(note);
+    }
+    Ok(report)
+}
+
+/// Adds the ops nested in `op`'s regions to `report`.
+fn walk(
+    op: OperationRef<'_, '_>,
+    report: &mut CostReport,
+    stack: &mut Vec<String>,
+) -> Result<(), Diagnostic> {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(current) = block {
+            let mut nested = current.first_operation();
+            while let Some(inner) = nested {
+                visit(inner, report, stack)?;
+                nested = inner.next_in_block();
+            }
+            block = current.next_in_region();
+        }
+    }
+    Ok(())
+}
+
+fn visit(
+    op: OperationRef<'_, '_>,
+    report: &mut CostReport,
+    stack: &mut Vec<String>,
+) -> Result<(), Diagnostic> {
+    let name = op_name(&op);
+    let at = |message: String| Diagnostic::error_at(&op, format!("`{name}`: {message}"));
+    match name.as_str() {
+        "func.call" => {
+            let callee = op
+                .attribute("callee")
+                .ok()
+                .and_then(|attribute| FlatSymbolRefAttribute::try_from(attribute).ok())
+                .map(|attribute| attribute.value().to_owned())
+                .ok_or_else(|| at("no flat `callee` symbol".to_owned()))?;
+            if stack.contains(&callee) {
+                return Err(at(format!(
+                    "@{callee} is called recursively; FLOPs are not defined"
+                )));
+            }
+            let target = module_function(op, &callee)
+                .ok_or_else(|| at(format!("no function @{callee} in the module")))?;
+            let callee_report = function_cost(target, stack)?;
+            report.add(&name, 0, true).map_err(at)?;
+            report.merge(&callee_report).map_err(at)?;
+        }
+        "stablehlo.while" => {
+            report.add(&name, 0, true).map_err(at)?;
+            note(
+                report,
+                format!(
+                    "stablehlo.while at {}: condition and body counted once (trip count not \
+                     analysed)",
+                    format_location(op.location())
+                ),
+            );
+            walk(op, report, stack)?;
+        }
+        "stablehlo.if" | "stablehlo.case" => {
+            report.add(&name, 0, true).map_err(at)?;
+            note(
+                report,
+                format!(
+                    "{name} at {}: every branch counted",
+                    format_location(op.location())
+                ),
+            );
+            walk(op, report, stack)?;
+        }
+        _ => {
+            // Regions of other ops are not walked: combiner bodies (reduce,
+            // scatter, ...) are part of the op's model, and an unmodelled
+            // op counts 0 as a whole.
+            let (flops, modelled) = op_flops(op, &name).map_err(at)?;
+            report.add(&name, flops, modelled).map_err(at)?;
+        }
+    }
+    Ok(())
+}
+
+fn note(report: &mut CostReport, note: String) {
+    if !report.notes.contains(&note) {
+        report.notes.push(note);
+    }
+}
+
+/// The top-level function `name` of the module holding `op`.
+fn module_function<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
+    let mut module = op.parent_operation();
+    while let Some(current) = module {
+        if op_name(&current) == "builtin.module" {
+            break;
+        }
+        module = current.parent_operation();
+    }
+    let body = module?.region(0).ok()?.first_block()?;
+    let mut next = body.first_operation();
+    while let Some(candidate) = next {
+        if op_name(&candidate) == "func.func" && function_name(&candidate).as_deref() == Some(name)
+        {
+            return Some(candidate);
+        }
+        next = candidate.next_in_block();
+    }
+    None
+}
+
+/// FLOPs of one op that is not a call or control flow, and whether the
+/// model knows it.
+fn op_flops(op: OperationRef<'_, '_>, name: &str) -> Result<(u64, bool), String> {
+    let flops = match name {
+        "stablehlo.dot_general" => dot_general(op)?,
+        "stablehlo.dot" => {
+            let lhs = shape(operand_type(op, 0)?, "lhs")?;
+            let k = lhs.last().copied().unwrap_or(1);
+            checked_mul(2, checked_mul(elements(result_type(op, 0)?, "result")?, k)?)?
+        }
+        "stablehlo.convolution" => convolution(op)?,
+        "stablehlo.reduce" => elements(operand_type(op, 0)?, "input")?,
+        "stablehlo.reduce_window" => {
+            checked_mul(elements(result_type(op, 0)?, "result")?, window_size(op)?)?
+        }
+        "stablehlo.select_and_scatter" => {
+            checked_mul(elements(operand_type(op, 1)?, "source")?, window_size(op)?)?
+        }
+        "stablehlo.scatter" => {
+            let last = op.operand_count().checked_sub(1).ok_or("no operands")?;
+            elements(operand_type(op, last)?, "updates")?
+        }
+        _ if ELEMENTWISE.contains(&name) => elements(result_type(op, 0)?, "result")?,
+        _ if FREE.contains(&name) => 0,
+        _ => return Ok((0, false)),
+    };
+    Ok((flops, true))
+}
+
+fn operand_type<'c>(op: OperationRef<'c, '_>, index: usize) -> Result<Type<'c>, String> {
+    op.operand(index)
+        .map(|value| value.r#type())
+        .map_err(|_| format!("missing operand {index}"))
+}
+
+fn result_type<'c>(op: OperationRef<'c, '_>, index: usize) -> Result<Type<'c>, String> {
+    op.result(index)
+        .map(|value| value.r#type())
+        .map_err(|_| format!("missing result {index}"))
+}
+
+/// The static shape of a ranked tensor type; `what` names it in errors.
+fn shape(r#type: Type<'_>, what: &str) -> Result<Vec<u64>, String> {
+    use melior::ir::r#type::{DimSize, ShapedTypeLike};
+    let tensor = RankedTensorType::try_from(r#type).map_err(|_| {
+        format!(
+            "the {what} has type {type}, not a ranked tensor; the cost report needs static shapes"
+        )
+    })?;
+    (0..tensor.rank())
+        .map(|index| match tensor.dim_size(index) {
+            Ok(DimSize::Static(size)) => Ok(size),
+            _ => Err(format!(
+                "the {what} has the dynamic shape {type}; the cost report needs static shapes"
+            )),
+        })
+        .collect()
+}
+
+fn elements(r#type: Type<'_>, what: &str) -> Result<u64, String> {
+    product(shape(r#type, what)?)
+}
+
+fn window_size(op: OperationRef<'_, '_>) -> Result<u64, String> {
+    let window = op
+        .attribute("window_dimensions")
+        .ok()
+        .and_then(|attribute| DenseI64ArrayAttribute::try_from(attribute).ok())
+        .ok_or("no `window_dimensions` array")?;
+    product((0..window.len()).map(|index| window.element(index).unwrap_or(1).max(0) as u64))
+}
+
+/// `2 * B * M * N * K` for a `dot_general`.
+fn dot_general(op: OperationRef<'_, '_>) -> Result<u64, String> {
+    let lhs = shape(operand_type(op, 0)?, "lhs")?;
+    let rhs = shape(operand_type(op, 1)?, "rhs")?;
+    let numbers = op
+        .attribute("dot_dimension_numbers")
+        .map_err(|_| "no `dot_dimension_numbers`".to_owned())?
+        .to_string();
+    let field = |field: &str| {
+        list_field(&numbers, field)
+            .map_err(|reason| format!("`dot_dimension_numbers` {numbers}: {reason}"))
+    };
+    let lhs_batch = field("lhs_batching_dimensions")?;
+    let rhs_batch = field("rhs_batching_dimensions")?;
+    let lhs_contract = field("lhs_contracting_dimensions")?;
+    let rhs_contract = field("rhs_contracting_dimensions")?;
+    let sizes = |dims: &[u64], shape: &[u64], what: &str| {
+        dims.iter()
+            .map(|&dim| {
+                shape.get(dim as usize).copied().ok_or_else(|| {
+                    format!(
+                        "{what} dimension {dim} is out of range for rank {}",
+                        shape.len()
+                    )
+                })
+            })
+            .collect::<Result<Vec<u64>, String>>()
+    };
+    let batch = sizes(&lhs_batch, &lhs, "lhs batching")?;
+    let contract = sizes(&lhs_contract, &lhs, "lhs contracting")?;
+    if batch != sizes(&rhs_batch, &rhs, "rhs batching")?
+        || contract != sizes(&rhs_contract, &rhs, "rhs contracting")?
+    {
+        return Err("the lhs and rhs batching or contracting dimension sizes differ".to_owned());
+    }
+    let free = |shape: &[u64], used: &[&[u64]]| {
+        product(
+            shape
+                .iter()
+                .enumerate()
+                .filter(|(dim, _)| !used.iter().any(|list| list.contains(&(*dim as u64))))
+                .map(|(_, &size)| size),
+        )
+    };
+    let lhs_free = free(&lhs, &[&lhs_batch, &lhs_contract])?;
+    let rhs_free = free(&rhs, &[&rhs_batch, &rhs_contract])?;
+    product([2, product(batch)?, lhs_free, rhs_free, product(contract)?])
+}
+
+/// The integer list of `name = [..]` in an opaque attribute's text; an absent
+/// field is an empty list.
+fn list_field(text: &str, name: &str) -> Result<Vec<u64>, String> {
+    let mut search = text;
+    while let Some(found) = search.find(name) {
+        let before = search[..found].chars().next_back();
+        let after = &search[found + name.len()..];
+        search = after;
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let Some(after) = after.trim_start().strip_prefix('=') else {
+            continue;
+        };
+        let after = after.trim_start();
+        if let Some(list) = after.strip_prefix('[') {
+            let close = list
+                .find(']')
+                .ok_or_else(|| format!("unterminated `{name}`"))?;
+            return list[..close]
+                .split(',')
+                .map(str::trim)
+                .filter(|item| !item.is_empty())
+                .map(|item| {
+                    item.parse::<u64>()
+                        .map_err(|_| format!("`{name}` holds `{item}`, not an index"))
+                })
+                .collect();
+        }
+        let end = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
+        return after[..end]
+            .parse::<u64>()
+            .map(|value| vec![value])
+            .map_err(|_| format!("`{name}` is not an index or a list"));
+    }
+    Ok(Vec::new())
+}
+
+/// `2 * output elements * kernel spatial size * kernel input features`.
+fn convolution(op: OperationRef<'_, '_>) -> Result<u64, String> {
+    let input = shape(operand_type(op, 0)?, "input")?;
+    let kernel = shape(operand_type(op, 1)?, "kernel")?;
+    let output = elements(result_type(op, 0)?, "result")?;
+    let numbers = op
+        .attribute("dimension_numbers")
+        .map_err(|_| "no `dimension_numbers`".to_owned())?
+        .to_string();
+    let layout = ConvLayout::parse(&numbers)
+        .map_err(|reason| format!("`dimension_numbers` {numbers}: {reason}"))?;
+    let dim = |shape: &[u64], index: u64, what: &str| {
+        shape.get(index as usize).copied().ok_or_else(|| {
+            format!(
+                "{what} dimension {index} is out of range for rank {}",
+                shape.len()
+            )
+        })
+    };
+    let kernel_in = dim(&kernel, layout.kernel_input_feature, "kernel input feature")?;
+    let spatial = product(
+        layout
+            .kernel_spatial
+            .iter()
+            .map(|&index| dim(&kernel, index, "kernel spatial"))
+            .collect::<Result<Vec<_>, _>>()?,
+    )?;
+    let groups = op
+        .attribute("feature_group_count")
+        .ok()
+        .and_then(|attribute| IntegerAttribute::try_from(attribute).ok())
+        .map_or(1, |attribute| attribute.value().max(1) as u64);
+    let input_features = dim(&input, layout.input_feature, "input feature")?;
+    if input_features != checked_mul(kernel_in, groups)? {
+        return Err(format!(
+            "input features ({input_features}) != kernel input features ({kernel_in}) * \
+             feature_group_count ({groups})"
+        ));
+    }
+    product([2, output, spatial, kernel_in])
+}
+
+/// The parts of `#stablehlo.conv<...>` the model needs.
+#[derive(Debug, PartialEq, Eq)]
+struct ConvLayout {
+    input_feature: u64,
+    kernel_input_feature: u64,
+    kernel_spatial: Vec<u64>,
+}
+
+impl ConvLayout {
+    /// Parses the short form `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`
+    /// or the long form with `input_feature_dimension = 3, ...` fields.
+    fn parse(text: &str) -> Result<ConvLayout, String> {
+        if text.contains("kernel_input_feature_dimension") {
+            let one = |name: &str| -> Result<u64, String> {
+                match list_field(text, name)?.as_slice() {
+                    [value] => Ok(*value),
+                    _ => Err(format!("no single `{name}`")),
+                }
+            };
+            return Ok(ConvLayout {
+                input_feature: one("input_feature_dimension")?,
+                kernel_input_feature: one("kernel_input_feature_dimension")?,
+                kernel_spatial: list_field(text, "kernel_spatial_dimensions")?,
+            });
+        }
+        let lists: Vec<Vec<&str>> = text
+            .split('[')
+            .skip(1)
+            .map(|part| {
+                part.split(']')
+                    .next()
+                    .unwrap_or_default()
+                    .split(',')
+                    .map(str::trim)
+                    .collect()
+            })
+            .collect();
+        let [input, kernel, _output] = lists.as_slice() else {
+            return Err("expected `[input]x[kernel]->[output]` layouts".to_owned());
+        };
+        let position = |list: &[&str], label: &str| {
+            list.iter()
+                .position(|item| *item == label)
+                .map(|index| index as u64)
+                .ok_or_else(|| format!("no `{label}` in a layout"))
+        };
+        Ok(ConvLayout {
+            input_feature: position(input, "f")?,
+            kernel_input_feature: position(kernel, "i")?,
+            kernel_spatial: kernel
+                .iter()
+                .enumerate()
+                .filter(|(_, item)| item.parse::<u64>().is_ok())
+                .map(|(index, _)| index as u64)
+                .collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{roles::find_function, IrContext};
+
+    fn cost(body: &str, signature: &str) -> Result<CostReport, Diagnostic> {
+        let source = format!(
+            "\"func.func\"() <{{function_type = {signature}, sym_name = \"main\"}}> ({{\n{body}\n}}) : () -> ()\n"
+        );
+        let context = IrContext::new();
+        let module = context.parse(&source, "t.mlir").expect("parses");
+        flops(find_function(&module, "main").expect("main"))
+    }
+
+    #[test]
+    fn batched_matmul_and_add() {
+        let body = "^bb0(%a: tensor<3x4x5xf32>, %b: tensor<3x5x6xf32>):\n  %0 = \"stablehlo.dot_general\"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>}> : (tensor<3x4x5xf32>, tensor<3x5x6xf32>) -> tensor<3x4x6xf32>\n  %1 = \"stablehlo.add\"(%0, %0) : (tensor<3x4x6xf32>, tensor<3x4x6xf32>) -> tensor<3x4x6xf32>\n  \"func.return\"(%1) : (tensor<3x4x6xf32>) -> ()";
+        let report = cost(
+            body,
+            "(tensor<3x4x5xf32>, tensor<3x5x6xf32>) -> tensor<3x4x6xf32>",
+        )
+        .expect("counts");
+        assert_eq!(report.ops["stablehlo.dot_general"].flops, 2 * 3 * 4 * 6 * 5);
+        assert_eq!(report.ops["stablehlo.add"].flops, 72);
+        assert_eq!(report.total, 720 + 72);
+    }
+
+    #[test]
+    fn dynamic_shape_is_a_diagnostic() {
+        let body = "^bb0(%a: tensor<?xf32>):\n  %0 = \"stablehlo.exponential\"(%a) : (tensor<?xf32>) -> tensor<?xf32>\n  \"func.return\"(%0) : (tensor<?xf32>) -> ()";
+        let error = cost(body, "(tensor<?xf32>) -> tensor<?xf32>").unwrap_err();
+        assert_eq!(error.location, "t.mlir:3:8");
+        assert!(error.message.contains("dynamic shape"), "{error}");
+    }
+
+    #[test]
+    fn conv_layouts_parse() {
+        let short = ConvLayout::parse("#stablehlo.conv<[b, 0, f, 1]x[0, i, 1, o]->[b, 0, 1, f]>")
+            .expect("parses");
+        assert_eq!(
+            short,
+            ConvLayout {
+                input_feature: 2,
+                kernel_input_feature: 1,
+                kernel_spatial: vec![0, 2]
+            }
+        );
+        let long = ConvLayout::parse("#stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>").expect("parses");
+        assert_eq!(long.kernel_spatial, vec![0, 1]);
+        assert_eq!(long.input_feature, 3);
+        assert_eq!(
+            list_field("#stablehlo.dot<>", "lhs_batching_dimensions"),
+            Ok(vec![])
+        );
+    }
+}
