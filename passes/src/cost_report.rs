@@ -557,7 +557,7 @@ fn dot_general(op: OperationRef<'_, '_>) -> Result<u64, String> {
 
 /// The integer list of `name = [..]` in an opaque attribute's text; an absent
 /// field is an empty list.
-fn list_field(text: &str, name: &str) -> Result<Vec<u64>, String> {
+pub(crate) fn list_field(text: &str, name: &str) -> Result<Vec<u64>, String> {
     let mut search = text;
     while let Some(found) = search.find(name) {
         let before = search[..found].chars().next_back();

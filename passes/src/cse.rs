@@ -5,10 +5,12 @@
 //! the earlier op's results, and it is erased. Two ops compute the same thing
 //! when both are pure ([`crate::effects::is_pure`]), have no regions and at
 //! least one result, take the same operands (the same SSA values, in order)
-//! and print the same in generic form without locations and with local value
-//! names, i.e. they have the same name, attributes, properties and operand
-//! and result types. (Properties of unregistered StableHLO ops cannot be
-//! listed through the C API, so the printed op is the comparison key.)
+//! and print the same in generic form without locations and value names,
+//! i.e. they have the same name, attributes, properties and operand and
+//! result types. (Properties of unregistered StableHLO ops cannot be listed
+//! through the C API, so the printed op is the comparison key; each op is
+//! printed once, as a detached copy, so the pass stays linear in the module
+//! size.)
 //!
 //! Scope: one block at a time, in program order, so the earlier op dominates
 //! the later one; nothing is merged across blocks or regions (an op in a
@@ -31,7 +33,7 @@ use crate::{
     effects::is_pure,
     ir::collect_nested_ops,
     registry::PassOptions,
-    rewrite::{erase, replace_all_uses},
+    rewrite::{clone_op, erase, replace_all_uses},
     PassError,
 };
 
@@ -104,12 +106,15 @@ fn key(op: &OperationRef<'_, '_>) -> Option<Key> {
     if op.region_count() != 0 || op.result_count() == 0 || !is_pure(op) {
         return None;
     }
-    // Local scope: printing needs only the enclosing function, not the
-    // whole module.
+    // Print a detached copy: printing an op in place numbers every value of
+    // its enclosing function first (quadratic over a block), while a copy
+    // without a parent is printed on its own, in time linear in its size
+    // (operands defined outside it print as placeholders). Local scope keeps
+    // attribute alias definitions out of the text.
     let flags = OperationPrintingFlags::new()
         .print_generic_operation_form()
         .use_local_scope();
-    let text = op.to_string_with_flags(flags).ok()?;
+    let text = clone_op(op).to_string_with_flags(flags).ok()?;
     let operands = op
         .operands()
         .map(|value| value.to_raw().ptr as usize)

@@ -26,6 +26,9 @@
 //! inlining one). Public functions and declarations still referenced are
 //! never erased.
 //!
+//! Scope: the functions directly in the top-level module and the calls in
+//! their bodies; symbols of nested modules are not resolved.
+//!
 //! Preconditions: the module verified (so every `func.call` names an existing
 //! function with matching types). Errors, reported before anything changes:
 //! a call cycle through private functions (recursion cannot be inlined),

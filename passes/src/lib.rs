@@ -35,6 +35,7 @@
 //! - [`annotate_roles`] implements `--zkdv-annotate-roles`; [`roles`] is the
 //!   role/path attribute convention and its reader.
 //! - [`cost_report`] implements `--zkdv-cost-report` ([`cost_report::flops`]).
+//! - [`push_select`] implements `--zkdv-push-select`.
 
 pub mod annotate_roles;
 pub mod check_hermetic;
@@ -44,6 +45,7 @@ pub mod dce;
 pub mod effects;
 pub mod inline;
 pub mod ir;
+pub mod push_select;
 pub mod registry;
 mod rewrite;
 pub mod roles;

@@ -6,12 +6,13 @@
 //! module after each one.
 //!
 //! Passes named by the design and not yet implemented (a later issue):
-//! `zkdv-insert-commitments`, `zkdv-slice-update`, `zkdv-push-select`.
+//! `zkdv-insert-commitments`.
 
 use melior::ir::Module;
 
 use crate::{
-    annotate_roles, check_hermetic, cost_report, cse, dce, inline, slice_update, PassError,
+    annotate_roles, check_hermetic, cost_report, cse, dce, inline, push_select, slice_update,
+    PassError,
 };
 
 /// What a driver hands a pass besides the module.
@@ -90,6 +91,14 @@ pub static PASSES: &[PassInfo] = &[
                   post-state) and @zkdv_replay (state and deltas, no user results) (options: \
                   func=NAME output=both|attested|replay)",
         run: slice_update::run,
+    },
+    PassInfo {
+        flag: "zkdv-push-select",
+        summary: "Compute one coordinate instead of the whole update: push one-element \
+                  dynamic_slices through elementwise ops, broadcasts, reshapes, transposes, \
+                  dot_general and convolution, then DCE (option: func=NAME, default \
+                  zkdv_attested)",
+        run: push_select::run,
     },
 ];
 

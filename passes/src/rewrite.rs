@@ -67,3 +67,16 @@ pub(crate) unsafe fn erase(op: OperationRef<'_, '_>) {
     // rest.
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
 }
+
+/// Sets the type of `value` in place (e.g. a result of a cloned op that is
+/// not inserted yet). The caller keeps the IR well-typed.
+pub(crate) fn set_type<'c>(value: impl ValueLike<'c>, r#type: melior::ir::Type<'c>) {
+    // SAFETY: both handles are live and belong to the same context; changing
+    // a type frees nothing.
+    unsafe {
+        mlir_sys::mlirValueSetType(
+            value.to_raw(),
+            melior::ir::r#type::TypeLike::to_raw(&r#type),
+        )
+    }
+}
