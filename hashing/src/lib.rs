@@ -127,6 +127,10 @@
 //! order add `sign[i] * x[r][i]` (the element converted to f64), then
 //! `y[r][c] = acc * scale[c]`.
 //!
+//! [`ProbeMap::gather_layout`] gives the same map as `m = ceil(d / k)`
+//! gather positions and f32 weights per column, which a compiled program
+//! applies in one pass over the leaf (`--zkdv-insert-commitments`).
+//!
 //! # Example
 //!
 //! ```
@@ -157,7 +161,7 @@ pub use digest::Digest;
 pub use dtype::DType;
 pub use error::HashError;
 pub use merkle::{merkle_root, MerkleProof};
-pub use probe::ProbeMap;
+pub use probe::{GatherLayout, ProbeMap};
 pub use rolling::{
     commit_batch, open_row, row_leaf, window_hashes, BatchCommitment, RowOpening, ROLLING_BASE,
     ROLLING_MODULUS,

@@ -63,6 +63,20 @@ impl WordStream {
     }
 }
 
+/// A probe map laid out for a gather (see [`ProbeMap::gather_layout`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GatherLayout {
+    /// Entries per column: `ceil(d / k)` (0 for an empty map).
+    pub m: usize,
+    /// Number of columns.
+    pub k: usize,
+    /// Row-major `m x k` positions into a leaf row padded to `d + 1`
+    /// elements; `d` marks padding.
+    pub index: Vec<i32>,
+    /// Row-major `m x k` weights `sign[i] * scale[c]` (f32), 0.0 for padding.
+    pub weight: Vec<f32>,
+}
+
 /// A structured orthonormal `d x k` projection for one leaf: every row `i`
 /// has a single non-zero entry `sign[i] * scale[column[i]]`.
 ///
@@ -231,6 +245,67 @@ impl ProbeMap {
     /// Scale `1 / sqrt(|S_c|)` of each column `c < k`.
     pub fn scale(&self) -> &[f64] {
         &self.scale
+    }
+
+    /// The map as a gather layout, for applying it inside a compiled program
+    /// in one pass over the leaf (no dense matmul).
+    ///
+    /// With `m = ceil(d / k)` (the largest support size; 0 when `k = 0`),
+    /// entry `(a, c)` of the row-major `m x k` arrays is, for `a < |S_c|`,
+    /// `index = ` the `a`-th smallest row `i` of `S_c` and `weight =
+    /// sign[i] * scale[c]` rounded to f32; for `a >= |S_c|` it is the padding
+    /// entry `index = d`, `weight = 0.0`. A program pads each leaf row `x[r]`
+    /// with one zero element at position `d` and computes
+    /// `y[r, c] = sum_{a < m} weight[a, c] * x_padded[r, index[a, c]]`, which
+    /// is the sketch of [`ProbeMap::sketch_f32`] up to f32 rounding (each
+    /// weight carries at most half an f32 ulp of relative error).
+    ///
+    /// Fails with [`HashError::GatherIndexOverflow`] when `d > i32::MAX`.
+    ///
+    /// ```
+    /// use zkdv_hashing::ProbeMap;
+    ///
+    /// let map = ProbeMap::generate(&[1; 32], "w", &[2, 5], 0.4)?; // d = 5, k = 2
+    /// let layout = map.gather_layout()?;
+    /// assert_eq!((layout.m, layout.k), (3, 2));
+    /// let x: Vec<f32> = (0..10).map(|v| v as f32 - 4.0).collect();
+    /// let y = map.sketch_f32(&x)?;
+    /// for r in 0..2 {
+    ///     for c in 0..2 {
+    ///         let mut acc = 0.0f64;
+    ///         for a in 0..layout.m {
+    ///             let i = layout.index[a * layout.k + c] as usize;
+    ///             let v = if i < 5 { f64::from(x[r * 5 + i]) } else { 0.0 };
+    ///             acc += f64::from(layout.weight[a * layout.k + c]) * v;
+    ///         }
+    ///         assert!((acc - y[r * 2 + c]).abs() <= 1e-6 * y[r * 2 + c].abs().max(1.0));
+    ///     }
+    /// }
+    /// # Ok::<(), zkdv_hashing::HashError>(())
+    /// ```
+    pub fn gather_layout(&self) -> Result<GatherLayout, HashError> {
+        let d = self.d();
+        let k = self.k();
+        let pad = i32::try_from(d).map_err(|_| HashError::GatherIndexOverflow { d: d as u64 })?;
+        let m = if k == 0 { 0 } else { d.div_ceil(k) };
+        let mut index = vec![pad; m * k];
+        let mut weight = vec![0.0f32; m * k];
+        let mut filled = vec![0usize; k];
+        // rows in increasing order fill each column's entries in increasing order
+        for (i, (&c, &s)) in self.column.iter().zip(&self.sign_f64).enumerate() {
+            let c = c as usize;
+            let a = filled[c];
+            filled[c] += 1;
+            // i < d <= i32::MAX (checked above)
+            index[a * k + c] = i as i32;
+            weight[a * k + c] = (s * self.scale[c]) as f32;
+        }
+        Ok(GatherLayout {
+            m,
+            k,
+            index,
+            weight,
+        })
     }
 
     /// The dense row-major `d x k` matrix `P`.
@@ -474,6 +549,57 @@ mod tests {
                 assert_eq!(m.scale()[c], 1.0 / (n as f64).sqrt());
             }
         }
+    }
+
+    /// The gather layout applied in f64 reproduces the sketch within 1e-6
+    /// relative to the sum of the magnitudes of the summed terms.
+    #[test]
+    fn gather_layout_reproduces_the_sketch() {
+        let cases: [(&[u64], f64); 7] = [
+            (&[], 1.0),
+            (&[1], 0.01),
+            (&[7], 1.0),
+            (&[3, 10], 0.3),
+            (&[4, 2, 13], 0.25),
+            (&[5, 100], 0.07),
+            (&[2, 4096], 0.01),
+        ];
+        for (shape, ratio) in cases {
+            let map = ProbeMap::generate(&[11; 32], "g", shape, ratio).unwrap();
+            let layout = map.gather_layout().unwrap();
+            let (d, k, m) = (map.d(), map.k(), layout.m);
+            assert_eq!(k, layout.k);
+            assert_eq!(m, d.div_ceil(k));
+            assert_eq!((layout.index.len(), layout.weight.len()), (m * k, m * k));
+            // every row appears exactly once; padding has weight 0
+            let mut seen = vec![0u32; d + 1];
+            for (&i, &w) in layout.index.iter().zip(&layout.weight) {
+                seen[i as usize] += 1;
+                assert_eq!(i as usize == d, w == 0.0);
+            }
+            assert!(seen[..d].iter().all(|&n| n == 1));
+            let x: Vec<f32> = (0..map.numel)
+                .map(|i| ((i * 7919 % 1009) as f32 - 504.0) / 17.0)
+                .collect();
+            let y = map.sketch_f32(&x).unwrap();
+            for r in 0..map.rows() as usize {
+                for c in 0..k {
+                    let (mut acc, mut magnitude) = (0.0f64, 0.0f64);
+                    for a in 0..m {
+                        let i = layout.index[a * k + c] as usize;
+                        let v = if i < d { f64::from(x[r * d + i]) } else { 0.0 };
+                        let term = f64::from(layout.weight[a * k + c]) * v;
+                        acc += term;
+                        magnitude += term.abs();
+                    }
+                    let want = y[r * k + c];
+                    assert!((acc - want).abs() <= 1e-6 * magnitude.max(f64::MIN_POSITIVE));
+                }
+            }
+        }
+        let empty = ProbeMap::generate(&[0; 32], "e", &[3, 0], 0.5).unwrap();
+        let layout = empty.gather_layout().unwrap();
+        assert_eq!((layout.m, layout.k, layout.index.len()), (0, 0, 0));
     }
 
     #[test]

@@ -36,6 +36,7 @@
 //!   role/path attribute convention and its reader.
 //! - [`cost_report`] implements `--zkdv-cost-report` ([`cost_report::flops`]).
 //! - [`push_select`] implements `--zkdv-push-select`.
+//! - [`insert_commitments`] implements `--zkdv-insert-commitments`.
 
 pub mod annotate_roles;
 pub mod check_hermetic;
@@ -44,6 +45,7 @@ pub mod cse;
 pub mod dce;
 pub mod effects;
 pub mod inline;
+pub mod insert_commitments;
 pub mod ir;
 pub mod push_select;
 pub mod registry;

@@ -4,15 +4,12 @@
 //! a [`PassError`] holding located diagnostics; it never panics and never
 //! prints. Drivers run passes in the order the user gives them and verify the
 //! module after each one.
-//!
-//! Passes named by the design and not yet implemented (a later issue):
-//! `zkdv-insert-commitments`.
 
 use melior::ir::Module;
 
 use crate::{
-    annotate_roles, check_hermetic, cost_report, cse, dce, inline, push_select, slice_update,
-    PassError,
+    annotate_roles, check_hermetic, cost_report, cse, dce, inline, insert_commitments, push_select,
+    slice_update, PassError,
 };
 
 /// What a driver hands a pass besides the module.
@@ -84,6 +81,13 @@ pub static PASSES: &[PassInfo] = &[
         flag: "zkdv-cost-report",
         summary: "Print each function's FLOPs by op to stderr (option: func=NAME)",
         run: cost_report::run,
+    },
+    PassInfo {
+        flag: "zkdv-insert-commitments",
+        summary: "Append the probe sketch of every delta leaf as a `sketch` result, computed by a \
+                  gather over probe_index/probe_weight arguments appended per leaf (options: \
+                  func=NAME ratio=R, default 0.01)",
+        run: insert_commitments::run,
     },
     PassInfo {
         flag: "zkdv-slice-update",

@@ -13,7 +13,11 @@
 //!
 //! - `zkdv.role` (StringAttr): one of [`Role`]; arguments take `param`,
 //!   `opt_state`, `batch` or `user`, results `post_param`, `post_opt_state`,
-//!   `delta` or `user`.
+//!   `delta` or `user`. The commitment hooks that
+//!   `--zkdv-insert-commitments` ([`crate::insert_commitments`]) appends add
+//!   the argument roles `probe_index` and `probe_weight` and the result role
+//!   `sketch` (see [`Role::INSERTED_ARGUMENT_ROLES`]); the reader accepts them,
+//!   `--zkdv-annotate-roles` does not assign them.
 //! - `zkdv.path` (StringAttr): the leaf's path in its tree, components joined
 //!   by `/` (e.g. `params/Dense_0/kernel`). A parameter, its post-state and its
 //!   delta carry the same path.
@@ -58,6 +62,15 @@ pub enum Role {
     PostOptState,
     /// Anything else (argument or result), e.g. the loss.
     User,
+    /// Gather positions of a delta leaf's probe map (argument added by
+    /// `--zkdv-insert-commitments`).
+    ProbeIndex,
+    /// Gather weights of a delta leaf's probe map (argument added by
+    /// `--zkdv-insert-commitments`).
+    ProbeWeight,
+    /// The probe sketch of a delta leaf (result added by
+    /// `--zkdv-insert-commitments`).
+    Sketch,
 }
 
 impl Role {
@@ -66,6 +79,11 @@ impl Role {
     /// Roles a result may take.
     pub const RESULT_ROLES: [Role; 4] =
         [Role::PostParam, Role::PostOptState, Role::Delta, Role::User];
+
+    /// Argument roles that only `--zkdv-insert-commitments` adds.
+    pub const INSERTED_ARGUMENT_ROLES: [Role; 2] = [Role::ProbeIndex, Role::ProbeWeight];
+    /// Result roles that only `--zkdv-insert-commitments` adds.
+    pub const INSERTED_RESULT_ROLES: [Role; 1] = [Role::Sketch];
 
     /// The attribute spelling, e.g. `opt_state`.
     pub fn name(self) -> &'static str {
@@ -77,6 +95,9 @@ impl Role {
             Role::PostParam => "post_param",
             Role::PostOptState => "post_opt_state",
             Role::User => "user",
+            Role::ProbeIndex => "probe_index",
+            Role::ProbeWeight => "probe_weight",
+            Role::Sketch => "sketch",
         }
     }
 
@@ -90,16 +111,28 @@ impl Role {
             Role::PostParam,
             Role::PostOptState,
             Role::User,
+            Role::ProbeIndex,
+            Role::ProbeWeight,
+            Role::Sketch,
         ]
         .into_iter()
         .find(|role| role.name() == name)
     }
 
-    /// The roles legal on `side`.
+    /// The roles a user (or `--zkdv-annotate-roles`) may assign on `side`.
     pub fn legal_on(side: Side) -> &'static [Role] {
         match side {
             Side::Argument => &Self::ARGUMENT_ROLES,
             Side::Result => &Self::RESULT_ROLES,
+        }
+    }
+
+    /// The roles `--zkdv-insert-commitments` adds on `side`; [`roles`] reads
+    /// them besides [`Role::legal_on`].
+    pub fn inserted_on(side: Side) -> &'static [Role] {
+        match side {
+            Side::Argument => &Self::INSERTED_ARGUMENT_ROLES,
+            Side::Result => &Self::INSERTED_RESULT_ROLES,
         }
     }
 }
@@ -353,7 +386,11 @@ fn read_port<'c>(
             format!("{noun} {index} of @{name} has no string `{ROLE_ATTR}` attribute"),
         ));
     };
-    let legal = Role::legal_on(side);
+    let legal: Vec<Role> = Role::legal_on(side)
+        .iter()
+        .chain(Role::inserted_on(side))
+        .copied()
+        .collect();
     let role =
         Role::from_name(&role_text)
             .filter(|role| legal.contains(role))

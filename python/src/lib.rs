@@ -260,6 +260,21 @@ impl ProbeMap {
         let out = Array2::from_shape_vec((rows, inner.k()), out).map_err(value_error)?;
         Ok(out.into_pyarray(py))
     }
+
+    /// The map as gather arguments of an instrumented program
+    /// (`--zkdv-insert-commitments`): `(index, weight)` with `index` int32 of
+    /// shape `(m * k,)` (positions into a leaf row padded to `d + 1`, `d`
+    /// for padding) and `weight` float32 of shape `(m, k)`, `m = ceil(d / k)`.
+    fn gather_layout<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyArray1<i32>>, Bound<'py, PyArray2<f32>>)> {
+        let layout = self.inner.gather_layout().map_err(value_error)?;
+        let index = layout.index.into_pyarray(py);
+        let weight =
+            Array2::from_shape_vec((layout.m, layout.k), layout.weight).map_err(value_error)?;
+        Ok((index, weight.into_pyarray(py)))
+    }
 }
 
 // ------------------------------------------------------------- transcript

@@ -1,0 +1,645 @@
+//! `--zkdv-insert-commitments`: compute the probe sketch of every update
+//! (delta) leaf inside the production step and return it as an extra result.
+//!
+//! The protocol (DESIGN.md §4) commits each step's update through sketches
+//! `Y = X P` of the delta leaves, where `P` is the leaf's structured
+//! orthonormal probe map ([`zkdv_hashing::ProbeMap`]): every coordinate `i`
+//! of the last dimension `d` belongs to one column with a sign, so `P` applies
+//! in one pass over the leaf instead of a dense matmul. Only deltas are
+//! sketched: state sketches follow on the host by linearity
+//! (`post = pre + delta`), and the verifier enforces `pre_state(t) =
+//! post_state(t-1)`.
+//!
+//! For each `delta` result of shape `[..., d]` (`d = 1` for rank 0) with
+//! `k = ProbeMap::columns_for(d, ratio)` and `m = ceil(d / k)`, the pass
+//!
+//! - appends two arguments, `zkdv.role = "probe_index"`:
+//!   `tensor<(m*k)xi32>` and `zkdv.role = "probe_weight"`: `tensor<mxkxf32>`,
+//!   both with the delta's `zkdv.path`. Their values are exactly
+//!   [`zkdv_hashing::ProbeMap::gather_layout`] of the session's map (Python:
+//!   `ProbeMap.gather_layout()`); the program never contains probe numbers,
+//!   so a per-session seed does not change its text or its hash;
+//! - emits, before the return: reshape to `[rows, d]`, `stablehlo.pad` of one
+//!   zero column (position `d`, where padding entries point), a
+//!   `stablehlo.gather` of the `m*k` positions along the last dimension
+//!   (`[rows, m*k]`), reshape to `[rows, m, k]`, convert to the accumulation
+//!   type, multiply by the broadcast weights and `stablehlo.reduce` (add) over
+//!   `m`, giving the sketch `tensor<rowsxkxf32>` (row-major like
+//!   `ProbeMap::sketch_f32`);
+//! - appends that sketch as a result with `zkdv.role = "sketch"` and the
+//!   delta's `zkdv.path`, after the existing results, in delta order.
+//!
+//! Extra results rather than `custom_call` hooks: the program stays pure and
+//! hermetic (`--zkdv-check-hermetic` still passes), runs unchanged under
+//! `jax.export`/XLA on any backend, and the sketches come back with the step's
+//! outputs, so no host callback or FFI target is needed.
+//!
+//! Element types: f16, bf16 and f32 deltas are gathered in their own type and
+//! converted to f32 after the gather (exact: every f16/bf16 value is an f32),
+//! so the pad and gather move the narrow type; the products and the sum are
+//! f32. f64 deltas are sketched in f64 (the weights converted to f64). Other
+//! element types are rejected. Leaves whose last dimension is 0 get no sketch
+//! and no probe arguments.
+//!
+//! Options: `func=NAME` (default `main`) and `ratio=R` in `(0, 1]` (default
+//! 0.01; only the shapes of the new arguments depend on it, and it must be
+//! the session's probe ratio).
+//!
+//! Preconditions: the entry has roles on every argument and result (run
+//! `--zkdv-annotate-roles` first), has not been instrumented already, and its
+//! delta leaves have static shapes with `d <= i32::MAX`.
+//!
+//! Invariants: existing arguments, results, their attributes and every
+//! existing op are kept (new ops are only inserted before the return, which is
+//! rebuilt with the extra operands); `function_type`, `arg_attrs` and
+//! `res_attrs` stay consistent with the body, so `tf.aliasing_output` indices
+//! remain valid. The IR is read completely before it is changed.
+
+use melior::ir::{
+    attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute, TypeAttribute},
+    block::BlockLike,
+    operation::{OperationBuilder, OperationLike, OperationMutLike},
+    r#type::{DimSize, FunctionType, RankedTensorType, ShapedTypeLike},
+    Attribute, Block, BlockRef, Identifier, Location, Module, OperationRef, Region, RegionLike,
+    Type, Value, ValueLike,
+};
+use zkdv_hashing::ProbeMap;
+
+use crate::{
+    ir::{op_name, Diagnostic, Diagnostics},
+    registry::PassOptions,
+    rewrite::erase,
+    roles::{
+        find_function, function_name, port_dictionaries, roles, Role, Side, PATH_ATTR, ROLE_ATTR,
+    },
+    PassError,
+};
+
+/// The protocol's default probe ratio.
+const DEFAULT_RATIO: f64 = 0.01;
+
+struct Options {
+    func: String,
+    ratio: f64,
+}
+
+fn parse_options(text: &str) -> Result<Options, String> {
+    let mut options = Options {
+        func: "main".into(),
+        ratio: DEFAULT_RATIO,
+    };
+    for item in text.split_whitespace() {
+        match item.split_once('=') {
+            Some(("func", name)) if !name.is_empty() => options.func = name.into(),
+            Some(("ratio", value)) => {
+                let ratio = value.parse::<f64>().ok().filter(|r| *r > 0.0 && *r <= 1.0);
+                options.ratio = ratio.ok_or_else(|| {
+                    format!(
+                        "--zkdv-insert-commitments: `ratio={value}` is not a probe ratio in (0, 1]"
+                    )
+                })?;
+            }
+            _ => {
+                return Err(format!(
+                    "--zkdv-insert-commitments: unknown option `{item}` (expected func=NAME and \
+                     ratio=R)"
+                ))
+            }
+        }
+    }
+    Ok(options)
+}
+
+fn fail(diagnostic: Diagnostic) -> PassError {
+    PassError::Failed(Diagnostics(vec![diagnostic]))
+}
+
+/// One delta leaf to sketch, read before anything changes.
+struct Leaf<'c> {
+    /// Index of the delta among the results (= return operand).
+    result: usize,
+    path: String,
+    r#type: RankedTensorType<'c>,
+    /// Element type of the products and the sum (f32, or f64 for f64 leaves).
+    accumulate: Type<'c>,
+    rows: u64,
+    d: u64,
+    k: u64,
+    m: u64,
+}
+
+/// Runs the pass; see the module documentation.
+pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), PassError> {
+    let options = parse_options(&options.options)
+        .map_err(|message| fail(Diagnostic::error("<options>", message)))?;
+    // SAFETY: the context outlives every module parsed in it, and so every
+    // attribute and type built here.
+    let context = unsafe { module.context().to_ref() };
+
+    let entry_ref = find_function(module, &options.func).ok_or_else(|| {
+        fail(Diagnostic::error(
+            "<module>",
+            format!(
+                "--zkdv-insert-commitments: no function @{} in the module (choose one with \
+                 `func=NAME`)",
+                options.func
+            ),
+        ))
+    })?;
+
+    // 1. Read: roles, the delta leaves and their probe shapes.
+    let signature = roles(entry_ref).map_err(fail)?;
+    let inserted = signature.args.iter().chain(&signature.results).any(|port| {
+        Role::inserted_on(Side::Argument).contains(&port.role) || port.role == Role::Sketch
+    });
+    if inserted {
+        return Err(fail(Diagnostic::error_at(
+            &entry_ref,
+            format!(
+                "@{} already has commitment hooks (`probe_index`/`probe_weight` arguments or \
+                 `sketch` results); insert them only once",
+                options.func
+            ),
+        )));
+    }
+    let mut leaves = Vec::new();
+    for (result, port) in signature.results_with(Role::Delta) {
+        if let Some(leaf) = plan_leaf(
+            context,
+            &entry_ref,
+            result,
+            &port.path,
+            port.r#type,
+            options.ratio,
+        )
+        .map_err(fail)?
+        {
+            leaves.push(leaf);
+        }
+    }
+    let arg_dicts =
+        port_dictionaries(&entry_ref, Side::Argument, signature.args.len()).map_err(fail)?;
+    let res_dicts =
+        port_dictionaries(&entry_ref, Side::Result, signature.results.len()).map_err(fail)?;
+
+    // 2. Rewrite the body: new block arguments, sketch ops, a new return.
+    let location = entry_ref.location();
+    let block = entry_ref
+        .region(0)
+        .ok()
+        .and_then(|region| region.first_block())
+        .ok_or_else(|| {
+            fail(Diagnostic::error_at(
+                &entry_ref,
+                "the entry function has no body",
+            ))
+        })?;
+    let terminator = block
+        .terminator()
+        .filter(|op| op_name(op) == "func.return")
+        .ok_or_else(|| {
+            fail(Diagnostic::error_at(
+                &entry_ref,
+                "the entry function does not end with `func.return`",
+            ))
+        })?;
+    let mut operands: Vec<Value> = terminator.operands().collect();
+    if operands.len() != signature.results.len() {
+        return Err(fail(Diagnostic::error_at(
+            &terminator,
+            "the return has a different operand count than the function has results",
+        )));
+    }
+    let mut new_inputs = Vec::new();
+    let mut new_outputs = Vec::new();
+    {
+        let emitter = Emitter {
+            context,
+            location,
+            block: &block,
+            before: terminator,
+            at: entry_ref,
+        };
+        for leaf in &leaves {
+            let (index_type, weight_type, sketch_type) = leaf_types(context, leaf);
+            let index = block.add_argument(index_type, location);
+            let weight = block.add_argument(weight_type, location);
+            let sketch =
+                emitter.sketch(leaf, operands[leaf.result], index.into(), weight.into())?;
+            operands.push(sketch);
+            new_inputs.push(index_type);
+            new_inputs.push(weight_type);
+            new_outputs.push(sketch_type);
+        }
+    }
+    let ret = OperationBuilder::new("func.return", terminator.location())
+        .add_operands(&operands)
+        .build()
+        .map_err(|e| {
+            fail(Diagnostic::error_at(
+                &terminator,
+                format!("cannot build the return: {e}"),
+            ))
+        })?;
+    block.insert_operation_before(terminator, ret);
+    // SAFETY: the old return has no results, and no reference to it is used
+    // after this point (its operands live on in the new return).
+    unsafe { erase(terminator) };
+
+    // 3. Signature and port attributes.
+    let inputs: Vec<Type> = signature
+        .args
+        .iter()
+        .map(|port| port.r#type)
+        .chain(new_inputs)
+        .collect();
+    let outputs: Vec<Type> = signature
+        .results
+        .iter()
+        .map(|port| port.r#type)
+        .chain(new_outputs)
+        .collect();
+    let keep = |dicts: Vec<Option<DictionaryAttribute<'c>>>| -> Vec<Attribute<'c>> {
+        dicts
+            .into_iter()
+            .map(|d| d.map_or_else(|| DictionaryAttribute::new(context, &[]).into(), Into::into))
+            .collect()
+    };
+    let mut arg_attrs = keep(arg_dicts);
+    let mut res_attrs = keep(res_dicts);
+    for leaf in &leaves {
+        arg_attrs.push(port_dictionary(context, "probe_index", &leaf.path));
+        arg_attrs.push(port_dictionary(context, "probe_weight", &leaf.path));
+        res_attrs.push(port_dictionary(context, "sketch", &leaf.path));
+    }
+    // The entry again, mutably (the body is done; nothing else refers to it).
+    let mut next = module.body().first_operation_mut();
+    let mut entry = loop {
+        let Some(op) = next else {
+            return Err(fail(Diagnostic::error(
+                "<module>",
+                "the entry function disappeared",
+            )));
+        };
+        next = op.next_in_block_mut();
+        if op_name(&op) == "func.func" && function_name(&op).as_deref() == Some(&options.func) {
+            break op;
+        }
+    };
+    entry.set_attribute(
+        "function_type",
+        TypeAttribute::new(FunctionType::new(context, &inputs, &outputs).into()).into(),
+    );
+    entry.set_attribute(
+        Side::Argument.attrs_name(),
+        ArrayAttribute::new(context, &arg_attrs).into(),
+    );
+    entry.set_attribute(
+        Side::Result.attrs_name(),
+        ArrayAttribute::new(context, &res_attrs).into(),
+    );
+    Ok(())
+}
+
+/// The sketch plan of one delta leaf, `None` when its last dimension is 0.
+fn plan_leaf<'c>(
+    context: &'c melior::Context,
+    entry: &OperationRef<'c, '_>,
+    result: usize,
+    path: &str,
+    r#type: Type<'c>,
+    ratio: f64,
+) -> Result<Option<Leaf<'c>>, Diagnostic> {
+    let what = || format!("delta result {result} ({path}) of type {type}", type = r#type);
+    let tensor = RankedTensorType::try_from(r#type)
+        .map_err(|_| Diagnostic::error_at(entry, format!("{} is not a ranked tensor", what())))?;
+    let mut shape = Vec::new();
+    for dim in 0..tensor.rank() {
+        match tensor.dim_size(dim) {
+            Ok(DimSize::Static(size)) => shape.push(size),
+            _ => {
+                return Err(Diagnostic::error_at(
+                    entry,
+                    format!(
+                        "{} has a dynamic shape; sketches need static shapes",
+                        what()
+                    ),
+                ))
+            }
+        }
+    }
+    let element = tensor.element();
+    let f32 = Type::float32(context);
+    let f64 = Type::float64(context);
+    let accumulate = if element == f64 {
+        f64
+    } else if element == f32
+        || element == Type::float16(context)
+        || element == Type::bfloat16(context)
+    {
+        f32
+    } else {
+        return Err(Diagnostic::error_at(
+            entry,
+            format!(
+                "{} is not floating point (f16, bf16, f32 or f64); it cannot be sketched",
+                what()
+            ),
+        ));
+    };
+    let (d, rows) = match shape.split_last() {
+        None => (1, Some(1u64)),
+        Some((&d, lead)) => (d, lead.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x))),
+    };
+    let rows = rows
+        .ok_or_else(|| Diagnostic::error_at(entry, format!("{} has too many elements", what())))?;
+    if d == 0 {
+        return Ok(None);
+    }
+    if d > i32::MAX as u64 {
+        return Err(Diagnostic::error_at(
+            entry,
+            format!(
+                "{} has a last dimension past i32::MAX; the gather positions are i32",
+                what()
+            ),
+        ));
+    }
+    let k =
+        ProbeMap::columns_for(d, ratio).map_err(|e| Diagnostic::error_at(entry, e.to_string()))?;
+    Ok(Some(Leaf {
+        result,
+        path: path.to_owned(),
+        r#type: tensor,
+        accumulate,
+        rows,
+        d,
+        k,
+        m: d.div_ceil(k),
+    }))
+}
+
+/// `(probe_index, probe_weight, sketch)` types of a leaf.
+fn leaf_types<'c>(context: &'c melior::Context, leaf: &Leaf<'c>) -> (Type<'c>, Type<'c>, Type<'c>) {
+    let i32 = melior::ir::r#type::IntegerType::new(context, 32).into();
+    (
+        RankedTensorType::new(&[leaf.m * leaf.k], i32, None).into(),
+        RankedTensorType::new(&[leaf.m, leaf.k], Type::float32(context), None).into(),
+        RankedTensorType::new(&[leaf.rows, leaf.k], leaf.accumulate, None).into(),
+    )
+}
+
+fn port_dictionary<'c>(context: &'c melior::Context, role: &str, path: &str) -> Attribute<'c> {
+    let entries = [
+        (
+            Identifier::new(context, PATH_ATTR),
+            StringAttribute::new(context, path).into(),
+        ),
+        (
+            Identifier::new(context, ROLE_ATTR),
+            StringAttribute::new(context, role).into(),
+        ),
+    ];
+    DictionaryAttribute::new(context, &entries).into()
+}
+
+/// Emits ops before one op of one block.
+struct Emitter<'c, 'a, 'b> {
+    context: &'c melior::Context,
+    location: Location<'c>,
+    block: &'b BlockRef<'c, 'a>,
+    before: OperationRef<'c, 'a>,
+    /// Where diagnostics point.
+    at: OperationRef<'c, 'a>,
+}
+
+impl<'c, 'a> Emitter<'c, 'a, '_> {
+    fn attributes(
+        &self,
+        attributes: &[(&str, String)],
+    ) -> Result<Vec<(Identifier<'c>, Attribute<'c>)>, PassError> {
+        attributes
+            .iter()
+            .map(|(name, text)| {
+                Attribute::parse(self.context, text)
+                    .map(|attribute| (Identifier::new(self.context, name), attribute))
+                    .ok_or_else(|| {
+                        fail(Diagnostic::error_at(
+                            &self.at,
+                            format!("cannot build attribute {text}"),
+                        ))
+                    })
+            })
+            .collect()
+    }
+
+    fn op(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        result: Type<'c>,
+        attributes: &[(&str, String)],
+        regions: Vec<Region<'c>>,
+    ) -> Result<Value<'c, 'a>, PassError> {
+        let op = OperationBuilder::new(name, self.location)
+            .add_operands(operands)
+            .add_results(&[result])
+            .add_attributes(&self.attributes(attributes)?)
+            .add_regions_vec(regions)
+            .build()
+            .map_err(|e| {
+                fail(Diagnostic::error_at(
+                    &self.at,
+                    format!("cannot build {name}: {e}"),
+                ))
+            })?;
+        let op = self.block.insert_operation_before(self.before, op);
+        op.result(0)
+            .map(Into::into)
+            .map_err(|e| fail(Diagnostic::error_at(&self.at, format!("{name}: {e}"))))
+    }
+
+    fn zero(&self, element: Type<'c>) -> Result<Value<'c, 'a>, PassError> {
+        let scalar = RankedTensorType::new(&[], element, None).into();
+        self.op(
+            "stablehlo.constant",
+            &[],
+            scalar,
+            &[("value", format!("dense<0.000000e+00> : {scalar}"))],
+            Vec::new(),
+        )
+    }
+
+    /// `reduce(x, 0, dimensions = [dimension])` with an add body.
+    fn sum(
+        &self,
+        x: Value<'c, '_>,
+        dimension: usize,
+        result: Type<'c>,
+        element: Type<'c>,
+    ) -> Result<Value<'c, 'a>, PassError> {
+        let init = self.zero(element)?;
+        let scalar: Type = RankedTensorType::new(&[], element, None).into();
+        let body = Block::new(&[(scalar, self.location), (scalar, self.location)]);
+        let lhs = body
+            .argument(0)
+            .map_err(|e| fail(Diagnostic::error_at(&self.at, e.to_string())))?;
+        let rhs = body
+            .argument(1)
+            .map_err(|e| fail(Diagnostic::error_at(&self.at, e.to_string())))?;
+        let add = OperationBuilder::new("stablehlo.add", self.location)
+            .add_operands(&[lhs.into(), rhs.into()])
+            .add_results(&[scalar])
+            .build()
+            .map_err(|e| {
+                fail(Diagnostic::error_at(
+                    &self.at,
+                    format!("cannot build stablehlo.add: {e}"),
+                ))
+            })?;
+        let add = body.append_operation(add);
+        let sum: Value = add
+            .result(0)
+            .map_err(|e| fail(Diagnostic::error_at(&self.at, e.to_string())))?
+            .into();
+        let ret = OperationBuilder::new("stablehlo.return", self.location)
+            .add_operands(&[sum])
+            .build()
+            .map_err(|e| {
+                fail(Diagnostic::error_at(
+                    &self.at,
+                    format!("cannot build stablehlo.return: {e}"),
+                ))
+            })?;
+        body.append_operation(ret);
+        let region = Region::new();
+        region.append_block(body);
+        self.op(
+            "stablehlo.reduce",
+            &[x, init],
+            result,
+            &[("dimensions", format!("array<i64: {dimension}>"))],
+            vec![region],
+        )
+    }
+
+    /// The sketch `[rows, k]` of `delta` (see the module documentation).
+    fn sketch(
+        &self,
+        leaf: &Leaf<'c>,
+        delta: Value<'c, '_>,
+        index: Value<'c, '_>,
+        weight: Value<'c, '_>,
+    ) -> Result<Value<'c, 'a>, PassError> {
+        let element = leaf.r#type.element();
+        let acc = leaf.accumulate;
+        let (rows, d, m, k) = (leaf.rows, leaf.d, leaf.m, leaf.k);
+        let tensor = |shape: &[u64], element: Type<'c>| -> Type<'c> {
+            RankedTensorType::new(shape, element, None).into()
+        };
+        let matrix_type = tensor(&[rows, d], element);
+        let matrix = if delta.r#type() == matrix_type {
+            delta.into()
+        } else {
+            self.op("stablehlo.reshape", &[delta], matrix_type, &[], Vec::new())?
+        };
+        let zero = self.zero(element)?;
+        let padded = self.op(
+            "stablehlo.pad",
+            &[matrix, zero],
+            tensor(&[rows, d + 1], element),
+            &[
+                ("edge_padding_low", "array<i64: 0, 0>".into()),
+                ("edge_padding_high", "array<i64: 0, 1>".into()),
+                ("interior_padding", "array<i64: 0, 0>".into()),
+            ],
+            Vec::new(),
+        )?;
+        let gathered = self.op(
+            "stablehlo.gather",
+            &[padded, index],
+            tensor(&[rows, m * k], element),
+            &[
+                (
+                    "dimension_numbers",
+                    "#stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], \
+                     start_index_map = [1], index_vector_dim = 1>"
+                        .into(),
+                ),
+                ("indices_are_sorted", "false".into()),
+                ("slice_sizes", format!("array<i64: {rows}, 1>")),
+            ],
+            Vec::new(),
+        )?;
+        let cube = self.op(
+            "stablehlo.reshape",
+            &[gathered],
+            tensor(&[rows, m, k], element),
+            &[],
+            Vec::new(),
+        )?;
+        let cube = if element == acc {
+            cube
+        } else {
+            self.op(
+                "stablehlo.convert",
+                &[cube],
+                tensor(&[rows, m, k], acc),
+                &[],
+                Vec::new(),
+            )?
+        };
+        let weight = if acc == Type::float32(self.context) {
+            weight.into()
+        } else {
+            self.op(
+                "stablehlo.convert",
+                &[weight],
+                tensor(&[m, k], acc),
+                &[],
+                Vec::new(),
+            )?
+        };
+        let weights = self.op(
+            "stablehlo.broadcast_in_dim",
+            &[weight],
+            tensor(&[rows, m, k], acc),
+            &[("broadcast_dimensions", "array<i64: 1, 2>".into())],
+            Vec::new(),
+        )?;
+        let products = self.op(
+            "stablehlo.multiply",
+            &[cube, weights],
+            tensor(&[rows, m, k], acc),
+            &[],
+            Vec::new(),
+        )?;
+        self.sum(products, 1, tensor(&[rows, k], acc), acc)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse() {
+        let options = parse_options("func=step ratio=0.25").unwrap();
+        assert_eq!((options.func.as_str(), options.ratio), ("step", 0.25));
+        let options = parse_options("").unwrap();
+        assert_eq!(
+            (options.func.as_str(), options.ratio),
+            ("main", DEFAULT_RATIO)
+        );
+        for bad in [
+            "ratio=0",
+            "ratio=1.5",
+            "ratio=x",
+            "ratio=NaN",
+            "func=",
+            "k=3",
+        ] {
+            assert!(parse_options(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,103 @@
+"""--zkdv-insert-commitments on the fixtures, executed by JAX.
+
+Each fixture is instrumented with ratio 0.25 (so most leaves get k > 1 columns) and run with its
+recorded inputs plus the probe arguments of a session seed, laid out by the Rust probe map
+(``ProbeMap.gather_layout()``). The original results must equal the recorded outputs bitwise,
+and each appended sketch must equal the Rust reference ``zkdv.hashing.sketch`` of the recorded
+delta (accumulated in float64) within 1e-6 relative (absolute floor 1e-7). Uses the zkdv-opt that
+cargo built (target/debug).
+"""
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+
+from stablehlo import run_module, signature  # noqa: E402
+
+from zkdv import hashing  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+INPUTS = ROOT / "test-mlir" / "inputs"
+ZKDV_OPT = ROOT / "target" / "debug" / "zkdv-opt"
+NAMES = sorted(p.stem for p in INPUTS.glob("*.mlir"))
+RATIO = 0.25
+SEED = bytes(range(32))
+REL, ABS_FLOOR = 1e-6, 1e-7
+
+pytestmark = pytest.mark.skipif(not ZKDV_OPT.exists(), reason="zkdv-opt is not built")
+
+
+def instrumented(name):
+    result = subprocess.run(
+        [
+            ZKDV_OPT,
+            "--zkdv-inline",
+            "--zkdv-annotate-roles",
+            f"--zkdv-insert-commitments=ratio={RATIO}",
+            INPUTS / f"{name}.mlir",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def main_attrs(text, side):
+    """The (path, role) of each argument (``arg_attrs``) or result (``res_attrs``) of main."""
+    header = next(line for line in text.splitlines() if 'sym_name = "main"' in line)
+    attrs = re.search(side + r" = \[(.*?)\](?:, \w+ = |\}>)", header).group(1)
+    return re.findall(r'zkdv\.path = "([^"]*)", zkdv\.role = "([^"]*)"', attrs)
+
+
+def fixture(name):
+    sidecar = json.loads((INPUTS / f"{name}.json").read_text())
+    with np.load(INPUTS / f"{name}.npz", allow_pickle=False) as npz:
+        arrays = dict(npz)
+    inputs = [arrays[f"arg_{a['index']}"] for a in sidecar["arguments"]]
+    outputs = [arrays[f"out_{r['index']}"] for r in sidecar["results"]]
+    return inputs, outputs
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_sketches_match_the_rust_reference(name):
+    text = instrumented(name)
+    inputs, outputs = fixture(name)
+    args, results = main_attrs(text, "arg_attrs"), main_attrs(text, "res_attrs")
+    n_args, n_results = len(inputs), len(outputs)
+    deltas = {path: outputs[i] for i, (path, role) in enumerate(results) if role == "delta"}
+    probes = [path for path, role in args[n_args:] if role == "probe_index"]
+    sketches = [path for path, role in results[n_results:]]
+    assert all(role == "sketch" for _, role in results[n_results:])
+    assert probes == sketches == [p for p in deltas if np.shape(deltas[p])[-1:] != (0,)]
+    assert [role for _, role in args[n_args:]] == ["probe_index", "probe_weight"] * len(probes)
+
+    maps = {p: hashing.probe_map(SEED, p, np.shape(deltas[p]), RATIO) for p in probes}
+    extra = [array for p in probes for array in maps[p].gather_layout()]
+    sig = signature(text)
+    for array, (shape, dtype) in zip(extra, sig.arguments[n_args:], strict=True):
+        assert (array.shape, array.dtype) == (shape, dtype)
+    got = run_module(text, [*inputs, *extra])
+    assert len(got) == n_results + len(probes)
+
+    for i, (value, want) in enumerate(zip(got[:n_results], outputs, strict=True)):
+        assert value.dtype == want.dtype and value.shape == want.shape, (name, i)
+        assert value.tobytes() == want.tobytes(), (name, i, "differs from the recording")
+
+    worst = 0.0
+    for path, value in zip(probes, got[n_results:], strict=True):
+        delta = deltas[path]
+        reference = hashing.sketch(maps[path], delta).reshape(-1, maps[path].k)
+        assert value.shape == reference.shape, (name, path)
+        error = np.abs(value.astype(np.float64) - reference)
+        bound = np.maximum(REL * np.abs(reference), ABS_FLOOR)
+        assert (error <= bound).all(), (name, path, float((error / bound).max()))
+        worst = max(worst, float((error / np.maximum(np.abs(reference), ABS_FLOOR)).max()))
+    print(f"{name}: {len(probes)} sketches, worst relative error {worst:.3g}")
+

@@ -1,0 +1,141 @@
+// RUN: not zkdv-opt --split-input-file --zkdv-insert-commitments=ratio=0.5 %s 2>&1 | FileCheck %s
+// RUN: not zkdv-opt --split-input-file --zkdv-insert-commitments %s 2>&1 | FileCheck %s --check-prefix=DEF
+// RUN: not zkdv-opt --zkdv-insert-commitments=ratio=0 %s 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not zkdv-opt --zkdv-insert-commitments=seed=3 %s 2>&1 | FileCheck %s --check-prefix=OPT2
+
+// Each chunk is one module; chunks that break a precondition fail with a
+// diagnostic (so the whole run exits 1) while the others are printed.
+// OPT: error: --zkdv-insert-commitments: `ratio=0` is not a probe ratio in (0, 1]
+// OPT2: error: --zkdv-insert-commitments: unknown option `seed=3` (expected func=NAME and ratio=R)
+
+// An f32 matrix delta: d = 6, k = 3 (ratio 0.5), m = 2. Two probe arguments
+// and one sketch result are appended; the sketch pads one zero column, gathers
+// the 6 positions along the last dim, weights them and sums over m.
+// CHECK-LABEL: "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}, {zkdv.path = "w", zkdv.role = "probe_index"}, {zkdv.path = "w", zkdv.role = "probe_weight"}], function_type = (tensor<2x6xf32>, tensor<6xi32>, tensor<2x3xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x3xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "delta"}, {zkdv.path = "w", zkdv.role = "sketch"}], sym_name = "main"}>
+// CHECK-NEXT:  ^bb0(%[[W:.*]]: tensor<2x6xf32>, %[[IDX:.*]]: tensor<6xi32>, %[[WT:.*]]: tensor<2x3xf32>):
+// CHECK-NEXT:    %[[D:.*]] = "stablehlo.negate"(%[[W]])
+// CHECK-NEXT:    %[[P:.*]] = "stablehlo.add"
+// CHECK-NEXT:    %[[Z:.*]] = "stablehlo.constant"() {value = dense<0.000000e+00> : tensor<f32>}
+// CHECK-NEXT:    %[[PAD:.*]] = "stablehlo.pad"(%[[D]], %[[Z]]) {edge_padding_high = array<i64: 0, 1>, edge_padding_low = array<i64: 0, 0>, interior_padding = array<i64: 0, 0>} : (tensor<2x6xf32>, tensor<f32>) -> tensor<2x7xf32>
+// CHECK-NEXT:    %[[G:.*]] = "stablehlo.gather"(%[[PAD]], %[[IDX]]) {dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 2, 1>} : (tensor<2x7xf32>, tensor<6xi32>) -> tensor<2x6xf32>
+// CHECK-NEXT:    %[[C:.*]] = "stablehlo.reshape"(%[[G]]) : (tensor<2x6xf32>) -> tensor<2x2x3xf32>
+// CHECK-NEXT:    %[[B:.*]] = "stablehlo.broadcast_in_dim"(%[[WT]]) {broadcast_dimensions = array<i64: 1, 2>} : (tensor<2x3xf32>) -> tensor<2x2x3xf32>
+// CHECK-NEXT:    %[[M:.*]] = "stablehlo.multiply"(%[[C]], %[[B]]) : (tensor<2x2x3xf32>, tensor<2x2x3xf32>) -> tensor<2x2x3xf32>
+// CHECK-NEXT:    %[[I:.*]] = "stablehlo.constant"() {value = dense<0.000000e+00> : tensor<f32>}
+// CHECK-NEXT:    %[[S:.*]] = "stablehlo.reduce"(%[[M]], %[[I]]) ({
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: tensor<f32>, %[[Y:.*]]: tensor<f32>):
+// CHECK-NEXT:      %[[XY:.*]] = "stablehlo.add"(%[[X]], %[[Y]])
+// CHECK-NEXT:      "stablehlo.return"(%[[XY]])
+// CHECK-NEXT:    }) {dimensions = array<i64: 1>} : (tensor<2x2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    "func.return"(%[[P]], %[[D]], %[[S]]) : (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x3xf32>) -> ()
+// With the default ratio 0.01, k = 1 and m = 6.
+// DEF-LABEL: function_type = (tensor<2x6xf32>, tensor<6xi32>, tensor<6x1xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x1xf32>)
+// DEF:         }) {dimensions = array<i64: 1>} : (tensor<2x6x1xf32>, tensor<f32>) -> tensor<2x1xf32>
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}], function_type = (tensor<2x6xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "delta"}], sym_name = "main"}> ({
+  ^bb0(%w: tensor<2x6xf32>):
+    %d = "stablehlo.negate"(%w) : (tensor<2x6xf32>) -> tensor<2x6xf32>
+    %p = "stablehlo.add"(%w, %d) : (tensor<2x6xf32>, tensor<2x6xf32>) -> tensor<2x6xf32>
+    "func.return"(%p, %d) : (tensor<2x6xf32>, tensor<2x6xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// A bf16 rank-3 delta: leading dims flatten to rows (reshape to 6x4), the pad
+// and gather move bf16, and the gathered values convert to f32 (exact) before
+// the f32 weights multiply them; d = 4, k = 2, m = 2.
+// CHECK-LABEL: function_type = (tensor<2x3x4xbf16>, tensor<4xi32>, tensor<2x2xf32>) -> (tensor<2x3x4xbf16>, tensor<6x2xf32>)
+// CHECK:         "stablehlo.reshape"(%{{.*}}) : (tensor<2x3x4xbf16>) -> tensor<6x4xbf16>
+// CHECK-NEXT:    "stablehlo.constant"() {value = dense<0.000000e+00> : tensor<bf16>}
+// CHECK-NEXT:    "stablehlo.pad"({{.*}} : (tensor<6x4xbf16>, tensor<bf16>) -> tensor<6x5xbf16>
+// CHECK-NEXT:    "stablehlo.gather"({{.*}} : (tensor<6x5xbf16>, tensor<4xi32>) -> tensor<6x4xbf16>
+// CHECK-NEXT:    "stablehlo.reshape"({{.*}}) : (tensor<6x4xbf16>) -> tensor<6x2x2xbf16>
+// CHECK-NEXT:    "stablehlo.convert"({{.*}}) : (tensor<6x2x2xbf16>) -> tensor<6x2x2xf32>
+// CHECK-NEXT:    "stablehlo.broadcast_in_dim"
+// CHECK-NEXT:    "stablehlo.multiply"({{.*}}) : (tensor<6x2x2xf32>, tensor<6x2x2xf32>) -> tensor<6x2x2xf32>
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{zkdv.path = "x", zkdv.role = "batch"}], function_type = (tensor<2x3x4xbf16>) -> tensor<2x3x4xbf16>, res_attrs = [{zkdv.path = "e", zkdv.role = "delta"}], sym_name = "main"}> ({
+  ^bb0(%x: tensor<2x3x4xbf16>):
+    "func.return"(%x) : (tensor<2x3x4xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// A rank-0 delta counts as d = 1: reshape to 1x1, one column, one entry.
+// CHECK-LABEL: function_type = (tensor<f32>, tensor<1xi32>, tensor<1x1xf32>) -> (tensor<f32>, tensor<1x1xf32>)
+// CHECK:         "stablehlo.reshape"(%{{.*}}) : (tensor<f32>) -> tensor<1x1xf32>
+// CHECK-NEXT:    "stablehlo.constant"
+// CHECK-NEXT:    "stablehlo.pad"({{.*}} : (tensor<1x1xf32>, tensor<f32>) -> tensor<1x2xf32>
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{zkdv.path = "b", zkdv.role = "param"}], function_type = (tensor<f32>) -> tensor<f32>, res_attrs = [{zkdv.path = "b", zkdv.role = "delta"}], sym_name = "main"}> ({
+  ^bb0(%b: tensor<f32>):
+    "func.return"(%b) : (tensor<f32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// A size-1 vector delta: one row, d = 1, k = 1; a 1x1 leaf needs no reshape.
+// CHECK-LABEL: function_type = (tensor<1xf32>, tensor<1x1xf32>, tensor<1xi32>, tensor<1x1xf32>, tensor<1xi32>, tensor<1x1xf32>) -> (tensor<1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>)
+// CHECK:         "stablehlo.reshape"(%{{.*}}) : (tensor<1xf32>) -> tensor<1x1xf32>
+// CHECK-NOT:     "stablehlo.reshape"(%{{.*}}) : (tensor<1x1xf32>) -> tensor<1x1xf32>
+// CHECK:         "stablehlo.pad"(%arg1,
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{zkdv.path = "v", zkdv.role = "param"}, {zkdv.path = "u", zkdv.role = "param"}], function_type = (tensor<1xf32>, tensor<1x1xf32>) -> (tensor<1xf32>, tensor<1x1xf32>), res_attrs = [{zkdv.path = "v", zkdv.role = "delta"}, {zkdv.path = "u", zkdv.role = "delta"}], sym_name = "main"}> ({
+  ^bb0(%v: tensor<1xf32>, %u: tensor<1x1xf32>):
+    "func.return"(%v, %u) : (tensor<1xf32>, tensor<1x1xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// Several leaves (b: d = 2, k = 1, m = 2; a: d = 3, k = 2, m = 2): only deltas are sketched, in delta order, after every
+// existing result (the loss stays where it was); a delta whose last dim is 0
+// gets nothing; existing attributes (donation, jax.result_info) are kept.
+// CHECK-LABEL: "func.func"() <{arg_attrs = [{tf.aliasing_output = 0 : i32, zkdv.path = "a", zkdv.role = "param"}, {zkdv.path = "b", zkdv.role = "param"}, {zkdv.path = "z", zkdv.role = "param"}, {zkdv.path = "m/a", zkdv.role = "opt_state"}, {zkdv.path = "b", zkdv.role = "probe_index"}, {zkdv.path = "b", zkdv.role = "probe_weight"}, {zkdv.path = "a", zkdv.role = "probe_index"}, {zkdv.path = "a", zkdv.role = "probe_weight"}]
+// CHECK-SAME:  function_type = (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<2xi32>, tensor<2x1xf32>, tensor<4xi32>, tensor<2x2xf32>) -> (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<4x1xf32>, tensor<1x2xf32>)
+// CHECK-SAME:  res_attrs = [{{.*}}{jax.result_info = "loss", zkdv.path = "loss", zkdv.role = "user"}, {zkdv.path = "b", zkdv.role = "sketch"}, {zkdv.path = "a", zkdv.role = "sketch"}]
+// CHECK:         "func.return"(%{{.*}}) : (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<4x1xf32>, tensor<1x2xf32>) -> ()
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{tf.aliasing_output = 0 : i32, zkdv.path = "a", zkdv.role = "param"}, {zkdv.path = "b", zkdv.role = "param"}, {zkdv.path = "z", zkdv.role = "param"}, {zkdv.path = "m/a", zkdv.role = "opt_state"}], function_type = (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>), res_attrs = [{zkdv.path = "a", zkdv.role = "post_param"}, {zkdv.path = "b", zkdv.role = "post_param"}, {zkdv.path = "z", zkdv.role = "post_param"}, {zkdv.path = "m/a", zkdv.role = "post_opt_state"}, {zkdv.path = "b", zkdv.role = "delta"}, {zkdv.path = "z", zkdv.role = "delta"}, {zkdv.path = "a", zkdv.role = "delta"}, {jax.result_info = "loss", zkdv.path = "loss", zkdv.role = "user"}], sym_name = "main"}> ({
+  ^bb0(%a: tensor<3xf32>, %b: tensor<4x2xf32>, %z: tensor<2x0xf32>, %m: tensor<3xf32>):
+    %l = "stablehlo.constant"() <{value = dense<1.0> : tensor<f32>}> : () -> tensor<f32>
+    "func.return"(%a, %b, %z, %m, %b, %z, %a, %l) : (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// A program without roles is rejected at the function.
+// CHECK: insert_commitments.mlir:[[@LINE+2]]:3: error: @main is a program without roles
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<2xf32>):
+    "func.return"(%a) : (tensor<2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// An integer delta cannot be sketched.
+// CHECK: insert_commitments.mlir:[[@LINE+2]]:3: error: delta result 0 (c) of type tensor<4xi32> is not floating point
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{zkdv.path = "c", zkdv.role = "param"}], function_type = (tensor<4xi32>) -> tensor<4xi32>, res_attrs = [{zkdv.path = "c", zkdv.role = "delta"}], sym_name = "main"}> ({
+  ^bb0(%c: tensor<4xi32>):
+    "func.return"(%c) : (tensor<4xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// A program that already has its hooks is not instrumented twice.
+// CHECK: insert_commitments.mlir:[[@LINE+2]]:3: error: @main already has commitment hooks
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}], function_type = (tensor<2xf32>) -> (tensor<2xf32>, tensor<1x1xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "delta"}, {zkdv.path = "w", zkdv.role = "sketch"}], sym_name = "main"}> ({
+  ^bb0(%w: tensor<2xf32>):
+    %s = "stablehlo.constant"() <{value = dense<1.0> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+    "func.return"(%w, %s) : (tensor<2xf32>, tensor<1x1xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
