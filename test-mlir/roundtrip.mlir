@@ -6,6 +6,10 @@
 // RUN: zkdv-opt --split-input-file %s > %t.1
 // RUN: zkdv-opt --split-input-file %t.1 > %t.2
 // RUN: diff %t.1 %t.2
+// With --mlir-print-debuginfo, ops carry their source locations.
+// RUN: zkdv-opt --split-input-file --mlir-print-debuginfo %s | FileCheck %s --check-prefix=DBG
+// DBG: "stablehlo.dot_general"{{.*}} loc(#[[DOTLOC:loc[0-9]+]])
+// DBG: #[[DOTLOC]] = loc("{{.*}}roundtrip.mlir":{{[0-9]+}}:{{[0-9]+}})
 
 // A dense layer and a sum in generic form, with properties, `#stablehlo.`
 // attributes, a region and module attributes: printed back unchanged.

@@ -430,9 +430,17 @@ pub fn find_pretty_stablehlo(source: &str) -> Option<PrettyOp> {
 
 /// Prints `module` in generic op form without locations, ending in a newline.
 pub fn print_generic(module: &Module<'_>) -> Result<String, melior::Error> {
-    let mut text = module
-        .as_operation()
-        .to_string_with_flags(OperationPrintingFlags::new().print_generic_operation_form())?;
+    print_generic_with(module, false)
+}
+
+/// Prints `module` in generic op form, with `loc(...)` locations when
+/// `debug_info` is set (what `mlir-opt --mlir-print-debuginfo` does).
+pub fn print_generic_with(module: &Module<'_>, debug_info: bool) -> Result<String, melior::Error> {
+    let mut flags = OperationPrintingFlags::new().print_generic_operation_form();
+    if debug_info {
+        flags = flags.enable_debug_info(true, false);
+    }
+    let mut text = module.as_operation().to_string_with_flags(flags)?;
     if !text.ends_with('\n') {
         text.push('\n');
     }

@@ -19,7 +19,7 @@ use std::{
 use anyhow::{Context as _, Result};
 use clap::{Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 use zkdv_passes::{
-    ir::{print_generic, IrContext, Severity},
+    ir::{print_generic_with, IrContext, Severity},
     registry::{PassInfo, PassOptions, PASSES},
 };
 
@@ -41,6 +41,10 @@ struct Cli {
     /// Split the input on `// -----` lines and process each chunk on its own.
     #[arg(long)]
     split_input_file: bool,
+
+    /// Print source locations (`loc(...)`) in the output.
+    #[arg(long)]
+    mlir_print_debuginfo: bool,
 }
 
 fn main() -> ExitCode {
@@ -149,7 +153,7 @@ fn run() -> Result<bool> {
             output.push_str(SPLIT_MARKER);
             output.push('\n');
         }
-        match process_chunk(chunk, &source_name, &passes) {
+        match process_chunk(chunk, &source_name, &passes, cli.mlir_print_debuginfo) {
             Ok(text) => output.push_str(&text),
             Err(message) => {
                 all_ok = false;
@@ -219,6 +223,7 @@ fn process_chunk(
     chunk: &Chunk<'_>,
     source_name: &str,
     passes: &[(&'static PassInfo, String)],
+    debug_info: bool,
 ) -> Result<String, String> {
     // Leading newlines keep line numbers those of the whole file.
     let mut text = "\n".repeat(chunk.first_line);
@@ -250,7 +255,8 @@ fn process_chunk(
             ));
         }
     }
-    print_generic(&module).map_err(|error| format!("{source_name}: error: cannot print: {error}"))
+    print_generic_with(&module, debug_info)
+        .map_err(|error| format!("{source_name}: error: cannot print: {error}"))
 }
 
 #[cfg(test)]
