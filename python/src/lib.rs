@@ -188,6 +188,9 @@ fn commit_batch(
     })
 }
 
+/// `(index, weight)` arrays of `ProbeMap.gather_layout`.
+type GatherArrays<'py> = (Bound<'py, PyArray1<i32>>, Bound<'py, PyArray2<f32>>);
+
 /// A structured orthonormal probe map of one leaf (see
 /// `zkdv_hashing::ProbeMap`).
 #[pyclass(frozen, module = "zkdv._native")]
@@ -265,10 +268,7 @@ impl ProbeMap {
     /// (`--zkdv-insert-commitments`): `(index, weight)` with `index` int32 of
     /// shape `(m * k,)` (positions into a leaf row padded to `d + 1`, `d`
     /// for padding) and `weight` float32 of shape `(m, k)`, `m = ceil(d / k)`.
-    fn gather_layout<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyArray1<i32>>, Bound<'py, PyArray2<f32>>)> {
+    fn gather_layout<'py>(&self, py: Python<'py>) -> PyResult<GatherArrays<'py>> {
         let layout = self.inner.gather_layout().map_err(value_error)?;
         let index = layout.index.into_pyarray(py);
         let weight =

@@ -116,6 +116,21 @@ def test_probe_map_is_orthonormal_deterministic_and_sketches_like_a_matmul():
         hashing.probe_map(b"short", "w", (3,), 0.5)
 
 
+def test_gather_layout_is_the_dense_map():
+    p = hashing.probe_map(bytes(range(32)), "params/w", (6, 41), 0.1)  # d = 41, k = 5, m = 9
+    index, weight = p.gather_layout()
+    assert (index.dtype, index.shape, weight.dtype, weight.shape) == (
+        np.int32,
+        (45,),
+        np.float32,
+        (9, 5),
+    )
+    dense = np.zeros((p.d + 1, p.k))
+    dense[index, np.tile(np.arange(p.k), 9)] = weight.reshape(-1)
+    np.testing.assert_allclose(dense[: p.d], p.to_dense(), rtol=1e-7)
+    assert (dense[p.d] == 0).all() and (index == p.d).sum() == 45 - 41
+
+
 def test_bfloat16_when_ml_dtypes_is_present():
     ml_dtypes = pytest.importorskip("ml_dtypes")
     a = np.arange(8, dtype=np.float32).astype(ml_dtypes.bfloat16)
