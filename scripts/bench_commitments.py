@@ -13,7 +13,7 @@ Measured on the 2-core dev machine (jax 0.12, XLA CPU), defaults (784-512-10, ba
 element, so the gather formulation misses the 1.01 budget; a thin dense ``x @ P`` (P an argument)
 measured 1.02 on the same step.
 
-Usage: ``python scripts/bench-commitments.py [--ratio R] [--hidden H] [--batch B] [--reps N]``
+Usage: ``scripts/bench commitments [--ratio R] [--hidden H] [--batch B] [--reps N]``
 (needs the jax extra and a built ``target/debug/zkdv-opt``).
 """
 
