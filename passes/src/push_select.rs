@@ -68,6 +68,7 @@ use melior::ir::{
 use crate::{
     cost_report::list_field,
     dce::eliminate_dead_code,
+    effects::ELEMENTWISE,
     ir::{op_name, Diagnostic, Diagnostics},
     registry::PassOptions,
     rewrite::{clone_op, defining_op, replace_all_uses, set_type},
@@ -75,51 +76,6 @@ use crate::{
     slice_update::ATTESTED,
     PassError,
 };
-
-/// Elementwise ops the selection is pushed through: the op applied to the
-/// selected elements of its operands gives the selected element of its
-/// result.
-pub const ELEMENTWISE: &[&str] = &[
-    "stablehlo.abs",
-    "stablehlo.add",
-    "stablehlo.and",
-    "stablehlo.atan2",
-    "stablehlo.cbrt",
-    "stablehlo.ceil",
-    "stablehlo.clamp",
-    "stablehlo.compare",
-    "stablehlo.convert",
-    "stablehlo.cosine",
-    "stablehlo.divide",
-    "stablehlo.exponential",
-    "stablehlo.exponential_minus_one",
-    "stablehlo.floor",
-    "stablehlo.is_finite",
-    "stablehlo.log",
-    "stablehlo.log_plus_one",
-    "stablehlo.logistic",
-    "stablehlo.maximum",
-    "stablehlo.minimum",
-    "stablehlo.multiply",
-    "stablehlo.negate",
-    "stablehlo.not",
-    "stablehlo.or",
-    "stablehlo.power",
-    "stablehlo.remainder",
-    "stablehlo.round_nearest_afz",
-    "stablehlo.round_nearest_even",
-    "stablehlo.rsqrt",
-    "stablehlo.select",
-    "stablehlo.sign",
-    "stablehlo.sine",
-    "stablehlo.sqrt",
-    "stablehlo.subtract",
-    "stablehlo.tan",
-    "stablehlo.tanh",
-    "stablehlo.xor",
-    "chlo.erf",
-    "chlo.square",
-];
 
 /// Deepest chain of ops a selection is pushed through.
 pub const MAX_DEPTH: usize = 256;
