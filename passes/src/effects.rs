@@ -114,72 +114,6 @@ fn is_pure_custom_call(op: &OperationRef<'_, '_>) -> bool {
     target_is_pure && !has_side_effect
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::IrContext;
-
-    /// `(op name, is_pure)` of every op in a function with this body.
-    fn purity(body: &str) -> Vec<(String, bool)> {
-        let source = format!(
-            "\"func.func\"() <{{function_type = (tensor<f32>) -> (), sym_name = \"f\"}}> ({{\n^bb0(%x: tensor<f32>):\n{body}\n  \"func.return\"() : () -> ()\n}}) : () -> ()\n"
-        );
-        let context = IrContext::new();
-        let module = context.parse(&source, "t.mlir").expect("parses");
-        collect_nested_ops(module.as_operation())
-            .iter()
-            .map(|op| (op_name(op), is_pure(op)))
-            .collect()
-    }
-
-    #[test]
-    fn classifies_ops_by_name_and_attributes() {
-        let body = r#"
-  %0 = "stablehlo.add"(%x, %x) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-  %1 = "stablehlo.rng"(%x, %x) <{rng_distribution = #stablehlo<rng_distribution UNIFORM>}> : (tensor<f32>, tensor<f32>) -> tensor<f32>
-  %2 = "stablehlo.custom_call"(%x) <{call_target_name = "Sharding"}> : (tensor<f32>) -> tensor<f32>
-  %3 = "stablehlo.custom_call"(%x) <{call_target_name = "Sharding", has_side_effect = true}> : (tensor<f32>) -> tensor<f32>
-  %4 = "stablehlo.custom_call"(%x) <{call_target_name = "foo"}> : (tensor<f32>) -> tensor<f32>
-  %5 = "chlo.erf"(%x) : (tensor<f32>) -> tensor<f32>
-  "check.expect_eq"(%x, %x) : (tensor<f32>, tensor<f32>) -> ()"#;
-        let found = purity(body);
-        let expected = [
-            ("func.func", false),
-            ("stablehlo.add", true),
-            ("stablehlo.rng", false),
-            ("stablehlo.custom_call", true),
-            ("stablehlo.custom_call", false),
-            ("stablehlo.custom_call", false),
-            ("chlo.erf", true),
-            ("check.expect_eq", false),
-            ("func.return", false),
-        ];
-        let expected: Vec<_> = expected
-            .iter()
-            .map(|(name, pure)| (name.to_string(), *pure))
-            .collect();
-        assert_eq!(found, expected);
-    }
-
-    #[test]
-    fn region_ops_are_pure_when_their_bodies_are() {
-        let body = r#"
-  %0 = "stablehlo.reduce"(%x, %x) <{dimensions = array<i64>}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    "stablehlo.return"(%s) : (tensor<f32>) -> ()
-  }) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-  %1 = "stablehlo.reduce"(%x, %x) <{dimensions = array<i64>}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    "stablehlo.outfeed"() : () -> ()
-    "stablehlo.return"(%a) : (tensor<f32>) -> ()
-  }) : (tensor<f32>, tensor<f32>) -> tensor<f32>"#;
-        let found = purity(body);
-        assert_eq!(found[1], ("stablehlo.reduce".to_owned(), true));
-        assert_eq!(found[4], ("stablehlo.reduce".to_owned(), false));
-    }
-}
-
 /// Elementwise ops: element `i` of the result depends only on element `i`
 /// of each operand (same shapes; `select` and `clamp` also accept rank-0
 /// operands). The cost report counts one FLOP per result element for them and
@@ -247,3 +181,69 @@ pub const ELEMENTWISE: &[&str] = &[
     "chlo.tan",
     "chlo.square",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::IrContext;
+
+    /// `(op name, is_pure)` of every op in a function with this body.
+    fn purity(body: &str) -> Vec<(String, bool)> {
+        let source = format!(
+            "\"func.func\"() <{{function_type = (tensor<f32>) -> (), sym_name = \"f\"}}> ({{\n^bb0(%x: tensor<f32>):\n{body}\n  \"func.return\"() : () -> ()\n}}) : () -> ()\n"
+        );
+        let context = IrContext::new();
+        let module = context.parse(&source, "t.mlir").expect("parses");
+        collect_nested_ops(module.as_operation())
+            .iter()
+            .map(|op| (op_name(op), is_pure(op)))
+            .collect()
+    }
+
+    #[test]
+    fn classifies_ops_by_name_and_attributes() {
+        let body = r#"
+  %0 = "stablehlo.add"(%x, %x) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %1 = "stablehlo.rng"(%x, %x) <{rng_distribution = #stablehlo<rng_distribution UNIFORM>}> : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %2 = "stablehlo.custom_call"(%x) <{call_target_name = "Sharding"}> : (tensor<f32>) -> tensor<f32>
+  %3 = "stablehlo.custom_call"(%x) <{call_target_name = "Sharding", has_side_effect = true}> : (tensor<f32>) -> tensor<f32>
+  %4 = "stablehlo.custom_call"(%x) <{call_target_name = "foo"}> : (tensor<f32>) -> tensor<f32>
+  %5 = "chlo.erf"(%x) : (tensor<f32>) -> tensor<f32>
+  "check.expect_eq"(%x, %x) : (tensor<f32>, tensor<f32>) -> ()"#;
+        let found = purity(body);
+        let expected = [
+            ("func.func", false),
+            ("stablehlo.add", true),
+            ("stablehlo.rng", false),
+            ("stablehlo.custom_call", true),
+            ("stablehlo.custom_call", false),
+            ("stablehlo.custom_call", false),
+            ("chlo.erf", true),
+            ("check.expect_eq", false),
+            ("func.return", false),
+        ];
+        let expected: Vec<_> = expected
+            .iter()
+            .map(|(name, pure)| (name.to_string(), *pure))
+            .collect();
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn region_ops_are_pure_when_their_bodies_are() {
+        let body = r#"
+  %0 = "stablehlo.reduce"(%x, %x) <{dimensions = array<i64>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %1 = "stablehlo.reduce"(%x, %x) <{dimensions = array<i64>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    "stablehlo.outfeed"() : () -> ()
+    "stablehlo.return"(%a) : (tensor<f32>) -> ()
+  }) : (tensor<f32>, tensor<f32>) -> tensor<f32>"#;
+        let found = purity(body);
+        assert_eq!(found[1], ("stablehlo.reduce".to_owned(), true));
+        assert_eq!(found[4], ("stablehlo.reduce".to_owned(), false));
+    }
+}
