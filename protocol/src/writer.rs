@@ -395,14 +395,14 @@ impl Writer {
             .map_err(Error::new)?
             .ok_or_else(|| Error::new(Problem::Usage("encoded an empty record".into())))?;
         raw.offset = self.offset;
-        let record = Record::decode(raw).map_err(Error::new)?;
-        self.verifier.accept(&record)?;
         if let Some(why) = &self.broken {
             return Err(Problem::Usage(format!(
                 "the transcript cannot be extended after an earlier write failed: {why}"
             ))
             .into());
         }
+        let record = Record::decode(raw).map_err(Error::new)?;
+        self.verifier.accept(&record)?;
         let written = self
             .file
             .write_all(&record.raw.bytes)
