@@ -1,12 +1,22 @@
 //! Deterministic replay of sliced StableHLO programs for ZKDV checks.
 //!
-//! This crate will hold the CPU reference interpreter and the CUDA backend
-//! (see `DESIGN.md` §6). What exists today is the value type both execute
-//! on: [`HostTensor`], a dense row-major little-endian tensor in host memory
+//! This crate holds the CPU reference interpreter ([`Interpreter`], one
+//! evaluation loop dispatching on the op name to the pure op functions of
+//! [`ops`]) and its conformance runner ([`conformance`]); the CUDA backend
+//! will follow (see `DESIGN.md` §6). The boundary value type is
+//! [`HostTensor`], a dense row-major little-endian tensor in host memory
 //! whose dtypes are the canonical ones of `zkdv-hashing`, so a replayed value
 //! can be committed exactly as production committed it.
 
 #![deny(missing_docs)]
+
+pub mod conformance;
+pub mod interpreter;
+pub mod ops;
+pub mod value;
+
+pub use interpreter::Interpreter;
+pub use value::{Data, ElementType, Tensor, TensorType, ValueError};
 
 use zkdv_hashing::{commit_tensor, DType, HashError, TensorCommitment};
 
@@ -37,6 +47,81 @@ pub enum RuntimeError {
     /// Hashing failed.
     #[error(transparent)]
     Hash(#[from] HashError),
+    /// An op (or function shape) the interpreter does not execute.
+    #[error("{location}: unsupported op `{op}`")]
+    Unsupported {
+        /// The op name.
+        op: String,
+        /// Where it is, `file:line:col`.
+        location: String,
+    },
+    /// A type the interpreter does not execute.
+    #[error("{location}: `{op}` uses unsupported type `{ty}`")]
+    UnsupportedType {
+        /// The op name.
+        op: String,
+        /// Where it is.
+        location: String,
+        /// The type.
+        ty: String,
+    },
+    /// An op whose operands, attributes or results are not what it accepts.
+    #[error("{location}: `{op}`: {source}")]
+    Op {
+        /// The op name.
+        op: String,
+        /// Where it is.
+        location: String,
+        /// What is wrong.
+        source: ValueError,
+    },
+    /// A module that cannot be executed as written.
+    #[error("{location}: `{op}`: {message}")]
+    Malformed {
+        /// The op name.
+        op: String,
+        /// Where it is.
+        location: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The number of inputs differs from the function's arguments.
+    #[error("the function takes {expected} inputs, got {actual}")]
+    InputCount {
+        /// Arguments of the function.
+        expected: usize,
+        /// Inputs given.
+        actual: usize,
+    },
+    /// An input of the wrong type or shape.
+    #[error("input {index}: {message}")]
+    Input {
+        /// Position of the input.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl RuntimeError {
+    /// Attaches `op`'s name and location to a value error.
+    pub fn from_value(op: &melior::ir::OperationRef<'_, '_>, error: ValueError) -> Self {
+        let name = zkdv_passes::ir::op_name(op);
+        let location =
+            zkdv_passes::ir::format_location(melior::ir::operation::OperationLike::location(op));
+        match error {
+            ValueError::UnsupportedType(ty) => RuntimeError::UnsupportedType {
+                op: name,
+                location,
+                ty,
+            },
+            source => RuntimeError::Op {
+                op: name,
+                location,
+                source,
+            },
+        }
+    }
 }
 
 /// A dense tensor in host memory: row-major, little-endian.

@@ -1,0 +1,199 @@
+//! Shape ops: broadcast_in_dim, reshape, transpose and iota.
+//!
+//! Each computes, for every result index, the operand index it reads (the
+//! specification's formula), then gathers those elements.
+
+use super::convert;
+use crate::value::{Data, ElementType, Tensor, TensorType, ValueError};
+
+fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * shape[d + 1];
+    }
+    strides
+}
+
+/// Calls `f` with every multi-index of `shape`, row-major.
+fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
+    if shape.contains(&0) {
+        return;
+    }
+    let mut index = vec![0; shape.len()];
+    loop {
+        f(&index);
+        let mut d = shape.len();
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            index[d] += 1;
+            if index[d] < shape[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+fn mismatch(message: String) -> ValueError {
+    ValueError::Mismatch(message)
+}
+
+/// `result[i] = operand[j]` with `j[k] = i[dims[k]]`, or 0 where the operand
+/// dimension is 1.
+pub fn broadcast_in_dim(
+    operand: &Tensor,
+    dims: &[usize],
+    result_shape: &[usize],
+) -> Result<Tensor, ValueError> {
+    let mut seen = vec![false; result_shape.len()];
+    let valid = dims.len() == operand.shape.len()
+        && dims
+            .iter()
+            .all(|&d| d < result_shape.len() && !std::mem::replace(&mut seen[d], true))
+        && dims
+            .iter()
+            .zip(&operand.shape)
+            .all(|(&d, &size)| d < result_shape.len() && (size == 1 || size == result_shape[d]));
+    if !valid {
+        return Err(mismatch(format!(
+            "broadcast_in_dim: dimensions {dims:?} do not map {:?} into {result_shape:?}",
+            operand.shape
+        )));
+    }
+    let operand_strides = strides(&operand.shape);
+    let mut indices = Vec::with_capacity(result_shape.iter().product());
+    for_each_index(result_shape, |i| {
+        let flat = dims
+            .iter()
+            .zip(&operand.shape)
+            .zip(&operand_strides)
+            .map(|((&d, &size), &stride)| if size == 1 { 0 } else { i[d] * stride })
+            .sum();
+        indices.push(flat);
+    });
+    Tensor::new(
+        operand.element,
+        result_shape.to_vec(),
+        operand.data.gather(&indices),
+    )
+}
+
+/// The same elements in row-major order under a new shape.
+pub fn reshape(operand: &Tensor, result_shape: &[usize]) -> Result<Tensor, ValueError> {
+    if result_shape.iter().product::<usize>() != operand.data.len() {
+        return Err(mismatch(format!(
+            "reshape: {:?} has a different element count than {result_shape:?}",
+            operand.shape
+        )));
+    }
+    Tensor::new(operand.element, result_shape.to_vec(), operand.data.clone())
+}
+
+/// `result[i] = operand[j]` with `j[permutation[k]] = i[k]`.
+pub fn transpose(operand: &Tensor, permutation: &[usize]) -> Result<Tensor, ValueError> {
+    let rank = operand.shape.len();
+    let mut seen = vec![false; rank];
+    let is_permutation = permutation.len() == rank
+        && permutation
+            .iter()
+            .all(|&p| p < rank && !std::mem::replace(&mut seen[p], true));
+    if !is_permutation {
+        return Err(mismatch(format!(
+            "transpose: {permutation:?} is not a permutation of rank {rank}"
+        )));
+    }
+    let result_shape: Vec<usize> = permutation.iter().map(|&p| operand.shape[p]).collect();
+    let operand_strides = strides(&operand.shape);
+    let mut indices = Vec::with_capacity(operand.data.len());
+    for_each_index(&result_shape, |i| {
+        indices.push(
+            permutation
+                .iter()
+                .zip(i)
+                .map(|(&p, &ik)| ik * operand_strides[p])
+                .sum(),
+        );
+    });
+    Tensor::new(operand.element, result_shape, operand.data.gather(&indices))
+}
+
+/// `result[i] = i[dimension]`, converted to the result's element type as
+/// `stablehlo.convert` does.
+pub fn iota(result: &TensorType, dimension: usize) -> Result<Tensor, ValueError> {
+    if dimension >= result.shape.len() {
+        return Err(mismatch(format!(
+            "iota: dimension {dimension} is outside rank {}",
+            result.shape.len()
+        )));
+    }
+    let mut values = Vec::with_capacity(result.len());
+    for_each_index(&result.shape, |i| values.push(i[dimension] as i64));
+    let indices = Tensor::new(
+        ElementType::Signed(64),
+        result.shape.clone(),
+        Data::Signed(values),
+    )?;
+    convert(&indices, result.element)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(shape: &[usize], v: &[i64]) -> Tensor {
+        Tensor::new(
+            ElementType::Signed(64),
+            shape.to_vec(),
+            Data::Signed(v.to_vec()),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn broadcasts() {
+        let t = ints(&[3, 1], &[1, 2, 3]);
+        let b = broadcast_in_dim(&t, &[0, 2], &[3, 2, 2]).unwrap();
+        assert_eq!(
+            b.data,
+            Data::Signed(vec![1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3])
+        );
+        let s = broadcast_in_dim(&ints(&[], &[7]), &[], &[2]).unwrap();
+        assert_eq!(s.data, Data::Signed(vec![7, 7]));
+        assert!(broadcast_in_dim(&t, &[0], &[3, 2]).is_err());
+        assert!(broadcast_in_dim(&t, &[1, 0], &[2, 2]).is_err());
+        assert!(broadcast_in_dim(&t, &[1, 1], &[3, 3]).is_err());
+        assert_eq!(
+            broadcast_in_dim(&t, &[1, 0], &[2, 3]).unwrap().shape,
+            vec![2, 3]
+        );
+    }
+
+    #[test]
+    fn reshapes_and_transposes() {
+        let t = ints(&[2, 3], &[1, 2, 3, 4, 5, 6]);
+        assert_eq!(reshape(&t, &[3, 2]).unwrap().shape, vec![3, 2]);
+        assert!(reshape(&t, &[4]).is_err());
+        let tr = transpose(&t, &[1, 0]).unwrap();
+        assert_eq!(
+            (tr.shape.clone(), tr.data),
+            (vec![3, 2], Data::Signed(vec![1, 4, 2, 5, 3, 6]))
+        );
+        assert!(transpose(&t, &[0, 0]).is_err());
+        let e = ints(&[0, 2], &[]);
+        assert_eq!(transpose(&e, &[1, 0]).unwrap().shape, vec![2, 0]);
+    }
+
+    #[test]
+    fn iotas() {
+        let ty = TensorType {
+            element: ElementType::F32,
+            shape: vec![2, 3],
+        };
+        let i = iota(&ty, 1).unwrap();
+        assert_eq!(i.data, Data::F32(vec![0.0, 1.0, 2.0, 0.0, 1.0, 2.0]));
+        assert!(iota(&ty, 2).is_err());
+    }
+}

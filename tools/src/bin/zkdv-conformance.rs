@@ -1,0 +1,37 @@
+//! `zkdv-conformance [DIR]`: runs the StableHLO interpreter conformance cases
+//! of `DIR` (default: `../shared/conformance/stablehlo-interpret`) through
+//! the runtime's interpreter and prints the failures, the skip reasons (top
+//! 20 by count) and, last, `N passed, N failed, N skipped`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let dir = std::env::args_os()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("../shared/conformance/stablehlo-interpret"));
+    let report = match zkdv_runtime::conformance::run_dir(&dir) {
+        Ok(report) => report,
+        Err(error) => {
+            eprintln!("zkdv-conformance: cannot read {}: {error}", dir.display());
+            return ExitCode::from(2);
+        }
+    };
+    for (case, why) in &report.failed {
+        println!("FAIL {case}: {why}");
+    }
+    let counts = report.skip_counts();
+    if !counts.is_empty() {
+        println!("skipped, by op or type (top 20 of {}):", counts.len());
+        for (reason, count) in counts.iter().take(20) {
+            println!("  {count:5}  {reason}");
+        }
+    }
+    println!("{}", report.summary());
+    if report.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
