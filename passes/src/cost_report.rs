@@ -598,18 +598,7 @@ impl ConvLayout {
                 kernel_spatial: list_field(text, "kernel_spatial_dimensions")?,
             });
         }
-        let lists: Vec<Vec<&str>> = text
-            .split('[')
-            .skip(1)
-            .map(|part| {
-                part.split(']')
-                    .next()
-                    .unwrap_or_default()
-                    .split(',')
-                    .map(str::trim)
-                    .collect()
-            })
-            .collect();
+        let lists = layout_lists(text);
         let [input, kernel, _output] = lists.as_slice() else {
             return Err("expected `[input]x[kernel]->[output]` layouts".to_owned());
         };
@@ -630,6 +619,22 @@ impl ConvLayout {
                 .collect(),
         })
     }
+}
+
+/// The bracketed lists of a convolution layout such as
+/// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`, each split on commas.
+pub(crate) fn layout_lists(text: &str) -> Vec<Vec<&str>> {
+    text.split('[')
+        .skip(1)
+        .map(|part| {
+            part.split(']')
+                .next()
+                .unwrap_or_default()
+                .split(',')
+                .map(str::trim)
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -61,12 +61,12 @@ use melior::ir::{
     block::BlockLike,
     operation::{OperationBuilder, OperationLike, OperationMutLike},
     r#type::{DimSize, RankedTensorType, ShapedTypeLike},
-    Attribute, BlockRef, Identifier, Location, Module, OperationRef, RegionLike, Type, Value,
-    ValueLike,
+    Attribute, BlockRef, Identifier, Location, Module, Operation, OperationRef, RegionLike, Type,
+    Value, ValueLike,
 };
 
 use crate::{
-    cost_report::list_field,
+    cost_report::{layout_lists, list_field},
     dce::eliminate_dead_code,
     effects::ELEMENTWISE,
     ir::{op_name, Diagnostic, Diagnostics},
@@ -678,13 +678,7 @@ impl<'c, 'a> Pusher<'c, 'a> {
         let mut dot = clone_op(&op);
         dot.set_operand(0, lhs_row);
         dot.set_operand(1, rhs_column);
-        let result = dot
-            .result(0)
-            .map_err(|e| self.error(format!("cloned op has no result: {e}")))?;
-        set_type(result, tensor_type(&vec![1; indices.len()], element));
-        let one = self.insert(dot)?;
-        self.emit("stablehlo.reshape", &[one], tensor_type(&[], element), &[])
-            .map(Some)
+        self.insert_as_scalar(dot, indices.len(), element)
     }
 
     /// The slice of a `dot_general` operand at the given batch and free
@@ -844,11 +838,22 @@ impl<'c, 'a> Pusher<'c, 'a> {
                 conv.set_attribute(name, attribute);
             }
         }
-        let result = conv
+        self.insert_as_scalar(conv, indices.len(), element)
+    }
+
+    /// Insert a rewritten clone whose result is the one selected element (of
+    /// shape `1x..x1`, `rank` ones), and reshape that to a scalar.
+    fn insert_as_scalar(
+        &mut self,
+        op: Operation<'c>,
+        rank: usize,
+        element: Type<'c>,
+    ) -> Result<Option<Value<'c, 'a>>, Diagnostic> {
+        let result = op
             .result(0)
             .map_err(|e| self.error(format!("cloned op has no result: {e}")))?;
-        set_type(result, tensor_type(&vec![1; indices.len()], element));
-        let one = self.insert(conv)?;
+        set_type(result, tensor_type(&vec![1; rank], element));
+        let one = self.insert(op)?;
         self.emit("stablehlo.reshape", &[one], tensor_type(&[], element), &[])
             .map(Some)
     }
@@ -968,18 +973,7 @@ impl ConvPlan {
             }
         }
         let numbers = op.attribute("dimension_numbers").ok()?.to_string();
-        let lists: Vec<Vec<&str>> = numbers
-            .split('[')
-            .skip(1)
-            .map(|part| {
-                part.split(']')
-                    .next()
-                    .unwrap_or_default()
-                    .split(',')
-                    .map(str::trim)
-                    .collect()
-            })
-            .collect();
+        let lists = layout_lists(&numbers);
         let [lhs, rhs, out] = lists.as_slice() else {
             return None;
         };
