@@ -8,29 +8,26 @@
 // OPT: error: --zkdv-insert-commitments: `ratio=0` is not a probe ratio in (0, 1]
 // OPT2: error: --zkdv-insert-commitments: unknown option `seed=3` (expected func=NAME and ratio=R)
 
-// An f32 matrix delta: d = 6, k = 3 (ratio 0.5), m = 2. Two probe arguments
-// and one sketch result are appended; the sketch pads one zero column, gathers
-// the 6 positions along the last dim, weights them and sums over m.
-// CHECK-LABEL: "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}, {zkdv.path = "w", zkdv.role = "probe_index"}, {zkdv.path = "w", zkdv.role = "probe_weight"}], function_type = (tensor<2x6xf32>, tensor<6xi32>, tensor<2x3xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x3xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "delta"}, {zkdv.path = "w", zkdv.role = "sketch"}], sym_name = "main"}>
-// CHECK-NEXT:  ^bb0(%[[W:.*]]: tensor<2x6xf32>, %[[IDX:.*]]: tensor<6xi32>, %[[WT:.*]]: tensor<2x3xf32>):
+// An f32 matrix delta: d = 6, k = 3 (ratio 0.5), three blocks of 2. One
+// probe_weight argument and one sketch result are appended; the sketch
+// multiplies by the broadcast weights, reshapes into blocks and sums them.
+// CHECK-LABEL: "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}, {zkdv.path = "w", zkdv.role = "probe_weight"}], function_type = (tensor<2x6xf32>, tensor<6xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x3xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "delta"}, {zkdv.path = "w", zkdv.role = "sketch"}], sym_name = "main"}>
+// CHECK-NEXT:  ^bb0(%[[W:.*]]: tensor<2x6xf32>, %[[WT:.*]]: tensor<6xf32>):
 // CHECK-NEXT:    %[[D:.*]] = "stablehlo.negate"(%[[W]])
 // CHECK-NEXT:    %[[P:.*]] = "stablehlo.add"
-// CHECK-NEXT:    %[[Z:.*]] = "stablehlo.constant"() {value = dense<0.000000e+00> : tensor<f32>}
-// CHECK-NEXT:    %[[PAD:.*]] = "stablehlo.pad"(%[[D]], %[[Z]]) {edge_padding_high = array<i64: 0, 1>, edge_padding_low = array<i64: 0, 0>, interior_padding = array<i64: 0, 0>} : (tensor<2x6xf32>, tensor<f32>) -> tensor<2x7xf32>
-// CHECK-NEXT:    %[[G:.*]] = "stablehlo.gather"(%[[PAD]], %[[IDX]]) {dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 2, 1>} : (tensor<2x7xf32>, tensor<6xi32>) -> tensor<2x6xf32>
-// CHECK-NEXT:    %[[C:.*]] = "stablehlo.reshape"(%[[G]]) : (tensor<2x6xf32>) -> tensor<2x2x3xf32>
-// CHECK-NEXT:    %[[B:.*]] = "stablehlo.broadcast_in_dim"(%[[WT]]) {broadcast_dimensions = array<i64: 1, 2>} : (tensor<2x3xf32>) -> tensor<2x2x3xf32>
-// CHECK-NEXT:    %[[M:.*]] = "stablehlo.multiply"(%[[C]], %[[B]]) : (tensor<2x2x3xf32>, tensor<2x2x3xf32>) -> tensor<2x2x3xf32>
+// CHECK-NEXT:    %[[B:.*]] = "stablehlo.broadcast_in_dim"(%[[WT]]) {broadcast_dimensions = array<i64: 1>} : (tensor<6xf32>) -> tensor<2x6xf32>
+// CHECK-NEXT:    %[[M:.*]] = "stablehlo.multiply"(%[[D]], %[[B]]) : (tensor<2x6xf32>, tensor<2x6xf32>) -> tensor<2x6xf32>
+// CHECK-NEXT:    %[[C:.*]] = "stablehlo.reshape"(%[[M]]) : (tensor<2x6xf32>) -> tensor<2x3x2xf32>
 // CHECK-NEXT:    %[[I:.*]] = "stablehlo.constant"() {value = dense<0.000000e+00> : tensor<f32>}
-// CHECK-NEXT:    %[[S:.*]] = "stablehlo.reduce"(%[[M]], %[[I]]) ({
+// CHECK-NEXT:    %[[S:.*]] = "stablehlo.reduce"(%[[C]], %[[I]]) ({
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: tensor<f32>, %[[Y:.*]]: tensor<f32>):
 // CHECK-NEXT:      %[[XY:.*]] = "stablehlo.add"(%[[X]], %[[Y]])
 // CHECK-NEXT:      "stablehlo.return"(%[[XY]])
-// CHECK-NEXT:    }) {dimensions = array<i64: 1>} : (tensor<2x2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    }) {dimensions = array<i64: 2>} : (tensor<2x3x2xf32>, tensor<f32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    "func.return"(%[[P]], %[[D]], %[[S]]) : (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x3xf32>) -> ()
-// With the default ratio 0.01, k = 1 and m = 6.
-// DEF-LABEL: function_type = (tensor<2x6xf32>, tensor<6xi32>, tensor<6x1xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x1xf32>)
-// DEF:         }) {dimensions = array<i64: 1>} : (tensor<2x6x1xf32>, tensor<f32>) -> tensor<2x1xf32>
+// With the default ratio 0.01, k = 1: one block of 6.
+// DEF-LABEL: function_type = (tensor<2x6xf32>, tensor<6xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x1xf32>)
+// DEF:         }) {dimensions = array<i64: 2>} : (tensor<2x1x6xf32>, tensor<f32>) -> tensor<2x1xf32>
 "builtin.module"() ({
   "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}], function_type = (tensor<2x6xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "delta"}], sym_name = "main"}> ({
   ^bb0(%w: tensor<2x6xf32>):
@@ -42,18 +39,37 @@
 
 // -----
 
-// A bf16 rank-3 delta: leading dims flatten to rows (reshape to 6x4), the pad
-// and gather move bf16, and the gathered values convert to f32 (exact) before
-// the f32 weights multiply them; d = 4, k = 2, m = 2.
-// CHECK-LABEL: function_type = (tensor<2x3x4xbf16>, tensor<4xi32>, tensor<2x2xf32>) -> (tensor<2x3x4xbf16>, tensor<6x2xf32>)
+// Unequal blocks: d = 7, k = 4 (ratio 0.5) gives three long blocks of 2 and
+// one short block of 1; each run is sliced, reshaped and summed, and the two
+// partial sketches are concatenated in column order.
+// CHECK-LABEL: function_type = (tensor<2x7xf32>, tensor<7xf32>) -> (tensor<2x7xf32>, tensor<2x4xf32>)
+// CHECK:         %[[M:.*]] = "stablehlo.multiply"
+// CHECK-NEXT:    %[[L:.*]] = "stablehlo.slice"(%[[M]]) {limit_indices = array<i64: 2, 6>, start_indices = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x7xf32>) -> tensor<2x6xf32>
+// CHECK-NEXT:    "stablehlo.reshape"(%[[L]]) : (tensor<2x6xf32>) -> tensor<2x3x2xf32>
+// CHECK:         %[[LS:.*]] = "stablehlo.reduce"
+// CHECK:         }) {dimensions = array<i64: 2>} : (tensor<2x3x2xf32>, tensor<f32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[T:.*]] = "stablehlo.slice"(%[[M]]) {limit_indices = array<i64: 2, 7>, start_indices = array<i64: 0, 6>, strides = array<i64: 1, 1>} : (tensor<2x7xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT:    "stablehlo.reshape"(%[[T]]) : (tensor<2x1xf32>) -> tensor<2x1x1xf32>
+// CHECK:         %[[TS:.*]] = "stablehlo.reduce"
+// CHECK:         "stablehlo.concatenate"(%[[LS]], %[[TS]]) {dimension = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}], function_type = (tensor<2x7xf32>) -> tensor<2x7xf32>, res_attrs = [{zkdv.path = "w", zkdv.role = "delta"}], sym_name = "main"}> ({
+  ^bb0(%w: tensor<2x7xf32>):
+    "func.return"(%w) : (tensor<2x7xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// A bf16 rank-3 delta: leading dims flatten to rows (reshape to 6x4) and the
+// values convert to f32 (exact) before the f32 weights multiply them; d = 4,
+// k = 2, two blocks of 2.
+// CHECK-LABEL: function_type = (tensor<2x3x4xbf16>, tensor<4xf32>) -> (tensor<2x3x4xbf16>, tensor<6x2xf32>)
 // CHECK:         "stablehlo.reshape"(%{{.*}}) : (tensor<2x3x4xbf16>) -> tensor<6x4xbf16>
-// CHECK-NEXT:    "stablehlo.constant"() {value = dense<0.000000e+00> : tensor<bf16>}
-// CHECK-NEXT:    "stablehlo.pad"({{.*}} : (tensor<6x4xbf16>, tensor<bf16>) -> tensor<6x5xbf16>
-// CHECK-NEXT:    "stablehlo.gather"({{.*}} : (tensor<6x5xbf16>, tensor<4xi32>) -> tensor<6x4xbf16>
-// CHECK-NEXT:    "stablehlo.reshape"({{.*}}) : (tensor<6x4xbf16>) -> tensor<6x2x2xbf16>
-// CHECK-NEXT:    "stablehlo.convert"({{.*}}) : (tensor<6x2x2xbf16>) -> tensor<6x2x2xf32>
+// CHECK-NEXT:    "stablehlo.convert"({{.*}}) : (tensor<6x4xbf16>) -> tensor<6x4xf32>
 // CHECK-NEXT:    "stablehlo.broadcast_in_dim"
-// CHECK-NEXT:    "stablehlo.multiply"({{.*}}) : (tensor<6x2x2xf32>, tensor<6x2x2xf32>) -> tensor<6x2x2xf32>
+// CHECK-NEXT:    "stablehlo.multiply"({{.*}}) : (tensor<6x4xf32>, tensor<6x4xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT:    "stablehlo.reshape"({{.*}}) : (tensor<6x4xf32>) -> tensor<6x2x2xf32>
 "builtin.module"() ({
   "func.func"() <{arg_attrs = [{zkdv.path = "x", zkdv.role = "batch"}], function_type = (tensor<2x3x4xbf16>) -> tensor<2x3x4xbf16>, res_attrs = [{zkdv.path = "e", zkdv.role = "delta"}], sym_name = "main"}> ({
   ^bb0(%x: tensor<2x3x4xbf16>):
@@ -64,10 +80,10 @@
 // -----
 
 // A rank-0 delta counts as d = 1: reshape to 1x1, one column, one entry.
-// CHECK-LABEL: function_type = (tensor<f32>, tensor<1xi32>, tensor<1x1xf32>) -> (tensor<f32>, tensor<1x1xf32>)
+// CHECK-LABEL: function_type = (tensor<f32>, tensor<1xf32>) -> (tensor<f32>, tensor<1x1xf32>)
 // CHECK:         "stablehlo.reshape"(%{{.*}}) : (tensor<f32>) -> tensor<1x1xf32>
-// CHECK-NEXT:    "stablehlo.constant"
-// CHECK-NEXT:    "stablehlo.pad"({{.*}} : (tensor<1x1xf32>, tensor<f32>) -> tensor<1x2xf32>
+// CHECK-NEXT:    "stablehlo.broadcast_in_dim"
+// CHECK-NEXT:    "stablehlo.multiply"({{.*}} : (tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<1x1xf32>
 "builtin.module"() ({
   "func.func"() <{arg_attrs = [{zkdv.path = "b", zkdv.role = "param"}], function_type = (tensor<f32>) -> tensor<f32>, res_attrs = [{zkdv.path = "b", zkdv.role = "delta"}], sym_name = "main"}> ({
   ^bb0(%b: tensor<f32>):
@@ -78,10 +94,10 @@
 // -----
 
 // A size-1 vector delta: one row, d = 1, k = 1; a 1x1 leaf needs no reshape.
-// CHECK-LABEL: function_type = (tensor<1xf32>, tensor<1x1xf32>, tensor<1xi32>, tensor<1x1xf32>, tensor<1xi32>, tensor<1x1xf32>) -> (tensor<1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>)
+// CHECK-LABEL: function_type = (tensor<1xf32>, tensor<1x1xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>)
 // CHECK:         "stablehlo.reshape"(%{{.*}}) : (tensor<1xf32>) -> tensor<1x1xf32>
 // CHECK-NOT:     "stablehlo.reshape"(%{{.*}}) : (tensor<1x1xf32>) -> tensor<1x1xf32>
-// CHECK:         "stablehlo.pad"(%arg1,
+// CHECK:         "stablehlo.multiply"(%arg1,
 "builtin.module"() ({
   "func.func"() <{arg_attrs = [{zkdv.path = "v", zkdv.role = "param"}, {zkdv.path = "u", zkdv.role = "param"}], function_type = (tensor<1xf32>, tensor<1x1xf32>) -> (tensor<1xf32>, tensor<1x1xf32>), res_attrs = [{zkdv.path = "v", zkdv.role = "delta"}, {zkdv.path = "u", zkdv.role = "delta"}], sym_name = "main"}> ({
   ^bb0(%v: tensor<1xf32>, %u: tensor<1x1xf32>):
@@ -91,11 +107,11 @@
 
 // -----
 
-// Several leaves (b: d = 2, k = 1, m = 2; a: d = 3, k = 2, m = 2): only deltas are sketched, in delta order, after every
+// Several leaves (b: d = 2, k = 1; a: d = 3, k = 2): only deltas are sketched, in delta order, after every
 // existing result (the loss stays where it was); a delta whose last dim is 0
 // gets nothing; existing attributes (donation, jax.result_info) are kept.
-// CHECK-LABEL: "func.func"() <{arg_attrs = [{tf.aliasing_output = 0 : i32, zkdv.path = "a", zkdv.role = "param"}, {zkdv.path = "b", zkdv.role = "param"}, {zkdv.path = "z", zkdv.role = "param"}, {zkdv.path = "m/a", zkdv.role = "opt_state"}, {zkdv.path = "b", zkdv.role = "probe_index"}, {zkdv.path = "b", zkdv.role = "probe_weight"}, {zkdv.path = "a", zkdv.role = "probe_index"}, {zkdv.path = "a", zkdv.role = "probe_weight"}]
-// CHECK-SAME:  function_type = (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<2xi32>, tensor<2x1xf32>, tensor<4xi32>, tensor<2x2xf32>) -> (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<4x1xf32>, tensor<1x2xf32>)
+// CHECK-LABEL: "func.func"() <{arg_attrs = [{tf.aliasing_output = 0 : i32, zkdv.path = "a", zkdv.role = "param"}, {zkdv.path = "b", zkdv.role = "param"}, {zkdv.path = "z", zkdv.role = "param"}, {zkdv.path = "m/a", zkdv.role = "opt_state"}, {zkdv.path = "b", zkdv.role = "probe_weight"}, {zkdv.path = "a", zkdv.role = "probe_weight"}]
+// CHECK-SAME:  function_type = (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<2xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<4x1xf32>, tensor<1x2xf32>)
 // CHECK-SAME:  res_attrs = [{{.*}}{jax.result_info = "loss", zkdv.path = "loss", zkdv.role = "user"}, {zkdv.path = "b", zkdv.role = "sketch"}, {zkdv.path = "a", zkdv.role = "sketch"}]
 // CHECK:         "func.return"(%{{.*}}) : (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<4x1xf32>, tensor<1x2xf32>) -> ()
 "builtin.module"() ({

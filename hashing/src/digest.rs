@@ -151,7 +151,7 @@ impl Domain {
             Domain::Tree => "zkdv tree v1",
             Domain::BatchRow => "zkdv batch row v1",
             Domain::Batch => "zkdv batch v1",
-            Domain::Probe => "zkdv probe map v1",
+            Domain::Probe => "zkdv probe map v2",
         }
     }
 

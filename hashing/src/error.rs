@@ -137,12 +137,4 @@ pub enum HashError {
         /// Elements supplied.
         actual: u64,
     },
-
-    /// A probe map's gather layout indexes `0 ..= d` with `i32` positions, so
-    /// it needs `d <= i32::MAX`.
-    #[error("the gather layout of a leaf with last dimension {d} needs positions up to {d}, past i32::MAX")]
-    GatherIndexOverflow {
-        /// The last dimension of the leaf.
-        d: u64,
-    },
 }

@@ -25,7 +25,7 @@
 //! | tree          | `"zkdv tree v1"`         |
 //! | batch row     | `"zkdv batch row v1"`    |
 //! | batch         | `"zkdv batch v1"`        |
-//! | probe map     | `"zkdv probe map v1"`    |
+//! | probe map     | `"zkdv probe map v2"`    |
 //!
 //! # Merkle trees
 //!
@@ -109,27 +109,29 @@
 //!   `K(probe map)` over
 //!   `seed || u64(len(path)) || path || u64(rank) || u64(dim_0) || ...`,
 //!   read as consecutive 8-byte little-endian u64 words.
-//! * Bounded draw `below(n)`: take the next word `r`; reject it while
-//!   `r < (2^64 mod n)`; return `r mod n`.
-//! * Permutation: start from `pi = [0, 1, ..., d-1]`; for `i = d-1` down to
-//!   `1`, let `j = below(i + 1)` and swap `pi[i]` and `pi[j]`.
-//! * Signs: after the permutation, take `ceil(d / 64)` further words; row `i`
-//!   uses bit `i mod 64` (least significant first) of word `floor(i / 64)`:
-//!   bit 0 gives `sign[i] = +1`, bit 1 gives `sign[i] = -1`.
-//! * Columns: row `pi[j]` belongs to column `c = j mod k`, so the supports
-//!   `S_c` are disjoint with sizes `floor(d/k)` or `ceil(d/k)`;
+//! * Signs: take `ceil(d / 64)` words; row `i` uses bit `i mod 64` (least
+//!   significant first) of word `floor(i / 64)`: bit 0 gives
+//!   `sign[i] = +1`, bit 1 gives `sign[i] = -1`.
+//! * Columns: contiguous balanced blocks ([`Blocks`]). With `q = floor(d/k)`
+//!   and `long = d mod k`, column `c < long` holds rows
+//!   `[c (q+1), (c+1)(q+1))` and column `c >= long` holds the `q` rows that
+//!   follow column `c - 1`; so the supports `S_c` are disjoint, cover
+//!   `0..d` in order, and have sizes `q + 1` or `q`.
 //!   `scale[c] = 1.0 / sqrt(|S_c|)` in f64, and
 //!   `P[i][column[i]] = sign[i] * scale[column[i]]` (zero elsewhere).
+//!
+//! Contiguous supports make the map cheap inside a compiled step: multiply
+//! the leaf by one weight vector, reshape, and sum each block
+//! ([`ProbeMap::weights`], `--zkdv-insert-commitments`), with no gather and
+//! no matmul. The signs are what makes the sketch a random projection; the
+//! map is public once the seed is (the root record carries it), so a random
+//! permutation of the supports would add no protection.
 //!
 //! The sketch of a leaf of shape `[..., d]` with `rows = numel / d` is the
 //! row-major `rows x k` matrix `Y = X P`, computed as: for each row `r` and
 //! column `c`, start from `acc = 0.0` (f64), for `i` in `S_c` in increasing
 //! order add `sign[i] * x[r][i]` (the element converted to f64), then
 //! `y[r][c] = acc * scale[c]`.
-//!
-//! [`ProbeMap::gather_layout`] gives the same map as `m = ceil(d / k)`
-//! gather positions and f32 weights per column, which a compiled program
-//! applies in one pass over the leaf (`--zkdv-insert-commitments`).
 //!
 //! # Example
 //!
@@ -161,7 +163,7 @@ pub use digest::Digest;
 pub use dtype::DType;
 pub use error::HashError;
 pub use merkle::{merkle_root, MerkleProof};
-pub use probe::{GatherLayout, ProbeMap};
+pub use probe::{Blocks, ProbeMap};
 pub use rolling::{
     commit_batch, open_row, row_leaf, window_hashes, BatchCommitment, RowOpening, ROLLING_BASE,
     ROLLING_MODULUS,

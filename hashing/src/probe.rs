@@ -49,32 +49,58 @@ impl WordStream {
         self.pos += 8;
         u64::from_le_bytes(word)
     }
-
-    /// Uniform integer in `[0, n)` for `n >= 1`: draw words `r`, rejecting
-    /// those below `t = 2^64 mod n`, and return `r mod n`.
-    fn below(&mut self, n: u64) -> u64 {
-        let t = n.wrapping_neg() % n;
-        loop {
-            let r = self.next_u64();
-            if r >= t {
-                return r % n;
-            }
-        }
-    }
 }
 
-/// A probe map laid out for a gather (see [`ProbeMap::gather_layout`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct GatherLayout {
-    /// Entries per column: `ceil(d / k)` (0 for an empty map).
-    pub m: usize,
-    /// Number of columns.
-    pub k: usize,
-    /// Row-major `m x k` positions into a leaf row padded to `d + 1`
-    /// elements; `d` marks padding.
-    pub index: Vec<i32>,
-    /// Row-major `m x k` weights `sign[i] * scale[c]` (f32), 0.0 for padding.
-    pub weight: Vec<f32>,
+/// The column supports of a probe map: `k` contiguous, balanced blocks of
+/// the `d` input rows, in order.
+///
+/// With `q = floor(d / k)` and `long = d mod k`, columns `0..long` hold
+/// `q + 1` rows each and columns `long..k` hold `q` rows each; column `c`
+/// starts where column `c - 1` ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Blocks {
+    /// Input dimension `d`.
+    pub d: u64,
+    /// Number of columns `k` (0 only when `d = 0`).
+    pub k: u64,
+    /// Number of long columns (`d mod k`), each of `q + 1` rows.
+    pub long: u64,
+    /// Rows of a short column: `floor(d / k)` (0 when `k = 0`).
+    pub q: u64,
+}
+
+impl Blocks {
+    /// The blocks of `d` rows over `k <= d` columns (`k = 0` iff `d = 0`).
+    pub fn new(d: u64, k: u64) -> Blocks {
+        if k == 0 {
+            return Blocks {
+                d,
+                k,
+                long: 0,
+                q: 0,
+            };
+        }
+        Blocks {
+            d,
+            k,
+            long: d % k,
+            q: d / k,
+        }
+    }
+
+    /// `(start, len)` of column `c < k`.
+    pub fn block(&self, c: u64) -> (u64, u64) {
+        if c < self.long {
+            (c * (self.q + 1), self.q + 1)
+        } else {
+            (self.long * (self.q + 1) + (c - self.long) * self.q, self.q)
+        }
+    }
+
+    /// Number of short columns (`k - long`).
+    pub fn short_len(&self) -> u64 {
+        self.k - self.long
+    }
 }
 
 /// A structured orthonormal `d x k` projection for one leaf: every row `i`
@@ -177,12 +203,7 @@ impl ProbeMap {
         usize::try_from(numel).map_err(|_| overflow())?;
 
         let mut stream = WordStream::new(seed, path, shape);
-        let mut perm: Vec<u32> = (0..d32).collect();
-        for i in (1..perm.len()).rev() {
-            let j = stream.below(i as u64 + 1) as usize;
-            perm.swap(i, j);
-        }
-        let mut sign = vec![1i8; perm.len()];
+        let mut sign = vec![1i8; d32 as usize];
         for block in sign.chunks_mut(64) {
             let bits = stream.next_u64();
             for (b, s) in block.iter_mut().enumerate() {
@@ -191,13 +212,15 @@ impl ProbeMap {
                 }
             }
         }
-        let k32 = k as u32; // k <= d <= u32::MAX
-        let mut column = vec![0u32; perm.len()];
+        let blocks = Blocks::new(d, k);
+        let mut column = vec![0u32; sign.len()];
         let mut sizes = vec![0u64; k as usize];
-        for (j, &row) in perm.iter().enumerate() {
-            let c = j as u32 % k32;
-            column[row as usize] = c;
-            sizes[c as usize] += 1;
+        for (c, size) in sizes.iter_mut().enumerate() {
+            let (start, len) = blocks.block(c as u64);
+            *size = len;
+            for slot in &mut column[start as usize..(start + len) as usize] {
+                *slot = c as u32; // c < k <= d <= u32::MAX
+            }
         }
         let scale = sizes.iter().map(|&n| 1.0 / (n as f64).sqrt()).collect();
         let sign_f64 = sign.iter().map(|&s| f64::from(s)).collect();
@@ -247,65 +270,47 @@ impl ProbeMap {
         &self.scale
     }
 
-    /// The map as a gather layout, for applying it inside a compiled program
-    /// in one pass over the leaf (no dense matmul).
+    /// The contiguous column blocks of the map (see [`Blocks`]).
+    pub fn blocks(&self) -> Blocks {
+        Blocks::new(self.d() as u64, self.k() as u64)
+    }
+
+    /// The map as one f32 weight per input row, for applying it inside a
+    /// compiled program in one pass over the leaf (no gather, no matmul):
+    /// `weight[i] = sign[i] * scale[column[i]]` rounded to f32.
     ///
-    /// With `m = ceil(d / k)` (the largest support size; 0 when `k = 0`),
-    /// entry `(a, c)` of the row-major `m x k` arrays is, for `a < |S_c|`,
-    /// `index = ` the `a`-th smallest row `i` of `S_c` and `weight =
-    /// sign[i] * scale[c]` rounded to f32; for `a >= |S_c|` it is the padding
-    /// entry `index = d`, `weight = 0.0`. A program pads each leaf row `x[r]`
-    /// with one zero element at position `d` and computes
-    /// `y[r, c] = sum_{a < m} weight[a, c] * x_padded[r, index[a, c]]`, which
-    /// is the sketch of [`ProbeMap::sketch_f32`] up to f32 rounding (each
-    /// weight carries at most half an f32 ulp of relative error).
-    ///
-    /// Fails with [`HashError::GatherIndexOverflow`] when `d > i32::MAX`.
+    /// A program multiplies each leaf row `x[r]` by `weight` elementwise,
+    /// reshapes the products into the column blocks of [`ProbeMap::blocks`]
+    /// and sums each block, which is the sketch of [`ProbeMap::sketch_f32`]
+    /// up to f32 rounding (each weight carries at most half an f32 ulp of
+    /// relative error).
     ///
     /// ```
     /// use zkdv_hashing::ProbeMap;
     ///
     /// let map = ProbeMap::generate(&[1; 32], "w", &[2, 5], 0.4)?; // d = 5, k = 2
-    /// let layout = map.gather_layout()?;
-    /// assert_eq!((layout.m, layout.k), (3, 2));
+    /// let weight = map.weights();
+    /// let blocks = map.blocks();
+    /// assert_eq!((blocks.long, blocks.short_len(), blocks.q), (1, 1, 2)); // sizes 3 and 2
     /// let x: Vec<f32> = (0..10).map(|v| v as f32 - 4.0).collect();
     /// let y = map.sketch_f32(&x)?;
     /// for r in 0..2 {
     ///     for c in 0..2 {
-    ///         let mut acc = 0.0f64;
-    ///         for a in 0..layout.m {
-    ///             let i = layout.index[a * layout.k + c] as usize;
-    ///             let v = if i < 5 { f64::from(x[r * 5 + i]) } else { 0.0 };
-    ///             acc += f64::from(layout.weight[a * layout.k + c]) * v;
-    ///         }
+    ///         let (start, len) = blocks.block(c as u64);
+    ///         let acc: f64 = (start..start + len)
+    ///             .map(|i| f64::from(weight[i as usize]) * f64::from(x[r * 5 + i as usize]))
+    ///             .sum();
     ///         assert!((acc - y[r * 2 + c]).abs() <= 1e-6 * y[r * 2 + c].abs().max(1.0));
     ///     }
     /// }
     /// # Ok::<(), zkdv_hashing::HashError>(())
     /// ```
-    pub fn gather_layout(&self) -> Result<GatherLayout, HashError> {
-        let d = self.d();
-        let k = self.k();
-        let pad = i32::try_from(d).map_err(|_| HashError::GatherIndexOverflow { d: d as u64 })?;
-        let m = if k == 0 { 0 } else { d.div_ceil(k) };
-        let mut index = vec![pad; m * k];
-        let mut weight = vec![0.0f32; m * k];
-        let mut filled = vec![0usize; k];
-        // rows in increasing order fill each column's entries in increasing order
-        for (i, (&c, &s)) in self.column.iter().zip(&self.sign_f64).enumerate() {
-            let c = c as usize;
-            let a = filled[c];
-            filled[c] += 1;
-            // i < d <= i32::MAX (checked above)
-            index[a * k + c] = i as i32;
-            weight[a * k + c] = (s * self.scale[c]) as f32;
-        }
-        Ok(GatherLayout {
-            m,
-            k,
-            index,
-            weight,
-        })
+    pub fn weights(&self) -> Vec<f32> {
+        self.column
+            .iter()
+            .zip(&self.sign_f64)
+            .map(|(&c, &s)| (s * self.scale[c as usize]) as f32)
+            .collect()
     }
 
     /// The dense row-major `d x k` matrix `P`.
@@ -457,22 +462,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bounded_draws_are_in_range_and_cover() {
-        let mut s = WordStream::new(&[1; 32], "x", &[5]);
-        let mut seen = [false; 7];
-        for _ in 0..500 {
-            let v = s.below(7);
-            assert!(v < 7);
-            seen[v as usize] = true;
-        }
-        assert!(seen.iter().all(|&b| b));
-        assert_eq!(s.below(1), 0);
-        assert!(s.below(u64::MAX) < u64::MAX);
-    }
-
-    #[test]
     fn stream_is_the_xof_output() {
-        let key = blake3::derive_key("zkdv probe map v1", b"");
+        let key = blake3::derive_key("zkdv probe map v2", b"");
         let mut h = blake3::Hasher::new_keyed(&key);
         h.update(&[9; 32]);
         h.update(&3u64.to_le_bytes());
@@ -551,44 +542,52 @@ mod tests {
         }
     }
 
-    /// The gather layout applied in f64 reproduces the sketch within 1e-6
+    /// The weights summed over the blocks reproduce the sketch within 1e-6
     /// relative to the sum of the magnitudes of the summed terms.
     #[test]
-    fn gather_layout_reproduces_the_sketch() {
-        let cases: [(&[u64], f64); 7] = [
+    fn block_weights_reproduce_the_sketch() {
+        let cases: [(&[u64], f64); 8] = [
             (&[], 1.0),
             (&[1], 0.01),
             (&[7], 1.0),
             (&[3, 10], 0.3),
+            (&[3, 10], 0.6),
             (&[4, 2, 13], 0.25),
             (&[5, 100], 0.07),
             (&[2, 4096], 0.01),
         ];
         for (shape, ratio) in cases {
             let map = ProbeMap::generate(&[11; 32], "g", shape, ratio).unwrap();
-            let layout = map.gather_layout().unwrap();
-            let (d, k, m) = (map.d(), map.k(), layout.m);
-            assert_eq!(k, layout.k);
-            assert_eq!(m, d.div_ceil(k));
-            assert_eq!((layout.index.len(), layout.weight.len()), (m * k, m * k));
-            // every row appears exactly once; padding has weight 0
-            let mut seen = vec![0u32; d + 1];
-            for (&i, &w) in layout.index.iter().zip(&layout.weight) {
-                seen[i as usize] += 1;
-                assert_eq!(i as usize == d, w == 0.0);
+            let weight = map.weights();
+            let blocks = map.blocks();
+            let (d, k) = (map.d(), map.k());
+            assert_eq!(weight.len(), d);
+            assert_eq!(
+                blocks.long * (blocks.q + 1) + blocks.short_len() * blocks.q,
+                d as u64
+            );
+            // the blocks tile 0..d in order and match `column`
+            let mut next = 0;
+            for c in 0..k as u64 {
+                let (start, len) = blocks.block(c);
+                assert_eq!(start, next);
+                assert!(len >= 1);
+                next = start + len;
+                for i in start..start + len {
+                    assert_eq!(map.column()[i as usize] as u64, c);
+                }
             }
-            assert!(seen[..d].iter().all(|&n| n == 1));
+            assert_eq!(next, d as u64);
             let x: Vec<f32> = (0..map.numel)
                 .map(|i| ((i * 7919 % 1009) as f32 - 504.0) / 17.0)
                 .collect();
             let y = map.sketch_f32(&x).unwrap();
             for r in 0..map.rows() as usize {
                 for c in 0..k {
+                    let (start, len) = blocks.block(c as u64);
                     let (mut acc, mut magnitude) = (0.0f64, 0.0f64);
-                    for a in 0..m {
-                        let i = layout.index[a * k + c] as usize;
-                        let v = if i < d { f64::from(x[r * d + i]) } else { 0.0 };
-                        let term = f64::from(layout.weight[a * k + c]) * v;
+                    for i in start as usize..(start + len) as usize {
+                        let term = f64::from(weight[i]) * f64::from(x[r * d + i]);
                         acc += term;
                         magnitude += term.abs();
                     }
@@ -598,8 +597,8 @@ mod tests {
             }
         }
         let empty = ProbeMap::generate(&[0; 32], "e", &[3, 0], 0.5).unwrap();
-        let layout = empty.gather_layout().unwrap();
-        assert_eq!((layout.m, layout.k, layout.index.len()), (0, 0, 0));
+        assert!(empty.weights().is_empty());
+        assert_eq!(empty.blocks(), Blocks::new(0, 0));
     }
 
     #[test]

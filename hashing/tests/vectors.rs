@@ -22,7 +22,7 @@ const CONTEXTS: [&str; 7] = [
     "zkdv tree v1",
     "zkdv batch row v1",
     "zkdv batch v1",
-    "zkdv probe map v1",
+    "zkdv probe map v2",
 ];
 
 fn join<T: ToString>(items: impl IntoIterator<Item = T>) -> String {

@@ -3,29 +3,30 @@
 //!
 //! The protocol (DESIGN.md §4) commits each step's update through sketches
 //! `Y = X P` of the delta leaves, where `P` is the leaf's structured
-//! orthonormal probe map ([`zkdv_hashing::ProbeMap`]): every coordinate `i`
-//! of the last dimension `d` belongs to one column with a sign, so `P` applies
-//! in one pass over the leaf instead of a dense matmul. Only deltas are
+//! orthonormal probe map ([`zkdv_hashing::ProbeMap`]): the `d` coordinates
+//! of the last dimension are cut into `k` contiguous, balanced blocks, one
+//! per column, each coordinate with a sign, so `P` applies in one
+//! elementwise pass over the leaf: no gather and no matmul. Only deltas are
 //! sketched: state sketches follow on the host by linearity
 //! (`post = pre + delta`), and the verifier enforces `pre_state(t) =
 //! post_state(t-1)`.
 //!
 //! For each `delta` result of shape `[..., d]` (`d = 1` for rank 0) with
-//! `k = ProbeMap::columns_for(d, ratio)` and `m = ceil(d / k)`, the pass
+//! `k = ProbeMap::columns_for(d, ratio)`, `q = floor(d / k)` and
+//! `long = d mod k` ([`zkdv_hashing::Blocks`]), the pass
 //!
-//! - appends two arguments, `zkdv.role = "probe_index"`:
-//!   `tensor<(m*k)xi32>` and `zkdv.role = "probe_weight"`: `tensor<mxkxf32>`,
-//!   both with the delta's `zkdv.path`. Their values are exactly
-//!   [`zkdv_hashing::ProbeMap::gather_layout`] of the session's map (Python:
-//!   `ProbeMap.gather_layout()`); the program never contains probe numbers,
-//!   so a per-session seed does not change its text or its hash;
-//! - emits, before the return: reshape to `[rows, d]`, `stablehlo.pad` of one
-//!   zero column (position `d`, where padding entries point), a
-//!   `stablehlo.gather` of the `m*k` positions along the last dimension
-//!   (`[rows, m*k]`), reshape to `[rows, m, k]`, convert to the accumulation
-//!   type, multiply by the broadcast weights and `stablehlo.reduce` (add) over
-//!   `m`, giving the sketch `tensor<rowsxkxf32>` (row-major like
-//!   `ProbeMap::sketch_f32`);
+//! - appends one argument `tensor<dxf32>` with `zkdv.role = "probe_weight"`
+//!   and the delta's `zkdv.path`. Its value is exactly
+//!   [`zkdv_hashing::ProbeMap::weights`] of the session's map (Python:
+//!   `ProbeMap.weights()`); the program never contains probe numbers, so a
+//!   per-session seed does not change its text or its hash;
+//! - emits, before the return: reshape to `[rows, d]`, convert to the
+//!   accumulation type, multiply by the broadcast weights; then the first
+//!   `long * (q + 1)` products reshaped to `[rows, long, q + 1]` and the
+//!   rest to `[rows, k - long, q]` (each through a `stablehlo.slice` unless
+//!   it is the whole row), each summed over its last dimension with
+//!   `stablehlo.reduce` (add), and the two parts concatenated: the sketch
+//!   `tensor<rowsxkxf32>` (row-major like `ProbeMap::sketch_f32`);
 //! - appends that sketch as a result with `zkdv.role = "sketch"` and the
 //!   delta's `zkdv.path`, after the existing results, in delta order.
 //!
@@ -34,17 +35,18 @@
 //! `jax.export`/XLA on any backend, and the sketches come back with the step's
 //! outputs, so no host callback or FFI target is needed.
 //!
-//! Element types: f16, bf16 and f32 deltas are gathered in their own type and
-//! converted to f32 after the gather (exact: every f16/bf16 value is an f32),
-//! so the pad and gather move the narrow type; the products and the sum are
-//! f32. f64 deltas are sketched in f64 (the weights converted to f64). Other
-//! element types are rejected. Leaves whose last dimension is 0 get no sketch
-//! and no probe arguments.
+//! Element types: f16, bf16 and f32 deltas are converted to f32 (exact:
+//! every f16/bf16 value is an f32) and the products and sums are f32; f64
+//! deltas are sketched in f64 (the weights converted to f64). Other element
+//! types are rejected. Leaves whose last dimension is 0 get no sketch and no
+//! probe argument.
 //!
-//! Cost (scripts/bench-commitments.py, XLA CPU, 2 cores, Flax MLP
-//! 784-512-10 with Adam, batch 128, ratio 0.01): 1.41x the step time. XLA's
-//! CPU gather costs about 3 ns per gathered element, so this formulation does
-//! not meet the 1% budget of DESIGN.md §4 there; see the script's notes.
+//! Cost (`scripts/bench commitments`, XLA CPU, 2 cores, Flax MLP 784-512-10
+//! with Adam, ratio 0.01): 1.09x the plain step at batch 128, 1.02x at batch
+//! 1024. Any consumer of the delta other than the parameter update makes
+//! XLA's CPU backend materialize the delta and read it once more, which is
+//! the floor of this design there (a bare `sum` of the delta costs about as
+//! much); the earlier gather formulation cost 1.41x.
 //!
 //! Options: `func=NAME` (default `main`) and `ratio=R` in `(0, 1]` (default
 //! 0.01; only the shapes of the new arguments depend on it, and it must be
@@ -52,7 +54,7 @@
 //!
 //! Preconditions: the entry has roles on every argument and result (run
 //! `--zkdv-annotate-roles` first), has not been instrumented already, and its
-//! delta leaves have static shapes with `d <= i32::MAX`.
+//! delta leaves have static shapes.
 //!
 //! Invariants: existing arguments, results, their attributes and every
 //! existing op are kept (new ops are only inserted before the return, which is
@@ -68,7 +70,7 @@ use melior::ir::{
     Attribute, Block, BlockRef, Identifier, Location, Module, OperationRef, Region, RegionLike,
     Type, Value, ValueLike,
 };
-use zkdv_hashing::ProbeMap;
+use zkdv_hashing::{Blocks, ProbeMap};
 
 use crate::{
     ir::{op_name, Diagnostic, Diagnostics},
@@ -130,7 +132,6 @@ struct Leaf<'c> {
     rows: u64,
     d: u64,
     k: u64,
-    m: u64,
 }
 
 /// Runs the pass; see the module documentation.
@@ -154,17 +155,16 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
 
     // 1. Read: roles, the delta leaves and their probe shapes.
     let signature = roles(entry_ref).map_err(fail)?;
-    let inserted = signature.args.iter().chain(&signature.results).any(|port| {
-        matches!(
-            port.role,
-            Role::ProbeIndex | Role::ProbeWeight | Role::Sketch
-        )
-    });
+    let inserted = signature
+        .args
+        .iter()
+        .chain(&signature.results)
+        .any(|port| matches!(port.role, Role::ProbeWeight | Role::Sketch));
     if inserted {
         return Err(fail(Diagnostic::error_at(
             &entry_ref,
             format!(
-                "@{} already has commitment hooks (`probe_index`/`probe_weight` arguments or \
+                "@{} already has commitment hooks (`probe_weight` arguments or \
                  `sketch` results); insert them only once",
                 options.func
             ),
@@ -229,12 +229,10 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
             at: entry_ref,
         };
         for leaf in &leaves {
-            let (index_type, weight_type, sketch_type) = leaf_types(context, leaf);
-            let index = block.add_argument(index_type, location);
+            let (weight_type, sketch_type) = leaf_types(context, leaf);
             let weight = block.add_argument(weight_type, location);
-            let sketch = emitter.sketch(leaf, operands[leaf.result], index, weight)?;
+            let sketch = emitter.sketch(leaf, operands[leaf.result], weight)?;
             operands.push(sketch);
-            new_inputs.push(index_type);
             new_inputs.push(weight_type);
             new_outputs.push(sketch_type);
         }
@@ -275,7 +273,6 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
     let mut arg_attrs = keep(arg_dicts);
     let mut res_attrs = keep(res_dicts);
     for leaf in &leaves {
-        arg_attrs.push(port_dictionary(context, "probe_index", &leaf.path));
         arg_attrs.push(port_dictionary(context, "probe_weight", &leaf.path));
         res_attrs.push(port_dictionary(context, "sketch", &leaf.path));
     }
@@ -363,15 +360,6 @@ fn plan_leaf<'c>(
     if d == 0 {
         return Ok(None);
     }
-    if d > i32::MAX as u64 {
-        return Err(Diagnostic::error_at(
-            entry,
-            format!(
-                "{} has a last dimension past i32::MAX; the gather positions are i32",
-                what()
-            ),
-        ));
-    }
     let k =
         ProbeMap::columns_for(d, ratio).map_err(|e| Diagnostic::error_at(entry, e.to_string()))?;
     Ok(Some(Leaf {
@@ -382,16 +370,13 @@ fn plan_leaf<'c>(
         rows,
         d,
         k,
-        m: d.div_ceil(k),
     }))
 }
 
-/// `(probe_index, probe_weight, sketch)` types of a leaf.
-fn leaf_types<'c>(context: &'c melior::Context, leaf: &Leaf<'c>) -> (Type<'c>, Type<'c>, Type<'c>) {
-    let i32 = melior::ir::r#type::IntegerType::new(context, 32).into();
+/// `(probe_weight, sketch)` types of a leaf.
+fn leaf_types<'c>(context: &'c melior::Context, leaf: &Leaf<'c>) -> (Type<'c>, Type<'c>) {
     (
-        RankedTensorType::new(&[leaf.m * leaf.k], i32, None).into(),
-        RankedTensorType::new(&[leaf.m, leaf.k], Type::float32(context), None).into(),
+        RankedTensorType::new(&[leaf.d], Type::float32(context), None).into(),
         RankedTensorType::new(&[leaf.rows, leaf.k], leaf.accumulate, None).into(),
     )
 }
@@ -535,12 +520,12 @@ impl<'c, 'a> Emitter<'c, 'a, '_> {
         &self,
         leaf: &Leaf<'c>,
         delta: Value<'c, '_>,
-        index: Value<'c, '_>,
         weight: Value<'c, '_>,
     ) -> Result<Value<'c, 'a>, PassError> {
         let element = leaf.r#type.element();
         let acc = leaf.accumulate;
-        let (rows, d, m, k) = (leaf.rows, leaf.d, leaf.m, leaf.k);
+        let (rows, d, k) = (leaf.rows, leaf.d, leaf.k);
+        let blocks = Blocks::new(d, k);
         let tensor = |shape: &[u64], element: Type<'c>| -> Type<'c> {
             RankedTensorType::new(shape, element, None).into()
         };
@@ -550,48 +535,13 @@ impl<'c, 'a> Emitter<'c, 'a, '_> {
         } else {
             self.op("stablehlo.reshape", &[delta], matrix_type, &[], Vec::new())?
         };
-        let zero = self.zero(element)?;
-        let padded = self.op(
-            "stablehlo.pad",
-            &[matrix, zero],
-            tensor(&[rows, d + 1], element),
-            &[
-                ("edge_padding_low", "array<i64: 0, 0>".into()),
-                ("edge_padding_high", "array<i64: 0, 1>".into()),
-                ("interior_padding", "array<i64: 0, 0>".into()),
-            ],
-            Vec::new(),
-        )?;
-        let gathered = self.op(
-            "stablehlo.gather",
-            &[padded, index],
-            tensor(&[rows, m * k], element),
-            &[
-                (
-                    "dimension_numbers",
-                    "#stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], \
-                     start_index_map = [1], index_vector_dim = 1>"
-                        .into(),
-                ),
-                ("indices_are_sorted", "false".into()),
-                ("slice_sizes", format!("array<i64: {rows}, 1>")),
-            ],
-            Vec::new(),
-        )?;
-        let cube = self.op(
-            "stablehlo.reshape",
-            &[gathered],
-            tensor(&[rows, m, k], element),
-            &[],
-            Vec::new(),
-        )?;
-        let cube = if element == acc {
-            cube
+        let matrix = if element == acc {
+            matrix
         } else {
             self.op(
                 "stablehlo.convert",
-                &[cube],
-                tensor(&[rows, m, k], acc),
+                &[matrix],
+                tensor(&[rows, d], acc),
                 &[],
                 Vec::new(),
             )?
@@ -602,7 +552,7 @@ impl<'c, 'a> Emitter<'c, 'a, '_> {
             self.op(
                 "stablehlo.convert",
                 &[weight],
-                tensor(&[m, k], acc),
+                tensor(&[d], acc),
                 &[],
                 Vec::new(),
             )?
@@ -610,18 +560,63 @@ impl<'c, 'a> Emitter<'c, 'a, '_> {
         let weights = self.op(
             "stablehlo.broadcast_in_dim",
             &[weight],
-            tensor(&[rows, m, k], acc),
-            &[("broadcast_dimensions", "array<i64: 1, 2>".into())],
+            tensor(&[rows, d], acc),
+            &[("broadcast_dimensions", "array<i64: 1>".into())],
             Vec::new(),
         )?;
         let products = self.op(
             "stablehlo.multiply",
-            &[cube, weights],
-            tensor(&[rows, m, k], acc),
+            &[matrix, weights],
+            tensor(&[rows, d], acc),
             &[],
             Vec::new(),
         )?;
-        self.sum(products, 1, tensor(&[rows, k], acc), acc)
+        // The long columns, then the short ones: each a contiguous run of
+        // equal blocks, summed along the block.
+        let split = blocks.long * (blocks.q + 1);
+        let runs = [
+            (0, split, blocks.long, blocks.q + 1),
+            (split, d, blocks.short_len(), blocks.q),
+        ];
+        let mut parts = Vec::new();
+        for (start, limit, columns, len) in runs {
+            if columns == 0 {
+                continue;
+            }
+            let run = if start == 0 && limit == d {
+                products
+            } else {
+                self.op(
+                    "stablehlo.slice",
+                    &[products],
+                    tensor(&[rows, limit - start], acc),
+                    &[
+                        ("start_indices", format!("array<i64: 0, {start}>")),
+                        ("limit_indices", format!("array<i64: {rows}, {limit}>")),
+                        ("strides", "array<i64: 1, 1>".into()),
+                    ],
+                    Vec::new(),
+                )?
+            };
+            let cube = self.op(
+                "stablehlo.reshape",
+                &[run],
+                tensor(&[rows, columns, len], acc),
+                &[],
+                Vec::new(),
+            )?;
+            parts.push(self.sum(cube, 2, tensor(&[rows, columns], acc), acc)?);
+        }
+        match parts[..] {
+            [single] => Ok(single),
+            _ => self.op(
+                "stablehlo.concatenate",
+                &parts,
+                tensor(&[rows, k], acc),
+                &[("dimension", "1 : i64".into())],
+                Vec::new(),
+            ),
+        }
     }
 }
 

@@ -84,8 +84,9 @@ pub static PASSES: &[PassInfo] = &[
     },
     PassInfo {
         flag: "zkdv-insert-commitments",
-        summary: "Append the probe sketch of every delta leaf as a `sketch` result, computed by a \
-                  gather over probe_index/probe_weight arguments appended per leaf (options: \
+        summary:
+            "Append the probe sketch of every delta leaf as a `sketch` result, computed from a \
+                  probe_weight argument appended per leaf in one elementwise pass (options: \
                   func=NAME ratio=R, default 0.01)",
         run: insert_commitments::run,
     },

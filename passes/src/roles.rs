@@ -15,7 +15,7 @@
 //!   `opt_state`, `batch` or `user`, results `post_param`, `post_opt_state`,
 //!   `delta` or `user`. The commitment hooks that
 //!   `--zkdv-insert-commitments` ([`crate::insert_commitments`]) appends add
-//!   the argument roles `probe_index` and `probe_weight` and the result role
+//!   the argument role `probe_weight` and the result role
 //!   `sketch` (see [`Role::INSERTED_ARGUMENT_ROLES`]); the reader accepts them,
 //!   `--zkdv-annotate-roles` does not assign them.
 //! - `zkdv.path` (StringAttr): the leaf's path in its tree, components joined
@@ -62,10 +62,7 @@ pub enum Role {
     PostOptState,
     /// Anything else (argument or result), e.g. the loss.
     User,
-    /// Gather positions of a delta leaf's probe map (argument added by
-    /// `--zkdv-insert-commitments`).
-    ProbeIndex,
-    /// Gather weights of a delta leaf's probe map (argument added by
+    /// Per-coordinate weights of a delta leaf's probe map (argument added by
     /// `--zkdv-insert-commitments`).
     ProbeWeight,
     /// The probe sketch of a delta leaf (result added by
@@ -81,7 +78,7 @@ impl Role {
         [Role::PostParam, Role::PostOptState, Role::Delta, Role::User];
 
     /// Argument roles that only `--zkdv-insert-commitments` adds.
-    pub const INSERTED_ARGUMENT_ROLES: [Role; 2] = [Role::ProbeIndex, Role::ProbeWeight];
+    pub const INSERTED_ARGUMENT_ROLES: [Role; 1] = [Role::ProbeWeight];
     /// Result roles that only `--zkdv-insert-commitments` adds.
     pub const INSERTED_RESULT_ROLES: [Role; 1] = [Role::Sketch];
 
@@ -95,7 +92,6 @@ impl Role {
             Role::PostParam => "post_param",
             Role::PostOptState => "post_opt_state",
             Role::User => "user",
-            Role::ProbeIndex => "probe_index",
             Role::ProbeWeight => "probe_weight",
             Role::Sketch => "sketch",
         }
@@ -111,7 +107,6 @@ impl Role {
             Role::PostParam,
             Role::PostOptState,
             Role::User,
-            Role::ProbeIndex,
             Role::ProbeWeight,
             Role::Sketch,
         ]

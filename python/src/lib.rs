@@ -188,9 +188,6 @@ fn commit_batch(
     })
 }
 
-/// `(index, weight)` arrays of `ProbeMap.gather_layout`.
-type GatherArrays<'py> = (Bound<'py, PyArray1<i32>>, Bound<'py, PyArray2<f32>>);
-
 /// A structured orthonormal probe map of one leaf (see
 /// `zkdv_hashing::ProbeMap`).
 #[pyclass(frozen, module = "zkdv._native")]
@@ -264,16 +261,20 @@ impl ProbeMap {
         Ok(out.into_pyarray(py))
     }
 
-    /// The map as gather arguments of an instrumented program
-    /// (`--zkdv-insert-commitments`): `(index, weight)` with `index` int32 of
-    /// shape `(m * k,)` (positions into a leaf row padded to `d + 1`, `d`
-    /// for padding) and `weight` float32 of shape `(m, k)`, `m = ceil(d / k)`.
-    fn gather_layout<'py>(&self, py: Python<'py>) -> PyResult<GatherArrays<'py>> {
-        let layout = self.inner.gather_layout().map_err(value_error)?;
-        let index = layout.index.into_pyarray(py);
-        let weight =
-            Array2::from_shape_vec((layout.m, layout.k), layout.weight).map_err(value_error)?;
-        Ok((index, weight.into_pyarray(py)))
+    /// The map as the `probe_weight` argument of an instrumented program
+    /// (`--zkdv-insert-commitments`): float32 of shape `(d,)`,
+    /// `sign[i] * scale[column[i]]`.
+    fn weights<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        self.inner.weights().into_pyarray(py)
+    }
+
+    /// The column blocks: `(long, q)`, where columns `0..long` cover `q + 1`
+    /// consecutive coordinates each and the remaining `k - long` columns
+    /// cover `q` each.
+    #[getter]
+    fn blocks(&self) -> (u64, u64) {
+        let b = self.inner.blocks();
+        (b.long, b.q)
     }
 }
 

@@ -116,19 +116,17 @@ def test_probe_map_is_orthonormal_deterministic_and_sketches_like_a_matmul():
         hashing.probe_map(b"short", "w", (3,), 0.5)
 
 
-def test_gather_layout_is_the_dense_map():
-    p = hashing.probe_map(bytes(range(32)), "params/w", (6, 41), 0.1)  # d = 41, k = 5, m = 9
-    index, weight = p.gather_layout()
-    assert (index.dtype, index.shape, weight.dtype, weight.shape) == (
-        np.int32,
-        (45,),
-        np.float32,
-        (9, 5),
-    )
-    dense = np.zeros((p.d + 1, p.k))
-    dense[index, np.tile(np.arange(p.k), 9)] = weight.reshape(-1)
-    np.testing.assert_allclose(dense[: p.d], p.to_dense(), rtol=1e-7)
-    assert (dense[p.d] == 0).all() and (index == p.d).sum() == 45 - 41
+def test_weights_and_blocks_are_the_dense_map():
+    p = hashing.probe_map(bytes(range(32)), "params/w", (6, 41), 0.1)  # d = 41, k = 5
+    weight = p.weights()
+    assert (weight.dtype, weight.shape) == (np.float32, (41,))
+    long, q = p.blocks
+    assert (long, q) == (1, 8)  # one column of 9 coordinates, four of 8
+    columns = np.repeat(np.arange(p.k), [q + 1] * long + [q] * (p.k - long))
+    np.testing.assert_array_equal(p.column, columns)
+    dense = np.zeros((p.d, p.k))
+    dense[np.arange(p.d), columns] = weight
+    np.testing.assert_allclose(dense, p.to_dense(), rtol=1e-7)
 
 
 def test_bfloat16_when_ml_dtypes_is_present():

@@ -1,8 +1,8 @@
 """--zkdv-insert-commitments on the fixtures, executed by JAX.
 
 Each fixture is instrumented with ratio 0.25 (so most leaves get k > 1 columns) and run with its
-recorded inputs plus the probe arguments of a session seed, laid out by the Rust probe map
-(``ProbeMap.gather_layout()``). The original results must equal the recorded outputs bitwise,
+recorded inputs plus the probe weights of a session seed, laid out by the Rust probe map
+(``ProbeMap.weights()``). The original results must equal the recorded outputs bitwise,
 and each appended sketch must equal the Rust reference ``zkdv.hashing.sketch`` of the recorded
 delta (accumulated in float64) within 1e-6 relative (absolute floor 1e-7). Uses the zkdv-opt that
 cargo built (target/debug).
@@ -72,14 +72,14 @@ def test_sketches_match_the_rust_reference(name):
     args, results = main_attrs(text, "arg_attrs"), main_attrs(text, "res_attrs")
     n_args, n_results = len(inputs), len(outputs)
     deltas = {path: outputs[i] for i, (path, role) in enumerate(results) if role == "delta"}
-    probes = [path for path, role in args[n_args:] if role == "probe_index"]
+    probes = [path for path, role in args[n_args:] if role == "probe_weight"]
     sketches = [path for path, role in results[n_results:]]
     assert all(role == "sketch" for _, role in results[n_results:])
     assert probes == sketches == [p for p in deltas if np.shape(deltas[p])[-1:] != (0,)]
-    assert [role for _, role in args[n_args:]] == ["probe_index", "probe_weight"] * len(probes)
+    assert [role for _, role in args[n_args:]] == ["probe_weight"] * len(probes)
 
     maps = {p: hashing.probe_map(SEED, p, np.shape(deltas[p]), RATIO) for p in probes}
-    extra = [array for p in probes for array in maps[p].gather_layout()]
+    extra = [maps[p].weights() for p in probes]
     sig = signature(text)
     for array, (shape, dtype) in zip(extra, sig.arguments[n_args:], strict=True):
         assert (array.shape, array.dtype) == (shape, dtype)
