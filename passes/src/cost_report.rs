@@ -40,6 +40,12 @@
 //!   appear in the caller's rows).
 //! - Any other op counts 0, regions included, and is marked unmodelled.
 //!
+//! For a function guarded by `--zkdv-guard-leaves` ([`crate::guard_leaves`])
+//! a `per check` row follows the total: the FLOPs one check runs, averaged
+//! over the leaves, i.e. the unguarded FLOPs plus each guard's FLOPs times
+//! the chance that a delta leaf and a state leaf drawn uniformly (and
+//! independently) hit its target set. `total` still counts every guard.
+//!
 //! Preconditions: the shapes the model reads are static ranked tensors; a
 //! dynamic or unranked shape, a malformed dimension-numbers attribute or a
 //! recursive call is a diagnostic at the op. The pass only reads the IR.
@@ -56,6 +62,7 @@ use melior::ir::{
 
 use crate::{
     effects::ELEMENTWISE,
+    guard_leaves::{DELTA_LEAVES_ATTR, LEAF_COUNTS_ATTR, STATE_LEAVES_ATTR},
     ir::{format_location, op_name, Diagnostic, Diagnostics},
     registry::PassOptions,
     roles::{function_name, functions},
@@ -101,7 +108,7 @@ pub struct OpCost {
 }
 
 /// FLOPs of one function, callees included.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CostReport {
     /// The function's `sym_name`.
     pub function: String,
@@ -110,6 +117,11 @@ pub struct CostReport {
     pub ops: BTreeMap<String, OpCost>,
     /// Caveats: loops counted once, branches all counted, unmodelled ops.
     pub notes: Vec<String>,
+    /// For a function guarded by `--zkdv-guard-leaves`: the FLOPs one check
+    /// runs, averaged over the leaves (delta leaf and state leaf drawn
+    /// uniformly and independently); every guard's branches are otherwise
+    /// counted in `total`.
+    pub per_check: Option<f64>,
 }
 
 impl CostReport {
@@ -168,6 +180,12 @@ impl CostReport {
             "  {:<width$}  {count:>8}  {:>14}\n",
             "total", self.total
         ));
+        if let Some(per_check) = self.per_check {
+            text.push_str(&format!(
+                "  {:<width$}  {:>8}  {:>14.0}\n",
+                "per check", "", per_check
+            ));
+        }
         for note in &self.notes {
             text.push_str(&format!("  note: {note}\n"));
         }
@@ -248,6 +266,7 @@ fn function_cost(
     };
     stack.push(name);
     walk(func, &mut report, stack)?;
+    report.per_check = per_check(func, report.total, stack)?;
     stack.pop();
     let unmodelled: Vec<&str> = report
         .ops
@@ -261,6 +280,58 @@ fn function_cost(
         report.notes.push(note);
     }
     Ok(report)
+}
+
+/// The mean FLOPs of one check of a function guarded by
+/// `--zkdv-guard-leaves` (`None` for other functions): the unguarded FLOPs
+/// plus each guard's FLOPs times the probability that a uniformly drawn
+/// delta leaf or state leaf is in its target set.
+fn per_check(
+    func: OperationRef<'_, '_>,
+    total: u64,
+    stack: &mut Vec<String>,
+) -> Result<Option<f64>, Diagnostic> {
+    let Some(counts) = func
+        .attribute(LEAF_COUNTS_ATTR)
+        .ok()
+        .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+    else {
+        return Ok(None);
+    };
+    let (Ok(deltas), Ok(states)) = (counts.element(0), counts.element(1)) else {
+        return Err(Diagnostic::error_at(
+            &func,
+            format!("`{LEAF_COUNTS_ATTR}` must hold two counts"),
+        ));
+    };
+    let miss = |attr: &str, guard: &OperationRef<'_, '_>, count: i64| -> Result<f64, Diagnostic> {
+        let hit = guard
+            .attribute(attr)
+            .ok()
+            .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+            .ok_or_else(|| Diagnostic::error_at(guard, format!("a guard without `{attr}`")))?
+            .len();
+        Ok(if count > 0 {
+            1.0 - hit as f64 / count as f64
+        } else {
+            1.0
+        })
+    };
+    let mut expected = total as f64;
+    let block = func.region(0).ok().and_then(|region| region.first_block());
+    let mut next = block.and_then(|block| block.first_operation());
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op_name(&op) != "stablehlo.if" || op.attribute(DELTA_LEAVES_ATTR).is_err() {
+            continue;
+        }
+        let mut inner = CostReport::default();
+        visit(op, &mut inner, stack)?;
+        let hit =
+            1.0 - miss(DELTA_LEAVES_ATTR, &op, deltas)? * miss(STATE_LEAVES_ATTR, &op, states)?;
+        expected -= inner.total as f64 * (1.0 - hit);
+    }
+    Ok(Some(expected))
 }
 
 /// Adds the ops nested in `op`'s regions to `report`.

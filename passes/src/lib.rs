@@ -44,6 +44,7 @@ pub mod cost_report;
 pub mod cse;
 pub mod dce;
 pub mod effects;
+pub mod guard_leaves;
 pub mod inline;
 pub mod insert_commitments;
 pub mod ir;

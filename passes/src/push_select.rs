@@ -32,7 +32,9 @@
 //! whatever was used only through the selections (typically the full
 //! optimizer update and the weight-gradient matmuls) disappears; values used
 //! elsewhere stay (for example every gradient when a global-norm clip reads
-//! them all).
+//! them all). Last, [`crate::guard_leaves`] puts the work that only some
+//! leaves need under `stablehlo.if` guards (skipped when the function is
+//! guarded already), so a check runs the work of its two leaves only.
 //!
 //! Option: `func=NAME`, the function to rewrite (default `zkdv_attested`;
 //! with `--zkdv-slice-update=output=attested` it is `main`).
@@ -69,6 +71,7 @@ use crate::{
     cost_report::{layout_lists, list_field},
     dce::eliminate_dead_code,
     effects::ELEMENTWISE,
+    guard_leaves::{guard, LEAF_COUNTS_ATTR},
     ir::{op_name, Diagnostic, Diagnostics},
     registry::PassOptions,
     rewrite::{clone_op, defining_op, replace_all_uses, set_type},
@@ -141,7 +144,10 @@ pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassErr
         pusher.rewrite(slice).map_err(fail)?;
     }
     eliminate_dead_code(module);
-    Ok(())
+    match find_function(module, &name) {
+        Some(func) if func.attribute(LEAF_COUNTS_ATTR).is_err() => guard(module, func),
+        _ => Ok(()),
+    }
 }
 
 /// The static shape of a ranked tensor type.

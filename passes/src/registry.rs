@@ -8,8 +8,8 @@
 use melior::ir::Module;
 
 use crate::{
-    annotate_roles, check_hermetic, cost_report, cse, dce, inline, insert_commitments, push_select,
-    slice_update, PassError,
+    annotate_roles, check_hermetic, cost_report, cse, dce, guard_leaves, inline,
+    insert_commitments, push_select, slice_update, PassError,
 };
 
 /// What a driver hands a pass besides the module.
@@ -101,9 +101,16 @@ pub static PASSES: &[PassInfo] = &[
         flag: "zkdv-push-select",
         summary: "Compute one coordinate instead of the whole update: push one-element \
                   dynamic_slices through elementwise ops, broadcasts, reshapes, transposes, \
-                  dot_general and convolution, then DCE (option: func=NAME, default \
-                  zkdv_attested)",
+                  dot_general and convolution, then DCE and --zkdv-guard-leaves (option: \
+                  func=NAME, default zkdv_attested)",
         run: push_select::run,
+    },
+    PassInfo {
+        flag: "zkdv-guard-leaves",
+        summary: "Run only the challenged leaves' work in the attested function: move the ops \
+                  that only some leaves need under stablehlo.if guards on the index ranges \
+                  (option: func=NAME, default zkdv_attested)",
+        run: guard_leaves::run,
     },
 ];
 

@@ -80,3 +80,38 @@ pub(crate) fn set_type<'c>(value: impl ValueLike<'c>, r#type: melior::ir::Type<'
         )
     }
 }
+
+/// Every use of `value`: the owning op and the operand position.
+pub(crate) fn uses<'c, 'a>(value: impl ValueLike<'c>) -> Vec<(OperationRef<'c, 'a>, usize)> {
+    let mut out = Vec::new();
+    // SAFETY: `value` is live; each operand handle comes from its use list
+    // and is read before the next one is fetched; nothing is mutated. The
+    // owner of a use is a live op of the same IR.
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !mlir_sys::mlirOpOperandIsNull(operand) {
+            let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand));
+            let index = mlir_sys::mlirOpOperandGetOperandNumber(operand) as usize;
+            out.push((owner, index));
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+    }
+    out
+}
+
+/// Sets operand `index` of `op` to `value` (the caller keeps types equal and
+/// `value` dominating `op`).
+pub(crate) fn set_operand<'c>(op: &OperationRef<'c, '_>, index: usize, value: impl ValueLike<'c>) {
+    // SAFETY: both handles are live; `index` is a valid operand position
+    // (the caller got it from `uses` or the op's operand count).
+    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
+}
+
+/// The op that contains `op` (through its block and region), if any.
+pub(crate) fn parent_op<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    // SAFETY: `op` is live; a non-null parent is a live op of the same IR.
+    unsafe {
+        let parent = mlir_sys::mlirOperationGetParentOperation(op.to_raw());
+        (!parent.ptr.is_null()).then(|| OperationRef::from_raw(parent))
+    }
+}
