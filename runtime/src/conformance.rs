@@ -16,7 +16,8 @@ use melior::ir::OperationRef;
 use zkdv_passes::ir::IrContext;
 use zkdv_passes::roles::{function_name, functions};
 
-use crate::interpreter::{attribute_text, HookResult, Interpreter};
+use crate::attrs::text as attribute_text;
+use crate::interpreter::{HookResult, Interpreter};
 use crate::value::{Data, ElementType, Tensor, ValueError};
 use crate::RuntimeError;
 

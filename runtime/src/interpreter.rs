@@ -1,30 +1,45 @@
 //! The evaluation loop: runs one `func.func` of a parsed generic-form
 //! StableHLO module on host tensors.
 //!
-//! The loop walks the entry block's ops in order, keeps an environment from
-//! MLIR values (keyed by their raw pointer, stable while the module lives) to
-//! tensors, and dispatches on the op name to the pure functions of
-//! [`crate::ops`]. Ops without regions only; the first op outside the
-//! supported set stops the run with [`RuntimeError::Unsupported`].
+//! A block runs its ops in order in a [`Frame`]: a map from MLIR values
+//! (keyed by their raw pointer, stable while the module lives) to tensors,
+//! chained to the frame of the enclosing region so that region bodies can
+//! read values defined outside them (as `while`, `if` and `case` bodies do).
+//! A value is dropped from its frame right after its last use, so buffers
+//! are freed as soon as nothing reads them.
 //!
-//! Everything is single-threaded and in a fixed order, so the same program
-//! and inputs give the same bits everywhere.
+//! Each op goes to the families of [`crate::ops`] in turn (elementwise,
+//! data movement, reductions, linear algebra, math); the interpreter itself
+//! runs the structural ops: `func.call` (the callee found by symbol in the
+//! enclosing module), `stablehlo.while`, `if`, `case`,
+//! `optimization_barrier` and `composite` (through its decomposition).
+//! Families see an op's regions through [`Regions`] as [`Body`] values that
+//! call back into the interpreter, with a fast path for bodies that are a
+//! single binary op.
+//!
+//! The first op outside the supported set stops the run with
+//! [`RuntimeError::Unsupported`], naming the op and its location.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::c_void;
 
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
-use melior::ir::{OperationRef, RegionLike, ValueLike};
+use melior::ir::{BlockRef, OperationRef, RegionLike, ValueLike};
 use zkdv_passes::ir::{format_location, op_name};
 
-use crate::ops::{self, BinaryOp, BitwiseOp, CompareType, Direction, UnaryOp};
-use crate::value::{Tensor, TensorType, ValueError};
+use crate::attrs;
+use crate::ops::{self, Body, Combiner, Family, OpError, Regions};
+use crate::value::{Data, Tensor, TensorType, ValueError};
 use crate::{HostTensor, RuntimeError};
 
 /// What an extension hook answers for an op the core does not know: `None`
 /// to decline (the op is then unsupported), or the op's results.
 pub type HookResult = Option<Result<Vec<Tensor>, RuntimeError>>;
+
+/// Nested calls and regions deeper than this are an error (recursion).
+const MAX_DEPTH: usize = 256;
 
 /// The CPU reference interpreter.
 #[derive(Debug, Default, Clone, Copy)]
@@ -55,7 +70,7 @@ impl Interpreter {
     }
 
     /// Like [`Interpreter::run`] on interpreter tensors, offering every op
-    /// outside the core set to `hook` first (the conformance runner
+    /// outside the supported set to `hook` first (the conformance runner
     /// evaluates `check.*` ops this way).
     pub fn run_with<'c, 'a>(
         &self,
@@ -63,17 +78,70 @@ impl Interpreter {
         inputs: Vec<Tensor>,
         hook: &mut dyn FnMut(&OperationRef<'c, 'a>, &[&Tensor]) -> HookResult,
     ) -> Result<Vec<Tensor>, RuntimeError> {
-        let malformed = |message: &str| RuntimeError::Malformed {
-            op: op_name(&func),
-            location: format_location(func.location()),
-            message: message.to_owned(),
+        let exec = Exec {
+            hook: RefCell::new(hook),
+            depth: std::cell::Cell::new(0),
         };
+        exec.function(func, inputs, true)
+    }
+}
+
+/// Values visible to a block: its own, then its enclosing frames'.
+struct Frame<'p> {
+    values: HashMap<*const c_void, Tensor>,
+    parent: Option<&'p Frame<'p>>,
+}
+
+impl Frame<'_> {
+    fn get(&self, key: *const c_void) -> Option<&Tensor> {
+        match self.values.get(&key) {
+            Some(tensor) => Some(tensor),
+            None => self.parent.and_then(|parent| parent.get(key)),
+        }
+    }
+}
+
+type Hook<'h, 'c, 'a> = &'h mut dyn FnMut(&OperationRef<'c, 'a>, &[&Tensor]) -> HookResult;
+
+/// One run: the hook and the nesting depth.
+struct Exec<'h, 'c, 'a> {
+    hook: RefCell<Hook<'h, 'c, 'a>>,
+    depth: std::cell::Cell<usize>,
+}
+
+fn malformed(op: &OperationRef<'_, '_>, message: impl Into<String>) -> RuntimeError {
+    RuntimeError::Malformed {
+        op: op_name(op),
+        location: format_location(op.location()),
+        message: message.into(),
+    }
+}
+
+fn located(op: &OperationRef<'_, '_>, error: OpError) -> RuntimeError {
+    match error {
+        OpError::Value(error) => RuntimeError::from_value(op, error),
+        OpError::Runtime(error) => error,
+    }
+}
+
+/// The families the interpreter offers each op to, in order.
+const FAMILIES: &[Family] = &[core_family];
+
+impl<'c, 'a> Exec<'_, 'c, 'a> {
+    /// Runs a `func.func` on `inputs`; `check_inputs` compares them with the
+    /// argument types (calls from checked code skip it).
+    fn function(
+        &self,
+        func: OperationRef<'c, 'a>,
+        inputs: Vec<Tensor>,
+        check_inputs: bool,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
         let region = func
             .region(0)
-            .map_err(|_| malformed("the function has no body"))?;
+            .map_err(|_| malformed(&func, "the function has no body"))?;
         let block = region
             .first_block()
-            .ok_or_else(|| malformed("the function has no body"))?;
+            .ok_or_else(|| malformed(&func, "the function has no body"))?;
         if block.next_in_region().is_some() {
             return Err(RuntimeError::Unsupported {
                 op: "func.func with several blocks".to_owned(),
@@ -86,188 +154,447 @@ impl Interpreter {
                 actual: inputs.len(),
             });
         }
-        let mut env: HashMap<*const c_void, Tensor> = HashMap::new();
-        for (index, input) in inputs.into_iter().enumerate() {
+        if check_inputs {
+            for (index, input) in inputs.iter().enumerate() {
+                let argument = block
+                    .argument(index)
+                    .map_err(|_| malformed(&func, "missing block argument"))?;
+                let expected =
+                    TensorType::parse(&argument.r#type().to_string()).map_err(|error| {
+                        RuntimeError::Input {
+                            index,
+                            message: error.to_string(),
+                        }
+                    })?;
+                if expected != input.tensor_type() {
+                    return Err(RuntimeError::Input {
+                        index,
+                        message: format!(
+                            "expected {:?}{:?}, got {:?}{:?}",
+                            expected.element, expected.shape, input.element, input.shape
+                        ),
+                    });
+                }
+            }
+        }
+        self.block(&func, block, inputs, None)
+    }
+
+    /// Runs `block` with `args` bound to its arguments and returns the
+    /// operands of its terminator (`func.return` or `stablehlo.return`).
+    fn block(
+        &self,
+        owner: &OperationRef<'c, 'a>,
+        block: BlockRef<'c, 'a>,
+        args: Vec<Tensor>,
+        parent: Option<&Frame<'_>>,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        let depth = self.depth.get();
+        if depth >= MAX_DEPTH {
+            return Err(malformed(
+                owner,
+                format!("calls or regions nest deeper than {MAX_DEPTH} (recursion?)"),
+            ));
+        }
+        self.depth.set(depth + 1);
+        let result = self.block_inner(owner, block, args, parent);
+        self.depth.set(depth);
+        result
+    }
+
+    fn block_inner(
+        &self,
+        owner: &OperationRef<'c, 'a>,
+        block: BlockRef<'c, 'a>,
+        args: Vec<Tensor>,
+        parent: Option<&Frame<'_>>,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        if args.len() != block.argument_count() {
+            return Err(malformed(
+                owner,
+                format!(
+                    "a region with {} arguments got {} values",
+                    block.argument_count(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut frame = Frame {
+            values: HashMap::new(),
+            parent,
+        };
+        for (index, arg) in args.into_iter().enumerate() {
             let argument = block
                 .argument(index)
-                .map_err(|_| malformed("missing block argument"))?;
-            let expected = TensorType::parse(&argument.r#type().to_string()).map_err(|error| {
-                RuntimeError::Input {
-                    index,
-                    message: error.to_string(),
-                }
-            })?;
-            if expected != input.tensor_type() {
-                return Err(RuntimeError::Input {
-                    index,
-                    message: format!(
-                        "expected {:?}{:?}, got {:?}{:?}",
-                        expected.element, expected.shape, input.element, input.shape
-                    ),
-                });
-            }
-            env.insert(argument.to_raw().ptr, input);
+                .map_err(|_| malformed(owner, "missing block argument"))?;
+            frame.values.insert(argument.to_raw().ptr, arg);
         }
-
+        // The ops of the block, and after which op each local value dies.
+        let mut ops = Vec::new();
         let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            let name = op_name(&op);
-            let located = |error: ValueError| RuntimeError::from_value(&op, error);
+            ops.push(op);
+        }
+        let mut last_use: HashMap<*const c_void, usize> = HashMap::new();
+        for (index, op) in ops.iter().enumerate() {
+            for operand in op.operands() {
+                last_use.insert(operand.to_raw().ptr, index);
+            }
+            if op.region_count() > 0 {
+                for inner in zkdv_passes::ir::collect_nested_ops(*op) {
+                    for operand in inner.operands() {
+                        last_use.insert(operand.to_raw().ptr, index);
+                    }
+                }
+            }
+        }
+        let mut dying: Vec<Vec<*const c_void>> = vec![Vec::new(); ops.len()];
+        for (key, index) in last_use {
+            dying[index].push(key);
+        }
+
+        for (index, op) in ops.iter().enumerate() {
+            let name = op_name(op);
             let operands = op
                 .operands()
                 .map(|value| {
-                    env.get(&value.to_raw().ptr).ok_or_else(|| {
-                        located(ValueError::Mismatch(
-                            "an operand is defined outside the entry block".to_owned(),
-                        ))
+                    frame.get(value.to_raw().ptr).ok_or_else(|| {
+                        malformed(op, "an operand is used before it is defined")
                     })
                 })
                 .collect::<Result<Vec<&Tensor>, _>>()?;
-            if name == "func.return" {
+            if name == "func.return" || name == "stablehlo.return" {
                 return Ok(operands.into_iter().cloned().collect());
             }
-            let results = match evaluate(&op, &name, &operands) {
-                Ok(Some(result)) => vec![check_result(&op, result)?],
-                Ok(None) => match hook(&op, &operands) {
-                    Some(results) => results?,
-                    None => {
-                        return Err(RuntimeError::Unsupported {
-                            op: name,
-                            location: format_location(op.location()),
-                        })
-                    }
-                },
-                Err(error) => return Err(located(error)),
-            };
+            let results = self.op(op, &name, &operands, &frame)?;
             if results.len() != op.result_count() {
-                return Err(located(ValueError::Mismatch(format!(
-                    "{} results computed for {} declared",
-                    results.len(),
-                    op.result_count()
-                ))));
+                return Err(RuntimeError::from_value(
+                    op,
+                    ValueError::Mismatch(format!(
+                        "{} results computed for {} declared",
+                        results.len(),
+                        op.result_count()
+                    )),
+                ));
+            }
+            for key in &dying[index] {
+                frame.values.remove(key);
             }
             for (result, tensor) in op.results().zip(results) {
-                env.insert(result.to_raw().ptr, tensor);
+                frame.values.insert(result.to_raw().ptr, tensor);
             }
         }
-        Err(malformed("the function has no `func.return`"))
+        Err(malformed(owner, "a block without a terminator"))
     }
-}
 
-/// Checks a core op's result against its declared type.
-fn check_result(op: &OperationRef<'_, '_>, result: Tensor) -> Result<Tensor, RuntimeError> {
-    let declared = result_type(op).map_err(|error| RuntimeError::from_value(op, error))?;
-    if declared != result.tensor_type() {
-        return Err(RuntimeError::from_value(
-            op,
-            ValueError::Mismatch(format!(
-                "computed {:?}{:?}, declared {:?}{:?}",
-                result.element, result.shape, declared.element, declared.shape
-            )),
-        ));
-    }
-    Ok(result)
-}
-
-fn result_type(op: &OperationRef<'_, '_>) -> Result<TensorType, ValueError> {
-    if op.result_count() != 1 {
-        return Err(ValueError::Mismatch(format!(
-            "expected one result, found {}",
-            op.result_count()
-        )));
-    }
-    let result = op
-        .result(0)
-        .map_err(|error| ValueError::Mismatch(error.to_string()))?;
-    TensorType::parse(&result.r#type().to_string())
-}
-
-/// The printed text of attribute `name`.
-pub(crate) fn attribute_text(op: &OperationRef<'_, '_>, name: &str) -> Result<String, ValueError> {
-    op.attribute(name)
-        .map(|attribute| attribute.to_string())
-        .map_err(|_| ValueError::Malformed {
-            what: "op: missing attribute",
-            text: name.to_owned(),
-        })
-}
-
-/// Reads `array<i64: 0, 2>` (or `array<i64>`) as dimension numbers.
-fn dimensions(op: &OperationRef<'_, '_>, name: &str) -> Result<Vec<usize>, ValueError> {
-    let text = attribute_text(op, name)?;
-    let malformed = || ValueError::Malformed {
-        what: "dimension array",
-        text: text.clone(),
-    };
-    let body = text
-        .strip_prefix("array<i64")
-        .and_then(|rest| rest.strip_suffix('>'))
-        .ok_or_else(malformed)?;
-    let Some(list) = body.strip_prefix(':') else {
-        return if body.is_empty() {
-            Ok(Vec::new())
-        } else {
-            Err(malformed())
+    /// Evaluates one op and checks its results against the declared types.
+    fn op(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        name: &str,
+        operands: &[&Tensor],
+        frame: &Frame<'_>,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        let regions = OpRegions {
+            exec: self,
+            op: *op,
+            frame,
         };
-    };
-    list.split(',')
-        .map(|item| item.trim().parse::<usize>().map_err(|_| malformed()))
-        .collect()
-}
-
-/// Reads an integer attribute printed as `1 : i64`.
-fn integer(op: &OperationRef<'_, '_>, name: &str) -> Result<usize, ValueError> {
-    let text = attribute_text(op, name)?;
-    text.split(" : ")
-        .next()
-        .and_then(|value| value.trim().parse().ok())
-        .ok_or(ValueError::Malformed {
-            what: "integer attribute",
-            text,
-        })
-}
-
-/// Reads the keyword of `#stablehlo<comparison_direction GT>`.
-fn enum_keyword(op: &OperationRef<'_, '_>, name: &str) -> Result<Option<String>, ValueError> {
-    if !op.has_attribute(name) {
-        return Ok(None);
+        let structural = self.structural(op, name, operands, frame);
+        let computed = match structural {
+            Some(result) => Some(result?),
+            None => {
+                let mut found = None;
+                for family in FAMILIES {
+                    if let Some(results) =
+                        family(op, name, operands, &regions).map_err(|e| located(op, e))?
+                    {
+                        found = Some(results);
+                        break;
+                    }
+                }
+                found
+            }
+        };
+        let Some(results) = computed else {
+            let answer = (self.hook.borrow_mut())(op, operands);
+            return match answer {
+                Some(results) => results,
+                None => Err(RuntimeError::Unsupported {
+                    op: name.to_owned(),
+                    location: format_location(op.location()),
+                }),
+            };
+        };
+        let declared =
+            attrs::result_types(op).map_err(|error| RuntimeError::from_value(op, error))?;
+        if declared.len() != results.len() {
+            return Err(RuntimeError::from_value(
+                op,
+                ValueError::Mismatch(format!(
+                    "{} results computed for {} declared",
+                    results.len(),
+                    declared.len()
+                )),
+            ));
+        }
+        for (result, declared) in results.iter().zip(&declared) {
+            if *declared != result.tensor_type() {
+                return Err(RuntimeError::from_value(
+                    op,
+                    ValueError::Mismatch(format!(
+                        "computed {:?}{:?}, declared {:?}{:?}",
+                        result.element, result.shape, declared.element, declared.shape
+                    )),
+                ));
+            }
+        }
+        Ok(results)
     }
-    let text = attribute_text(op, name)?;
-    text.strip_suffix('>')
-        .and_then(|body| body.rsplit(' ').next())
-        .map(|keyword| Some(keyword.to_owned()))
-        .ok_or(ValueError::Malformed {
-            what: "enum attribute",
-            text,
-        })
+
+    /// The ops the interpreter runs itself: calls and control flow.
+    fn structural(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        name: &str,
+        operands: &[&Tensor],
+        frame: &Frame<'_>,
+    ) -> Option<Result<Vec<Tensor>, RuntimeError>> {
+        let owned = || operands.iter().map(|t| (*t).clone()).collect::<Vec<_>>();
+        let result = match name {
+            "func.call" => self.call(op, owned()),
+            "stablehlo.optimization_barrier" => Ok(owned()),
+            "stablehlo.composite" => self.composite(op, owned()),
+            "stablehlo.if" => self.if_op(op, operands, frame),
+            "stablehlo.case" => self.case(op, operands, frame),
+            "stablehlo.while" => self.while_op(op, owned(), frame),
+            _ => return None,
+        };
+        Some(result)
+    }
+
+    fn region_block(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        index: usize,
+    ) -> Result<BlockRef<'c, 'a>, RuntimeError> {
+        op.region(index)
+            .ok()
+            .and_then(|region| region.first_block())
+            .ok_or_else(|| malformed(op, format!("region {index} is missing or empty")))
+    }
+
+    fn call(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        args: Vec<Tensor>,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        let callee = attrs::text(op, "callee").map_err(|e| RuntimeError::from_value(op, e))?;
+        let callee = callee.trim_start_matches('@').to_owned();
+        let func = self.lookup(op, &callee)?;
+        self.function(func, args, false)
+    }
+
+    fn composite(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        args: Vec<Tensor>,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        let text = attrs::text(op, "decomposition").map_err(|e| RuntimeError::from_value(op, e))?;
+        let callee = text.trim_start_matches('@').to_owned();
+        let func = self.lookup(op, &callee)?;
+        self.function(func, args, false)
+    }
+
+    /// The `func.func` named `name` in the module that holds `op`.
+    fn lookup(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        name: &str,
+    ) -> Result<OperationRef<'c, 'a>, RuntimeError> {
+        let mut current = *op;
+        // SAFETY: parents of a live op are live ops of the same IR.
+        let module = loop {
+            let parent = unsafe {
+                let raw = mlir_sys::mlirOperationGetParentOperation(current.to_raw());
+                (!raw.ptr.is_null()).then(|| OperationRef::from_raw(raw))
+            };
+            match parent {
+                Some(parent) if op_name(&parent) == "builtin.module" => break parent,
+                Some(parent) => current = parent,
+                None => return Err(malformed(op, "the op is not inside a module")),
+            }
+        };
+        let body = self.region_block(&module, 0)?;
+        let mut next = body.first_operation();
+        while let Some(candidate) = next {
+            next = candidate.next_in_block();
+            if op_name(&candidate) == "func.func"
+                && attrs::text(&candidate, "sym_name")
+                    .is_ok_and(|text| text.trim_matches('"') == name)
+            {
+                return Ok(candidate);
+            }
+        }
+        Err(malformed(op, format!("no function @{name} in the module")))
+    }
+
+    fn if_op(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        operands: &[&Tensor],
+        frame: &Frame<'_>,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        let pred = scalar_bool(op, operands)?;
+        let block = self.region_block(op, if pred { 0 } else { 1 })?;
+        self.block(op, block, Vec::new(), Some(frame))
+    }
+
+    fn case(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        operands: &[&Tensor],
+        frame: &Frame<'_>,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        let index = match operands {
+            [t] if t.shape.is_empty() => match &t.data {
+                Data::Signed(v) => v[0],
+                Data::Unsigned(v) => i64::try_from(v[0]).unwrap_or(i64::MAX),
+                _ => return Err(malformed(op, "the branch index is not an integer")),
+            },
+            _ => return Err(malformed(op, "expected one rank-0 branch index")),
+        };
+        let count = op.region_count();
+        if count == 0 {
+            return Err(malformed(op, "a case without branches"));
+        }
+        // Out-of-range indices run the last branch.
+        let branch = usize::try_from(index)
+            .ok()
+            .filter(|&b| b < count)
+            .unwrap_or(count - 1);
+        let block = self.region_block(op, branch)?;
+        self.block(op, block, Vec::new(), Some(frame))
+    }
+
+    fn while_op(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        mut state: Vec<Tensor>,
+        frame: &Frame<'_>,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        let cond = self.region_block(op, 0)?;
+        let body = self.region_block(op, 1)?;
+        loop {
+            let decision = self.block(op, cond, state.clone(), Some(frame))?;
+            let refs: Vec<&Tensor> = decision.iter().collect();
+            if !scalar_bool(op, &refs)? {
+                return Ok(state);
+            }
+            state = self.block(op, body, state, Some(frame))?;
+        }
+    }
 }
 
-/// Evaluates a core op; `Ok(None)` if `name` is not one.
-fn evaluate(
+/// The single `tensor<i1>` among `operands`.
+fn scalar_bool(op: &OperationRef<'_, '_>, operands: &[&Tensor]) -> Result<bool, RuntimeError> {
+    match operands {
+        [t] if t.shape.is_empty() => match &t.data {
+            Data::Bool(v) => Ok(v[0]),
+            _ => Err(malformed(op, "the predicate is not an i1")),
+        },
+        _ => Err(malformed(op, "expected one rank-0 i1 predicate")),
+    }
+}
+
+/// An op's regions as bodies that run in the interpreter.
+struct OpRegions<'e, 'f, 'p, 'h, 'c, 'a> {
+    exec: &'e Exec<'h, 'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    frame: &'f Frame<'p>,
+}
+
+impl Regions for OpRegions<'_, '_, '_, '_, '_, '_> {
+    fn body(&self, index: usize) -> Result<Box<dyn Body + '_>, OpError> {
+        let block = self.exec.region_block(&self.op, index)?;
+        Ok(Box::new(RegionBody {
+            exec: self.exec,
+            op: self.op,
+            block,
+            frame: self.frame,
+            combiner: combiner_of(block),
+        }))
+    }
+}
+
+struct RegionBody<'e, 'f, 'p, 'h, 'c, 'a> {
+    exec: &'e Exec<'h, 'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    block: BlockRef<'c, 'a>,
+    frame: &'f Frame<'p>,
+    combiner: Option<Combiner>,
+}
+
+impl Body for RegionBody<'_, '_, '_, '_, '_, '_> {
+    fn apply(&self, args: &[Tensor]) -> Result<Vec<Tensor>, OpError> {
+        Ok(self
+            .exec
+            .block(&self.op, self.block, args.to_vec(), Some(self.frame))?)
+    }
+
+    fn combiner(&self) -> Option<Combiner> {
+        self.combiner
+    }
+}
+
+/// `Some(op)` when `block` is `^bb0(%a, %b): %r = op(%a, %b); return %r`.
+fn combiner_of(block: BlockRef<'_, '_>) -> Option<Combiner> {
+    if block.argument_count() != 2 {
+        return None;
+    }
+    let first = block.first_operation()?;
+    let ret = first.next_in_block()?;
+    if ret.next_in_block().is_some() || op_name(&ret) != "stablehlo.return" {
+        return None;
+    }
+    let combiner = match op_name(&first).as_str() {
+        "stablehlo.add" => Combiner::Add,
+        "stablehlo.multiply" => Combiner::Multiply,
+        "stablehlo.maximum" => Combiner::Maximum,
+        "stablehlo.minimum" => Combiner::Minimum,
+        "stablehlo.and" => Combiner::And,
+        "stablehlo.or" => Combiner::Or,
+        "stablehlo.xor" => Combiner::Xor,
+        _ => return None,
+    };
+    let a = block.argument(0).ok()?.to_raw().ptr;
+    let b = block.argument(1).ok()?.to_raw().ptr;
+    let operands: Vec<_> = first.operands().map(|v| v.to_raw().ptr).collect();
+    let result = first.result(0).ok()?.to_raw().ptr;
+    let returned: Vec<_> = ret.operands().map(|v| v.to_raw().ptr).collect();
+    (operands == [a, b] && returned == [result]).then_some(combiner)
+}
+
+/// The elementwise and shape ops of [`crate::ops`] (the first family).
+fn core_family(
     op: &OperationRef<'_, '_>,
     name: &str,
     operands: &[&Tensor],
-) -> Result<Option<Tensor>, ValueError> {
-    let arity = |n: usize| {
-        if operands.len() == n {
-            Ok(())
-        } else {
-            Err(ValueError::Mismatch(format!(
-                "expected {n} operands, found {}",
-                operands.len()
-            )))
-        }
-    };
+    _regions: &dyn Regions,
+) -> Result<Option<Vec<Tensor>>, OpError> {
+    use ops::{BinaryOp, BitwiseOp, CompareType, Direction, UnaryOp};
+    let arity = |n: usize| ops::arity(operands, n);
     let binary =
         |kind: BinaryOp| arity(2).and_then(|()| ops::binary(kind, operands[0], operands[1]));
     let bitwise =
         |kind: BitwiseOp| arity(2).and_then(|()| ops::bitwise(kind, operands[0], operands[1]));
     let unary = |kind: UnaryOp| arity(1).and_then(|()| ops::unary(kind, operands[0]));
+    let result_type = || attrs::result_type(op, 0);
     let result = match name {
         "stablehlo.constant" => {
             arity(0)?;
-            Tensor::from_dense_text(&attribute_text(op, "value")?)
+            Tensor::from_dense_text(&attrs::text(op, "value")?)
         }
         "stablehlo.add" => binary(BinaryOp::Add),
         "stablehlo.subtract" => binary(BinaryOp::Subtract),
@@ -287,10 +614,10 @@ fn evaluate(
                 what: "compare attribute",
                 text,
             };
-            let direction = enum_keyword(op, "comparison_direction")?
+            let direction = attrs::enum_keyword(op, "comparison_direction")?
                 .ok_or_else(|| bad("comparison_direction missing".to_owned()))?;
             let direction = Direction::parse(&direction).ok_or_else(|| bad(direction))?;
-            let compare_type = match enum_keyword(op, "compare_type")? {
+            let compare_type = match attrs::enum_keyword(op, "compare_type")? {
                 None => None,
                 Some(text) => Some(CompareType::parse(&text).ok_or_else(|| bad(text))?),
             };
@@ -302,28 +629,28 @@ fn evaluate(
         }
         "stablehlo.convert" => {
             arity(1)?;
-            ops::convert(operands[0], result_type(op)?.element)
+            ops::convert(operands[0], result_type()?.element)
         }
         "stablehlo.broadcast_in_dim" => {
             arity(1)?;
-            let dims = dimensions(op, "broadcast_dimensions")?;
-            ops::broadcast_in_dim(operands[0], &dims, &result_type(op)?.shape)
+            let dims = attrs::dimensions(op, "broadcast_dimensions")?;
+            ops::broadcast_in_dim(operands[0], &dims, &result_type()?.shape)
         }
         "stablehlo.reshape" => {
             arity(1)?;
-            ops::reshape(operands[0], &result_type(op)?.shape)
+            ops::reshape(operands[0], &result_type()?.shape)
         }
         "stablehlo.transpose" => {
             arity(1)?;
-            ops::transpose(operands[0], &dimensions(op, "permutation")?)
+            ops::transpose(operands[0], &attrs::dimensions(op, "permutation")?)
         }
         "stablehlo.iota" => {
             arity(0)?;
-            ops::iota(&result_type(op)?, integer(op, "iota_dimension")?)
+            ops::iota(&result_type()?, attrs::index(op, "iota_dimension")?)
         }
         _ => return Ok(None),
     };
-    result.map(Some)
+    Ok(Some(vec![result?]))
 }
 
 #[cfg(test)]
@@ -344,7 +671,7 @@ mod tests {
   }) : () -> ()
   "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "unsupported"}> ({
   ^bb0(%x: tensor<2xf32>):
-    %0 = "stablehlo.exponential"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+    %0 = "stablehlo.fft"(%x) : (tensor<2xf32>) -> tensor<2xf32>
     "func.return"(%0) : (tensor<2xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
@@ -382,7 +709,7 @@ mod tests {
         let err = Interpreter.run(unsupported, &[x]).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "program.mlir:13:10: unsupported op `stablehlo.exponential`"
+            "program.mlir:13:10: unsupported op `stablehlo.fft`"
         );
     }
 

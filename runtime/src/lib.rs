@@ -10,6 +10,7 @@
 
 #![deny(missing_docs)]
 
+pub mod attrs;
 pub mod conformance;
 pub mod interpreter;
 pub mod ops;

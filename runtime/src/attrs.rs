@@ -1,0 +1,274 @@
+//! Reading op attributes and result types from their printed MLIR form.
+//!
+//! StableHLO attributes are opaque to libMLIR here (unregistered dialect), so
+//! the runtime reads what it needs from their printed text: dense arrays
+//! (`array<i64: 1, 2>`), integers (`1 : i64`), enum keywords
+//! (`#stablehlo<comparison_direction GT>`), `dense<...>` elements and the
+//! fields of structured attributes (`#stablehlo.dot<...>`). Every reader
+//! fails with a [`ValueError`] naming the attribute, never panics.
+
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, ValueLike};
+
+use crate::value::{Tensor, TensorType, ValueError};
+
+/// The printed text of attribute `name`.
+pub fn text(op: &OperationRef<'_, '_>, name: &str) -> Result<String, ValueError> {
+    op.attribute(name)
+        .map(|attribute| attribute.to_string())
+        .map_err(|_| ValueError::Malformed {
+            what: "op: missing attribute",
+            text: name.to_owned(),
+        })
+}
+
+/// Whether the op has attribute `name`.
+pub fn has(op: &OperationRef<'_, '_>, name: &str) -> bool {
+    op.has_attribute(name)
+}
+
+/// Reads `array<i64: 0, -2>` (or `array<i64>`) as signed integers.
+pub fn i64_array(op: &OperationRef<'_, '_>, name: &str) -> Result<Vec<i64>, ValueError> {
+    parse_i64_array(&text(op, name)?)
+}
+
+/// [`i64_array`], or `default` when the attribute is absent.
+pub fn i64_array_or(
+    op: &OperationRef<'_, '_>,
+    name: &str,
+    default: Vec<i64>,
+) -> Result<Vec<i64>, ValueError> {
+    if has(op, name) {
+        i64_array(op, name)
+    } else {
+        Ok(default)
+    }
+}
+
+/// Reads `array<i64: 0, 2>` as non-negative dimension numbers.
+pub fn dimensions(op: &OperationRef<'_, '_>, name: &str) -> Result<Vec<usize>, ValueError> {
+    let text = text(op, name)?;
+    parse_i64_array(&text)?
+        .into_iter()
+        .map(|v| {
+            usize::try_from(v).map_err(|_| ValueError::Malformed {
+                what: "dimension array",
+                text: text.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Reads `array<i1: true, false>` (absent: `None`).
+pub fn bool_array(op: &OperationRef<'_, '_>, name: &str) -> Result<Option<Vec<bool>>, ValueError> {
+    if !has(op, name) {
+        return Ok(None);
+    }
+    let text = text(op, name)?;
+    let malformed = || ValueError::Malformed {
+        what: "boolean array",
+        text: text.clone(),
+    };
+    let body = text
+        .strip_prefix("array<i1")
+        .and_then(|rest| rest.strip_suffix('>'))
+        .ok_or_else(malformed)?;
+    let Some(list) = body.strip_prefix(':') else {
+        return if body.is_empty() {
+            Ok(Some(Vec::new()))
+        } else {
+            Err(malformed())
+        };
+    };
+    list.split(',')
+        .map(|item| match item.trim() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(malformed()),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// Parses the text of a dense i64 array attribute.
+pub fn parse_i64_array(text: &str) -> Result<Vec<i64>, ValueError> {
+    let malformed = || ValueError::Malformed {
+        what: "i64 array",
+        text: text.to_owned(),
+    };
+    let body = text
+        .strip_prefix("array<i64")
+        .and_then(|rest| rest.strip_suffix('>'))
+        .ok_or_else(malformed)?;
+    let Some(list) = body.strip_prefix(':') else {
+        return if body.trim().is_empty() {
+            Ok(Vec::new())
+        } else {
+            Err(malformed())
+        };
+    };
+    list.split(',')
+        .map(|item| item.trim().parse::<i64>().map_err(|_| malformed()))
+        .collect()
+}
+
+/// Reads an integer attribute printed as `1 : i64` (or a bare integer).
+pub fn integer(op: &OperationRef<'_, '_>, name: &str) -> Result<i64, ValueError> {
+    let text = text(op, name)?;
+    text.split(" : ")
+        .next()
+        .and_then(|value| value.trim().parse().ok())
+        .ok_or(ValueError::Malformed {
+            what: "integer attribute",
+            text,
+        })
+}
+
+/// [`integer`], or `default` when absent.
+pub fn integer_or(op: &OperationRef<'_, '_>, name: &str, default: i64) -> Result<i64, ValueError> {
+    if has(op, name) {
+        integer(op, name)
+    } else {
+        Ok(default)
+    }
+}
+
+/// A non-negative integer attribute as `usize`.
+pub fn index(op: &OperationRef<'_, '_>, name: &str) -> Result<usize, ValueError> {
+    let value = integer(op, name)?;
+    usize::try_from(value).map_err(|_| ValueError::Malformed {
+        what: "non-negative integer attribute",
+        text: format!("{name} = {value}"),
+    })
+}
+
+/// A boolean attribute printed as `true`/`false` (absent: `default`).
+pub fn boolean_or(op: &OperationRef<'_, '_>, name: &str, default: bool) -> Result<bool, ValueError> {
+    if !has(op, name) {
+        return Ok(default);
+    }
+    let text = text(op, name)?;
+    match text.trim() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(ValueError::Malformed {
+            what: "boolean attribute",
+            text,
+        }),
+    }
+}
+
+/// Reads the keyword of `#stablehlo<comparison_direction GT>` (absent:
+/// `None`).
+pub fn enum_keyword(op: &OperationRef<'_, '_>, name: &str) -> Result<Option<String>, ValueError> {
+    if !has(op, name) {
+        return Ok(None);
+    }
+    let text = text(op, name)?;
+    text.strip_suffix('>')
+        .and_then(|body| body.rsplit(' ').next())
+        .map(|keyword| Some(keyword.to_owned()))
+        .ok_or(ValueError::Malformed {
+            what: "enum attribute",
+            text,
+        })
+}
+
+/// A `dense<...> : tensor<...>` attribute as a tensor (absent: `None`).
+pub fn dense(op: &OperationRef<'_, '_>, name: &str) -> Result<Option<Tensor>, ValueError> {
+    if !has(op, name) {
+        return Ok(None);
+    }
+    Tensor::from_dense_text(&text(op, name)?).map(Some)
+}
+
+/// The integer list field `name = [1, 2]` inside a structured attribute such
+/// as `#stablehlo.dot<lhs_batching_dimensions = [0], ...>`; a missing field
+/// is the empty list.
+pub fn list_field(text: &str, name: &str) -> Result<Vec<i64>, ValueError> {
+    let malformed = || ValueError::Malformed {
+        what: "structured attribute field",
+        text: format!("{name} in {text}"),
+    };
+    let key = format!("{name} = [");
+    let Some(start) = find_field(text, &key) else {
+        return Ok(Vec::new());
+    };
+    let rest = &text[start + key.len()..];
+    let end = rest.find(']').ok_or_else(malformed)?;
+    let body = rest[..end].trim();
+    if body.is_empty() {
+        return Ok(Vec::new());
+    }
+    body.split(',')
+        .map(|item| item.trim().parse::<i64>().map_err(|_| malformed()))
+        .collect()
+}
+
+/// The integer field `name = 3` inside a structured attribute (missing:
+/// `None`).
+pub fn int_field(text: &str, name: &str) -> Result<Option<i64>, ValueError> {
+    let key = format!("{name} = ");
+    let Some(start) = find_field(text, &key) else {
+        return Ok(None);
+    };
+    let rest = &text[start + key.len()..];
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    digits
+        .parse()
+        .map(Some)
+        .map_err(|_| ValueError::Malformed {
+            what: "structured attribute field",
+            text: format!("{name} in {text}"),
+        })
+}
+
+/// Position of `key` as a whole field name (not the tail of a longer name).
+fn find_field(text: &str, key: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = text[from..].find(key) {
+        let at = from + found;
+        let before = text[..at].chars().next_back();
+        if before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_')) {
+            return Some(at);
+        }
+        from = at + key.len();
+    }
+    None
+}
+
+/// The type of result `index`.
+pub fn result_type(op: &OperationRef<'_, '_>, index: usize) -> Result<TensorType, ValueError> {
+    let result = op
+        .result(index)
+        .map_err(|_| ValueError::Mismatch(format!("the op has no result {index}")))?;
+    TensorType::parse(&result.r#type().to_string())
+}
+
+/// The types of every result.
+pub fn result_types(op: &OperationRef<'_, '_>) -> Result<Vec<TensorType>, ValueError> {
+    (0..op.result_count()).map(|i| result_type(op, i)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrays_and_fields() {
+        assert_eq!(parse_i64_array("array<i64: 1, -2>").unwrap(), vec![1, -2]);
+        assert_eq!(parse_i64_array("array<i64>").unwrap(), Vec::<i64>::new());
+        assert!(parse_i64_array("array<i32: 1>").is_err());
+        let dot = "#stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], \
+                   lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>";
+        assert_eq!(list_field(dot, "lhs_batching_dimensions").unwrap(), vec![0]);
+        assert_eq!(list_field(dot, "batching_dimensions").unwrap(), Vec::<i64>::new());
+        assert_eq!(list_field(dot, "rhs_contracting_dimensions").unwrap(), vec![1]);
+        let gather = "#stablehlo.gather<offset_dims = [1], index_vector_dim = 1>";
+        assert_eq!(int_field(gather, "index_vector_dim").unwrap(), Some(1));
+        assert_eq!(int_field(gather, "vector_dim").unwrap(), None);
+    }
+}
