@@ -262,8 +262,15 @@ fn annotate(module: &Module<'_>, option_text: &str) -> Result<(), Diagnostic> {
     };
 
     // All roles are valid: rewrite the attributes.
-    // SAFETY: `module` borrows the context for `'c`, so it is alive for `'c`.
-    let context: &Context = unsafe { module.context().to_ref() };
+    // `to_ref` reinterprets the `ContextRef` value itself as a `Context`, so
+    // the `ContextRef` must outlive every use of the reference: keep it in a
+    // local for the whole pass (a temporary would dangle at the end of the
+    // statement; cargo fuzz's AddressSanitizer caught exactly that).
+    let context_ref = module.context();
+    // SAFETY: `context_ref` lives until the end of this function, and the
+    // context outlives every module parsed in it, and so every attribute and
+    // type built here.
+    let context: &Context = unsafe { context_ref.to_ref() };
     let new_args = rewrite(context, &arg_dicts, &args);
     let new_results = rewrite(context, &res_dicts, &results);
     if !args.is_empty() {

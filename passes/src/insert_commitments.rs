@@ -138,9 +138,15 @@ struct Leaf<'c> {
 pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), PassError> {
     let options = parse_options(&options.options)
         .map_err(|message| fail(Diagnostic::error("<options>", message)))?;
-    // SAFETY: the context outlives every module parsed in it, and so every
-    // attribute and type built here.
-    let context = unsafe { module.context().to_ref() };
+    // `to_ref` reinterprets the `ContextRef` value itself as a `Context`, so
+    // the `ContextRef` must outlive every use of the reference: keep it in a
+    // local for the whole pass (a temporary would dangle at the end of the
+    // statement; cargo fuzz's AddressSanitizer caught exactly that).
+    let context_ref = module.context();
+    // SAFETY: `context_ref` lives until the end of this function, and the
+    // context outlives every module parsed in it, and so every attribute and
+    // type built here.
+    let context = unsafe { context_ref.to_ref() };
 
     let entry_ref = find_function(module, &options.func).ok_or_else(|| {
         fail(Diagnostic::error(

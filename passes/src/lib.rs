@@ -48,6 +48,7 @@ pub mod guard_leaves;
 pub mod inline;
 pub mod insert_commitments;
 pub mod ir;
+pub mod pipeline;
 pub mod push_select;
 pub mod registry;
 mod rewrite;

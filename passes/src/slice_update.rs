@@ -139,9 +139,15 @@ pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassErr
     let signature = roles(entry).map_err(fail)?;
     check_argument_order(&entry, &signature).map_err(fail)?;
 
-    // SAFETY: the context outlives every module parsed in it, and so every
-    // attribute and type built here.
-    let context = unsafe { module.context().to_ref() };
+    // `to_ref` reinterprets the `ContextRef` value itself as a `Context`, so
+    // the `ContextRef` must outlive every use of the reference: keep it in a
+    // local for the whole pass (a temporary would dangle at the end of the
+    // statement; cargo fuzz's AddressSanitizer caught exactly that).
+    let context_ref = module.context();
+    // SAFETY: `context_ref` lives until the end of this function, and the
+    // context outlives every module parsed in it, and so every attribute and
+    // type built here.
+    let context = unsafe { context_ref.to_ref() };
     let attested = build_attested(context, &entry, &signature).map_err(fail)?;
     let replay = build_replay(context, &entry, &signature).map_err(fail)?;
     let body = module.body();

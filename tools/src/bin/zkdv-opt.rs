@@ -19,8 +19,8 @@ use std::{
 use anyhow::{Context as _, Result};
 use clap::{Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 use zkdv_passes::{
-    ir::{print_generic_with, IrContext, Severity},
-    registry::{PassInfo, PassOptions, PASSES},
+    pipeline::run_steps,
+    registry::{PassInfo, PASSES},
 };
 
 /// The line that separates chunks with `--split-input-file`.
@@ -228,35 +228,9 @@ fn process_chunk(
     // Leading newlines keep line numbers those of the whole file.
     let mut text = "\n".repeat(chunk.first_line);
     text.push_str(chunk.text);
-
-    let context = IrContext::new();
-    let module = context
-        .parse(&text, source_name)
-        .map_err(|error| error.to_string())?;
-    for (pass, options) in passes {
-        let mut options = PassOptions {
-            options: options.clone(),
-            report: String::new(),
-        };
-        let result = (pass.run)(&module, &mut options);
-        if !options.report.is_empty() {
-            report(options.report.trim_end());
-        }
-        // Warnings and remarks a pass emitted through MLIR.
-        let emitted = context.take_diagnostics();
-        for diagnostic in emitted.iter().filter(|d| d.severity != Severity::Error) {
-            report(&diagnostic.to_string());
-        }
-        result.map_err(|error| error.to_string())?;
-        if let Err(diagnostics) = context.verify(&module) {
-            return Err(format!(
-                "{diagnostics}\n{source_name}: error: the module is invalid after --{}",
-                pass.flag
-            ));
-        }
-    }
-    print_generic_with(&module, debug_info)
-        .map_err(|error| format!("{source_name}: error: cannot print: {error}"))
+    run_steps(&text, source_name, passes, debug_info, &mut |message| {
+        report(message)
+    })
 }
 
 #[cfg(test)]
