@@ -53,7 +53,7 @@
 use std::collections::BTreeMap;
 
 use melior::ir::{
-    attribute::{DenseI64ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute},
+    attribute::{DenseI64ArrayAttribute, IntegerAttribute},
     block::BlockLike,
     operation::OperationLike,
     r#type::RankedTensorType,
@@ -366,8 +366,7 @@ fn visit(
             let callee = op
                 .attribute("callee")
                 .ok()
-                .and_then(|attribute| FlatSymbolRefAttribute::try_from(attribute).ok())
-                .map(|attribute| attribute.value().to_owned())
+                .and_then(crate::roles::symbol_value)
                 .ok_or_else(|| at("no flat `callee` symbol".to_owned()))?;
             if stack.contains(&callee) {
                 return Err(at(format!(

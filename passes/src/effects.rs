@@ -29,7 +29,7 @@
 //! Erasing also needs the op not to be a terminator ([`is_terminator`]).
 
 use melior::ir::{
-    attribute::{BoolAttribute, StringAttribute},
+    attribute::BoolAttribute,
     operation::OperationLike,
     OperationRef,
 };
@@ -104,8 +104,8 @@ fn is_pure_custom_call(op: &OperationRef<'_, '_>) -> bool {
     let target_is_pure = op
         .attribute("call_target_name")
         .ok()
-        .and_then(|attribute| StringAttribute::try_from(attribute).ok())
-        .is_some_and(|target| PURE_CUSTOM_CALL_TARGETS.contains(&target.value()));
+        .and_then(crate::roles::string_value)
+        .is_some_and(|target| PURE_CUSTOM_CALL_TARGETS.contains(&target.as_str()));
     let has_side_effect = op
         .attribute("has_side_effect")
         .ok()

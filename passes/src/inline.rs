@@ -42,7 +42,6 @@
 use std::collections::{HashMap, HashSet};
 
 use melior::ir::{
-    attribute::{FlatSymbolRefAttribute, StringAttribute},
     block::BlockLike,
     operation::{OperationLike, OperationPrintingFlags},
     Module, OperationRef, RegionLike,
@@ -134,8 +133,8 @@ fn collect_functions<'c, 'a>(module: &'a Module<'c>) -> Vec<Function<'c, 'a>> {
                 let callee = op
                     .attribute("callee")
                     .ok()
-                    .and_then(|attribute| FlatSymbolRefAttribute::try_from(attribute).ok())?;
-                let callee = *index_of.get(callee.value())?;
+                    .and_then(crate::roles::symbol_value)?;
+                let callee = *index_of.get(callee.as_str())?;
                 Some(Call { op, callee })
             })
             .collect();
@@ -431,8 +430,7 @@ fn is_private(function: &OperationRef<'_, '_>) -> bool {
 fn string_attribute(op: &OperationRef<'_, '_>, name: &str) -> Option<String> {
     op.attribute(name)
         .ok()
-        .and_then(|attribute| StringAttribute::try_from(attribute).ok())
-        .map(|attribute| attribute.value().to_owned())
+        .and_then(crate::roles::string_value)
 }
 
 #[cfg(test)]

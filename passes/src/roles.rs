@@ -318,6 +318,22 @@ pub fn string_value(attribute: Attribute<'_>) -> Option<String> {
     Some(String::from_utf8_lossy(bytes).into_owned())
 }
 
+/// The symbol of a flat symbol reference (`@name`), `None` for other
+/// attributes. Like [`string_value`], safe for the empty symbol.
+pub fn symbol_value(attribute: Attribute<'_>) -> Option<String> {
+    let attribute = melior::ir::attribute::FlatSymbolRefAttribute::try_from(attribute).ok()?;
+    // SAFETY: `attribute` is a live flat symbol reference; MLIR returns a
+    // reference to its storage, which lives as long as the context.
+    let raw = unsafe { mlir_sys::mlirFlatSymbolRefAttrGetValue(attribute.to_raw()) };
+    if raw.length == 0 || raw.data.is_null() {
+        return Some(String::new());
+    }
+    // SAFETY: `data` is non-null and points at `length` bytes owned by the
+    // attribute's storage.
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length) };
+    Some(String::from_utf8_lossy(bytes).into_owned())
+}
+
 /// Reads the roles and paths of `func` (a `func.func`).
 ///
 /// Fails, at the function's location, if no argument or result has a role ("a

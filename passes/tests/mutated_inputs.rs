@@ -129,3 +129,37 @@ fn mutated_programs_never_panic_any_pass() {
     assert!(parsed > 200, "only {parsed} mutated programs parsed");
     assert!(failed_passes > 0, "no pass ever reported a diagnostic");
 }
+
+/// Every file of the fuzz corpus (`fuzz/corpus/opt_pipeline/`, including
+/// the inputs of crashes found and fixed: `regression-*`) goes through the
+/// whole pass table without a panic, in every `cargo test`.
+#[test]
+fn fuzz_corpus_never_panics_any_pass() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/opt_pipeline");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 30, "the corpus lost its seeds");
+    assert!(files
+        .iter()
+        .any(|f| f.file_name().is_some_and(|n| n.to_string_lossy().starts_with("regression-"))));
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        let context = IrContext::new();
+        let Ok(module) = context.parse(text, &path.display().to_string()) else {
+            continue;
+        };
+        for pass in PASSES {
+            let mut options = PassOptions::default();
+            let _ = (pass.run)(&module, &mut options);
+            if context.verify(&module).is_err() {
+                break;
+            }
+        }
+    }
+}
