@@ -28,11 +28,7 @@
 //!
 //! Erasing also needs the op not to be a terminator ([`is_terminator`]).
 
-use melior::ir::{
-    attribute::BoolAttribute,
-    operation::OperationLike,
-    OperationRef,
-};
+use melior::ir::{attribute::BoolAttribute, operation::OperationLike, OperationRef};
 
 pub use crate::check_hermetic::PURE_CUSTOM_CALL_TARGETS;
 use crate::ir::{collect_nested_ops, op_name};

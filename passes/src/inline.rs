@@ -428,9 +428,7 @@ fn is_private(function: &OperationRef<'_, '_>) -> bool {
 }
 
 fn string_attribute(op: &OperationRef<'_, '_>, name: &str) -> Option<String> {
-    op.attribute(name)
-        .ok()
-        .and_then(crate::roles::string_value)
+    op.attribute(name).ok().and_then(crate::roles::string_value)
 }
 
 #[cfg(test)]

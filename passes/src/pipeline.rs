@@ -68,7 +68,9 @@ mod tests {
     fn steps_parse_and_run() {
         let steps = parse_steps(&["--zkdv-dce", "zkdv-cost-report=func=main"]).unwrap();
         assert_eq!(steps[1].1, "func=main");
-        assert!(parse_steps(&["--zkdv-nope"]).unwrap_err().contains("unknown pass"));
+        assert!(parse_steps(&["--zkdv-nope"])
+            .unwrap_err()
+            .contains("unknown pass"));
         let text = r#""func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "main"}> ({
   ^bb0(%x: tensor<2xf32>):
     %0 = "stablehlo.add"(%x, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>

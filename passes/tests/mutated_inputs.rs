@@ -142,9 +142,9 @@ fn fuzz_corpus_never_panics_any_pass() {
         .collect();
     files.sort();
     assert!(files.len() >= 30, "the corpus lost its seeds");
-    assert!(files
-        .iter()
-        .any(|f| f.file_name().is_some_and(|n| n.to_string_lossy().starts_with("regression-"))));
+    assert!(files.iter().any(|f| f
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("regression-"))));
     for path in files {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let Ok(text) = std::str::from_utf8(&bytes) else {

@@ -518,6 +518,147 @@ fn key_commitment<'py>(py: Python<'py>, key: &[u8]) -> PyResult<Bound<'py, PyByt
     Ok(PyBytes::new(py, c.as_bytes()))
 }
 
+// ------------------------------------------------------------ compiler
+
+/// Run `zkdv-opt` passes on module text (generic form): `passes` are
+/// `"zkdv-slice-update=output=attested"`-style items, run in order. Returns
+/// the printed module and the passes' reports (cost tables, warnings);
+/// raises `ValueError` with the diagnostics on failure.
+#[pyfunction]
+#[pyo3(signature = (text, passes, source_name = "<input>"))]
+fn run_passes(
+    py: Python<'_>,
+    text: &str,
+    passes: Vec<String>,
+    source_name: &str,
+) -> PyResult<(String, Vec<String>)> {
+    let steps = zkdv_passes::pipeline::parse_steps(&passes).map_err(value_error)?;
+    py.detach(|| {
+        let mut reports = Vec::new();
+        zkdv_passes::pipeline::run_steps(text, source_name, &steps, false, &mut |r| {
+            reports.push(r.to_owned())
+        })
+        .map(|module| (module, reports))
+    })
+    .map_err(value_error)
+}
+
+// ------------------------------------------------------------- runtime
+
+create_exception!(
+    _native,
+    RuntimeError,
+    PyException,
+    "The replay runtime could not run a program (unsupported op, bad input)."
+);
+
+/// A program borrowed through its held mutex guard, for the GIL-free part of
+/// a call.
+struct Exclusive<'a>(&'a zkdv_runtime::Program);
+
+// SAFETY: `py.detach` runs its closure on the calling thread (it only
+// releases the GIL), and the mutex guard behind the reference is held for
+// the whole call, so no other thread can touch the program meanwhile.
+unsafe impl Send for Exclusive<'_> {}
+
+impl<'a> Exclusive<'a> {
+    /// The program (taking `self` whole, so a closure captures the wrapper,
+    /// not its field).
+    fn into_inner(self) -> &'a zkdv_runtime::Program {
+        self.0
+    }
+}
+
+/// A tensor crossing the binding: dtype tag, shape, little-endian bytes.
+type TensorParts<'py> = (String, Vec<u64>, Bound<'py, PyBytes>);
+
+/// A generic-form StableHLO program parsed once and run by the runtime's
+/// deterministic CPU interpreter.
+#[pyclass(frozen, module = "zkdv._native")]
+struct Program {
+    inner: std::sync::Mutex<zkdv_runtime::Program>,
+}
+
+#[pymethods]
+impl Program {
+    /// Parse `text` and select function `func` (default `main`).
+    #[new]
+    #[pyo3(signature = (text, func = "main", source_name = "<program>"))]
+    fn new(py: Python<'_>, text: &str, func: &str, source_name: &str) -> PyResult<Self> {
+        let program = py
+            .detach(|| zkdv_runtime::Program::parse(text, source_name, func))
+            .map_err(|e| RuntimeError::new_err(e.to_string()))?;
+        Ok(Program {
+            inner: std::sync::Mutex::new(program),
+        })
+    }
+
+    /// `(dtype tag, shape)` of each argument.
+    #[getter]
+    fn arguments(&self) -> PyResult<Vec<(String, Vec<usize>)>> {
+        let program = self
+            .inner
+            .lock()
+            .map_err(|_| RuntimeError::new_err("the program was poisoned by a panic"))?;
+        Ok(program
+            .arguments()
+            .iter()
+            .map(|ty| (ty.element.dtype().tag().to_owned(), ty.shape.clone()))
+            .collect())
+    }
+
+    /// Run on inputs given as `(dtype tag, shape, flat uint8 view)` (read in
+    /// place, with the GIL released); returns the results in the same form
+    /// with `bytes`.
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        inputs: Vec<(String, Vec<u64>, PyReadonlyArray1<'py, u8>)>,
+    ) -> PyResult<Vec<TensorParts<'py>>> {
+        let mut views = Vec::with_capacity(inputs.len());
+        for (index, (tag, shape, data)) in inputs.iter().enumerate() {
+            let dtype = hashing::DType::from_tag(tag)
+                .map_err(|e| value_error(format!("input {index}: {e}")))?;
+            let bytes = data
+                .as_slice()
+                .map_err(|e| value_error(format!("input {index}: {e}")))?;
+            views.push((dtype, shape.as_slice(), bytes));
+        }
+        let program = self
+            .inner
+            .lock()
+            .map_err(|_| RuntimeError::new_err("the program was poisoned by a panic"))?;
+        let exclusive = Exclusive(&program);
+        let outputs = py.detach(move || -> Result<Vec<zkdv_runtime::HostTensor>, String> {
+            let program = exclusive.into_inner();
+            let tensors = views
+                .iter()
+                .enumerate()
+                .map(|(index, (dtype, shape, bytes))| {
+                    zkdv_runtime::Tensor::from_le_bytes(*dtype, shape, bytes)
+                        .map_err(|e| format!("input {index}: {e}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let results = program.run(tensors).map_err(|e| e.to_string())?;
+            results
+                .iter()
+                .map(|t| t.to_host().map_err(|e| e.to_string()))
+                .collect()
+        });
+        let outputs = outputs.map_err(RuntimeError::new_err)?;
+        Ok(outputs
+            .into_iter()
+            .map(|host| {
+                (
+                    host.dtype().tag().to_owned(),
+                    host.shape().to_vec(),
+                    PyBytes::new(py, host.bytes()),
+                )
+            })
+            .collect())
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -531,6 +672,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Challenge>()?;
     m.add_class::<StepReceipt>()?;
     m.add_class::<TranscriptWriter>()?;
+    m.add("RuntimeError", py.get_type::<RuntimeError>())?;
+    m.add_class::<Program>()?;
+    m.add_function(wrap_pyfunction!(run_passes, m)?)?;
     m.add_function(wrap_pyfunction!(commit_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(commit_tree, m)?)?;
     m.add_function(wrap_pyfunction!(window_hashes, m)?)?;

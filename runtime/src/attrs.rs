@@ -143,7 +143,11 @@ pub fn index(op: &OperationRef<'_, '_>, name: &str) -> Result<usize, ValueError>
 }
 
 /// A boolean attribute printed as `true`/`false` (absent: `default`).
-pub fn boolean_or(op: &OperationRef<'_, '_>, name: &str, default: bool) -> Result<bool, ValueError> {
+pub fn boolean_or(
+    op: &OperationRef<'_, '_>,
+    name: &str,
+    default: bool,
+) -> Result<bool, ValueError> {
     if !has(op, name) {
         return Ok(default);
     }
@@ -217,13 +221,10 @@ pub fn int_field(text: &str, name: &str) -> Result<Option<i64>, ValueError> {
         .chars()
         .take_while(|c| c.is_ascii_digit() || *c == '-')
         .collect();
-    digits
-        .parse()
-        .map(Some)
-        .map_err(|_| ValueError::Malformed {
-            what: "structured attribute field",
-            text: format!("{name} in {text}"),
-        })
+    digits.parse().map(Some).map_err(|_| ValueError::Malformed {
+        what: "structured attribute field",
+        text: format!("{name} in {text}"),
+    })
 }
 
 /// Position of `key` as a whole field name (not the tail of a longer name).
@@ -265,8 +266,14 @@ mod tests {
         let dot = "#stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], \
                    lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>";
         assert_eq!(list_field(dot, "lhs_batching_dimensions").unwrap(), vec![0]);
-        assert_eq!(list_field(dot, "batching_dimensions").unwrap(), Vec::<i64>::new());
-        assert_eq!(list_field(dot, "rhs_contracting_dimensions").unwrap(), vec![1]);
+        assert_eq!(
+            list_field(dot, "batching_dimensions").unwrap(),
+            Vec::<i64>::new()
+        );
+        assert_eq!(
+            list_field(dot, "rhs_contracting_dimensions").unwrap(),
+            vec![1]
+        );
         let gather = "#stablehlo.gather<offset_dims = [1], index_vector_dim = 1>";
         assert_eq!(int_field(gather, "index_vector_dim").unwrap(), Some(1));
         assert_eq!(int_field(gather, "vector_dim").unwrap(), None);

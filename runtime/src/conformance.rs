@@ -30,6 +30,8 @@ pub struct Report {
     pub failed: Vec<(String, String)>,
     /// Skipped cases and the op, type or reason that made them so.
     pub skipped: Vec<(String, String)>,
+    /// Functions that take arguments: helpers that cases call, not cases.
+    pub helpers: Vec<String>,
 }
 
 impl Report {
@@ -38,9 +40,11 @@ impl Report {
         self.passed.extend(other.passed);
         self.failed.extend(other.failed);
         self.skipped.extend(other.skipped);
+        self.helpers.extend(other.helpers);
     }
 
-    /// `N passed, N failed, N skipped`.
+    /// `N passed, N failed, N skipped` (cases only; helper functions with
+    /// arguments are not cases).
     pub fn summary(&self) -> String {
         format!(
             "{} passed, {} failed, {} skipped",
@@ -48,6 +52,15 @@ impl Report {
             self.failed.len(),
             self.skipped.len()
         )
+    }
+
+    /// Passed cases as a share of all cases, in percent.
+    pub fn pass_rate(&self) -> f64 {
+        let total = self.passed.len() + self.failed.len() + self.skipped.len();
+        if total == 0 {
+            return 0.0;
+        }
+        100.0 * self.passed.len() as f64 / total as f64
     }
 
     /// Skip reasons with their counts, most frequent first (ties by name).
@@ -124,12 +137,15 @@ fn run_chunk(context: &IrContext, chunk: &str, file: &str, index: usize, report:
             Outcome::Pass => report.passed.push(case),
             Outcome::Fail(why) => report.failed.push((case, why)),
             Outcome::Skip(why) => report.skipped.push((case, why)),
+            Outcome::Helper => report.helpers.push(case),
         }
     }
 }
 
 enum Outcome {
     Pass,
+    /// A function with arguments: called by cases, not a case itself.
+    Helper,
     Fail(String),
     Skip(String),
 }
@@ -139,7 +155,7 @@ fn run_case(func: OperationRef<'_, '_>) -> Outcome {
         .map(|ty| ty.input_count() > 0)
         .unwrap_or(false);
     if takes_arguments {
-        return Outcome::Skip("<function with arguments>".to_owned());
+        return Outcome::Helper;
     }
     let mut failures = Vec::new();
     let result = Interpreter.run_with(func, Vec::new(), &mut |op, operands| {
@@ -329,8 +345,12 @@ mod tests {
 "builtin.module"() ({
   "func.func"() <{function_type = () -> (), sym_name = "skipped"}> ({
     %0 = "stablehlo.constant"() <{value = dense<1.0> : tensor<f32>}> : () -> tensor<f32>
-    %1 = "stablehlo.exponential"(%0) : (tensor<f32>) -> tensor<f32>
+    %1 = "stablehlo.fft"(%0) : (tensor<f32>) -> tensor<f32>
     "func.return"() : () -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "helper"}> ({
+  ^bb0(%x: tensor<f32>):
+    "func.return"(%x) : (tensor<f32>) -> ()
   }) : () -> ()
 }) : () -> ()
 "#;
@@ -340,6 +360,7 @@ mod tests {
         let report = run_source(CASES, "cases.mlir");
         assert_eq!(report.summary(), "1 passed, 1 failed, 1 skipped");
         assert_eq!(report.passed, vec!["cases.mlir:good"]);
+        assert_eq!(report.helpers, vec!["cases.mlir:helper"]);
         assert!(
             report.failed[0].1.contains("element 1"),
             "{:?}",
@@ -347,7 +368,7 @@ mod tests {
         );
         assert_eq!(
             report.skip_counts(),
-            vec![("stablehlo.exponential".to_owned(), 1)]
+            vec![("stablehlo.fft".to_owned(), 1)]
         );
     }
 }

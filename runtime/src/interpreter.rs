@@ -125,7 +125,13 @@ fn located(op: &OperationRef<'_, '_>, error: OpError) -> RuntimeError {
 }
 
 /// The families the interpreter offers each op to, in order.
-const FAMILIES: &[Family] = &[core_family];
+const FAMILIES: &[Family] = &[
+    core_family,
+    ops::linalg::family,
+    ops::math::family,
+    ops::movement::family,
+    ops::reduction::family,
+];
 
 impl<'c, 'a> Exec<'_, 'c, 'a> {
     /// Runs a `func.func` on `inputs`; `check_inputs` compares them with the
@@ -259,9 +265,9 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             let operands = op
                 .operands()
                 .map(|value| {
-                    frame.get(value.to_raw().ptr).ok_or_else(|| {
-                        malformed(op, "an operand is used before it is defined")
-                    })
+                    frame
+                        .get(value.to_raw().ptr)
+                        .ok_or_else(|| malformed(op, "an operand is used before it is defined"))
                 })
                 .collect::<Result<Vec<&Tensor>, _>>()?;
             if name == "func.return" || name == "stablehlo.return" {

@@ -13,10 +13,14 @@
 pub mod attrs;
 pub mod conformance;
 pub mod interpreter;
+pub mod libm;
 pub mod ops;
+pub mod pool;
+pub mod program;
 pub mod value;
 
 pub use interpreter::Interpreter;
+pub use program::Program;
 pub use value::{Data, ElementType, Tensor, TensorType, ValueError};
 
 use zkdv_hashing::{commit_tensor, DType, HashError, TensorCommitment};

@@ -47,9 +47,10 @@ pub enum ElementType {
     BF16,
     /// Boolean.
     I1,
-    /// Signed integer of the given width (8, 16, 32 or 64).
+    /// Signed integer of the given width (2, 4, 8, 16, 32 or 64; 2- and
+    /// 4-bit integers cross the host boundary as one byte per element).
     Signed(u32),
-    /// Unsigned integer of the given width (8, 16, 32 or 64).
+    /// Unsigned integer of the given width (2, 4, 8, 16, 32 or 64).
     Unsigned(u32),
 }
 
@@ -57,7 +58,7 @@ impl ElementType {
     /// Reads an MLIR element type (`f32`, `i1`, `i32`, `ui64`, ...).
     pub fn parse(text: &str) -> Result<Self, ValueError> {
         let width = |digits: &str| match digits.parse::<u32>() {
-            Ok(w @ (8 | 16 | 32 | 64)) => Ok(w),
+            Ok(w @ (2 | 4 | 8 | 16 | 32 | 64)) => Ok(w),
             _ => Err(ValueError::UnsupportedType(text.to_owned())),
         };
         match text {
@@ -80,11 +81,11 @@ impl ElementType {
             Self::F16 => DType::F16,
             Self::BF16 => DType::BF16,
             Self::I1 => DType::I1,
-            Self::Signed(8) => DType::I8,
+            Self::Signed(2 | 4 | 8) => DType::I8,
             Self::Signed(16) => DType::I16,
             Self::Signed(32) => DType::I32,
             Self::Signed(_) => DType::I64,
-            Self::Unsigned(8) => DType::U8,
+            Self::Unsigned(2 | 4 | 8) => DType::U8,
             Self::Unsigned(16) => DType::U16,
             Self::Unsigned(32) => DType::U32,
             Self::Unsigned(_) => DType::U64,
@@ -375,7 +376,25 @@ impl Tensor {
 
     /// Decodes a host tensor.
     pub fn from_host(host: &HostTensor) -> Result<Self, ValueError> {
-        let element = match host.dtype() {
+        Self::from_le_bytes(host.dtype(), host.shape(), host.bytes())
+    }
+
+    /// Decodes row-major little-endian `bytes` of `dtype` and `shape`, read
+    /// in place (the only copy is into the interpreter's own representation).
+    pub fn from_le_bytes(dtype: DType, shape: &[u64], bytes: &[u8]) -> Result<Self, ValueError> {
+        let size = dtype.size_bytes();
+        let count = shape
+            .iter()
+            .try_fold(1u64, |acc, &d| acc.checked_mul(d))
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n <= MAX_ELEMENTS && n.checked_mul(size) == Some(bytes.len()));
+        if count.is_none() {
+            return Err(ValueError::Mismatch(format!(
+                "{} bytes do not hold a {dtype} tensor of shape {shape:?}",
+                bytes.len()
+            )));
+        }
+        let element = match dtype {
             DType::F64 => ElementType::F64,
             DType::F32 => ElementType::F32,
             DType::F16 => ElementType::F16,
@@ -390,8 +409,7 @@ impl Tensor {
             DType::U32 => ElementType::Unsigned(32),
             DType::U64 => ElementType::Unsigned(64),
         };
-        let size = host.dtype().size_bytes();
-        let chunks = host.bytes().chunks_exact(size);
+        let chunks = bytes.chunks_exact(size);
         let mut word = |c: &[u8]| {
             let mut b = [0u8; 8];
             b[..size].copy_from_slice(c);
@@ -418,12 +436,11 @@ impl Tensor {
             ),
             ElementType::Unsigned(_) => Data::Unsigned(chunks.map(&mut word).collect()),
         };
-        let shape = host
-            .shape()
+        let shape = shape
             .iter()
             .map(|&d| usize::try_from(d))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| ValueError::OutOfRange(format!("shape {:?}", host.shape())))?;
+            .map_err(|_| ValueError::OutOfRange(format!("shape {shape:?}")))?;
         Self::new(element, shape, data)
     }
 
@@ -546,7 +563,11 @@ mod tests {
         );
         assert!(TensorType::parse("tensor<?xf32>").is_err());
         assert!(TensorType::parse("tensor<2xf8E5M2>").is_err());
-        assert!(TensorType::parse("tensor<2xi4>").is_err());
+        assert_eq!(
+            TensorType::parse("tensor<2xi4>").unwrap().element,
+            ElementType::Signed(4)
+        );
+        assert!(TensorType::parse("tensor<2xi3>").is_err());
         let complex = TensorType::parse("tensor<2x3xcomplex<f32>>").unwrap_err();
         assert_eq!(
             complex,

@@ -4,6 +4,10 @@
 
 pub mod bitwise;
 pub mod elementwise;
+pub mod linalg;
+pub mod math;
+pub mod movement;
+pub mod reduction;
 pub mod shape;
 
 pub use bitwise::{bitwise, not, BitwiseOp};

@@ -1,0 +1,29 @@
+"""The ZKDV compiler passes on StableHLO text, as ``zkdv-opt`` runs them.
+
+:func:`run_passes` parses a module in MLIR's generic op form, runs the named passes in order
+(``zkdv-opt --help`` lists them) and returns the printed result and the passes' reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zkdv import _native
+
+__all__ = ["run_passes"]
+
+
+def run_passes(
+    text: str, passes: Sequence[str], source_name: str = "<input>"
+) -> tuple[str, list[str]]:
+    """Run ``passes`` (``"zkdv-slice-update=output=attested"``-style items) on ``text``.
+
+    Returns:
+        ``(module_text, reports)``: the rewritten module in generic form and what the passes
+        reported (cost tables, warnings), in order.
+
+    Raises:
+        ValueError: an unknown pass, a parse error or a pass diagnostic (the message holds the
+            diagnostics with their locations).
+    """
+    return _native.run_passes(text, list(passes), source_name)

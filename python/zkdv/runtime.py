@@ -1,0 +1,80 @@
+"""The deterministic replay runtime: run a generic-form StableHLO program on numpy arrays.
+
+:class:`Program` parses a module once (``zkdv._native.Program``) and runs one of its functions
+in the Rust CPU reference interpreter, which gives the same bits on every machine and thread
+count. Inputs are read in place (a C-contiguous little-endian array is not copied before the
+interpreter decodes it); the GIL is released while the program runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from zkdv import _native
+from zkdv.hashing import _canonical
+
+__all__ = ["Program", "RuntimeError"]
+
+RuntimeError = _native.RuntimeError  # noqa: A001  (the binding's exception type)
+
+_DTYPES: dict[str, str] = {
+    "f64": "float64",
+    "f32": "float32",
+    "f16": "float16",
+    "i1": "bool",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "u8": "uint8",
+    "u16": "uint16",
+    "u32": "uint32",
+    "u64": "uint64",
+}
+
+
+def _dtype(tag: str) -> np.dtype:
+    if tag == "bf16":
+        import ml_dtypes  # bfloat16 arrays need ml_dtypes (installed with jax)
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(_DTYPES[tag])
+
+
+class Program:
+    """A StableHLO module (generic op form) parsed once and run many times.
+
+    Args:
+        text: the module text, as ``zkdv-opt`` prints it.
+        func: the function to run (default ``main``).
+        source_name: the name diagnostics use for the text.
+
+    Raises:
+        zkdv.runtime.RuntimeError: the text does not parse or has no such function.
+    """
+
+    def __init__(self, text: str, func: str = "main", source_name: str = "<program>") -> None:
+        self._native = _native.Program(text, func, source_name)
+
+    @property
+    def arguments(self) -> list[tuple[np.dtype, tuple[int, ...]]]:
+        """The ``(dtype, shape)`` of each argument."""
+        return [(_dtype(tag), tuple(shape)) for tag, shape in self._native.arguments]
+
+    def __call__(self, *inputs: np.ndarray) -> list[np.ndarray]:
+        """Run the function on ``inputs`` (one array per argument; numpy scalars are fine).
+
+        Returns one array per result. Raises :class:`zkdv.runtime.RuntimeError` for an
+        unsupported op, a malformed program, or inputs of the wrong count, dtype or shape.
+        """
+        return self.run(inputs)
+
+    def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Like calling the program, with the inputs as one sequence."""
+        parts = [_canonical(np.asarray(x)) for x in inputs]
+        results = self._native.run(parts)
+        return [
+            np.frombuffer(data, dtype=_dtype(tag)).reshape(shape) for tag, shape, data in results
+        ]

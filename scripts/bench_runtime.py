@@ -1,0 +1,102 @@
+"""Time the replay runtime against XLA, and the attested function against the full step.
+
+For each fixture named on the command line (default: mlp_adam and transformer_adamw), in one
+process and interleaved:
+
+- ``xla``: the exported step compiled by XLA on CPU (``python/tests/stablehlo.py``, the same
+  compilation the tests use), called on the recorded inputs;
+- ``runtime``: the same module run by the Rust interpreter (``zkdv.runtime.Program``);
+- ``attested``: the attested function (``--zkdv-slice-update``, ``--zkdv-push-select``) run by
+  the interpreter for a fixed index pair.
+
+Prints median times and the two ratios the runtime issue sets goals for: runtime / xla
+(goal <= 3) and attested / runtime (goal <= 0.5).
+
+Usage: ``scripts/bench runtime [--reps N] [fixture ...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "python" / "tests")]
+
+import jax  # noqa: E402
+import numpy as np  # noqa: E402
+import stablehlo  # noqa: E402
+
+from zkdv import passes, runtime  # noqa: E402
+
+INPUTS = ROOT / "test-mlir" / "inputs"
+
+
+def inputs_of(name: str) -> list[np.ndarray]:
+    sidecar = json.loads((INPUTS / f"{name}.json").read_text())
+    with np.load(INPUTS / f"{name}.npz", allow_pickle=False) as npz:
+        return [np.asarray(npz[f"arg_{a['index']}"]) for a in sidecar["arguments"]]
+
+
+def median_seconds(call, reps: int) -> float:
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=50)
+    parser.add_argument("fixtures", nargs="*", default=["mlp_adam", "transformer_adamw"])
+    args = parser.parse_args()
+    for name in args.fixtures:
+        text = (INPUTS / f"{name}.mlir").read_text()
+        inputs = inputs_of(name)
+        attested_text, _ = passes.run_passes(
+            text,
+            [
+                "zkdv-inline",
+                "zkdv-annotate-roles",
+                "zkdv-slice-update=output=attested",
+                "zkdv-push-select=func=main",
+            ],
+        )
+        full = runtime.Program(text)
+        attested = runtime.Program(attested_text)
+        _, xla_call = stablehlo._compiled(text)
+        cpu = jax.devices("cpu")[0]
+        device_inputs = [jax.device_put(x, cpu) for x in inputs]
+        pair = [np.uint64(0), np.uint64(0)]
+
+        def xla() -> None:
+            jax.block_until_ready(xla_call(*device_inputs))
+
+        calls = {
+            "xla": xla,
+            "runtime": lambda: full(*inputs),
+            "attested": lambda: attested(*inputs, *pair),
+        }
+        for call in calls.values():
+            call()
+        samples: dict[str, list[float]] = {k: [] for k in calls}
+        for _ in range(args.reps):
+            for key, call in calls.items():
+                samples[key].append(median_seconds(call, 1))
+        med = {k: statistics.median(v) for k, v in samples.items()}
+        print(
+            f"{name}: xla {med['xla'] * 1e3:.3f} ms, runtime {med['runtime'] * 1e3:.3f} ms, "
+            f"attested {med['attested'] * 1e3:.3f} ms; runtime/xla "
+            f"{med['runtime'] / med['xla']:.2f} (goal <= 3), attested/runtime "
+            f"{med['attested'] / med['runtime']:.2f} (goal <= 0.5)"
+        )
+
+
+if __name__ == "__main__":
+    main()
