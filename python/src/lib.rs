@@ -600,11 +600,14 @@ impl Program {
             .inner
             .lock()
             .map_err(|_| RuntimeError::new_err("the program was poisoned by a panic"))?;
-        Ok(program
+        program
             .arguments()
             .iter()
-            .map(|ty| (ty.element.dtype().tag().to_owned(), ty.shape.clone()))
-            .collect())
+            .map(|ty| {
+                let dtype = ty.element.dtype().map_err(value_error)?;
+                Ok((dtype.tag().to_owned(), ty.shape.clone()))
+            })
+            .collect()
     }
 
     /// Run on inputs given as `(dtype tag, shape, flat uint8 view)` (read in

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from zkdv import hashing
+from zkdv import _native, hashing
 
 
 def test_commitment_binds_dtype_shape_and_contents():
@@ -135,3 +135,12 @@ def test_bfloat16_when_ml_dtypes_is_present():
     assert hashing.dtype_tag(a.dtype) == "bf16"
     p = hashing.probe_map(b"\x00" * 32, "x", (8,), 0.5)
     np.testing.assert_allclose(hashing.sketch(p, a), a.astype(np.float64) @ p.to_dense())
+
+
+def test_scalars_keep_rank_zero():
+    # np.ascontiguousarray would turn a 0-d array into shape (1,): a scalar
+    # leaf must commit as shape [] (the Rust side decides the digest).
+    scalar = hashing.commit_tensor(np.float32(1.5))
+    assert scalar.digest == _native.commit_tensor("f32", [], np.array([1.5], np.float32).view(np.uint8)).digest
+    assert scalar.digest != hashing.commit_tensor(np.array([1.5], np.float32)).digest
+    assert hashing.commit_tensor(np.array(1.5, np.float32)).digest == scalar.digest

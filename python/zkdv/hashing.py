@@ -63,10 +63,13 @@ def _canonical(array: np.ndarray) -> tuple[str, list[int], np.ndarray]:
     """Tag, shape and a flat little-endian uint8 view of ``array``."""
     array = np.asarray(array)
     tag = dtype_tag(array.dtype)
+    # The shape is read first: np.ascontiguousarray turns a 0-d array into
+    # shape (1,), and a scalar leaf must keep its rank-0 shape.
+    shape = [int(d) for d in array.shape]
     if array.dtype.byteorder == ">":
         array = array.astype(array.dtype.newbyteorder("<"))
     array = np.ascontiguousarray(array)
-    return tag, [int(d) for d in array.shape], array.reshape(-1).view(np.uint8)
+    return tag, shape, array.reshape(-1).view(np.uint8)
 
 
 def commit_tensor(array: np.ndarray) -> TensorCommitment:

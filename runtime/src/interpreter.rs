@@ -22,6 +22,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::ffi::c_void;
 
 use melior::ir::block::BlockLike;
@@ -37,6 +38,37 @@ use crate::{HostTensor, RuntimeError};
 /// What an extension hook answers for an op the core does not know: `None`
 /// to decline (the op is then unsupported), or the op's results.
 pub type HookResult = Option<Result<Vec<Tensor>, RuntimeError>>;
+
+/// What the interpreter learns about a module once and reuses on every run:
+/// for each block, after which op each value dies; for each op, its name,
+/// its declared result types and, for a constant, the decoded value.
+///
+/// Keys are raw MLIR pointers, so a cache belongs to one parsed module and
+/// must not outlive it ([`crate::Program`] keeps the two together).
+#[derive(Default)]
+pub struct PlanCache {
+    blocks: RefCell<HashMap<usize, Rc<Vec<Vec<*const c_void>>>>>,
+    ops: RefCell<HashMap<usize, Rc<OpPlan>>>,
+}
+
+impl std::fmt::Debug for PlanCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlanCache")
+            .field("blocks", &self.blocks.borrow().len())
+            .field("ops", &self.ops.borrow().len())
+            .finish()
+    }
+}
+
+/// The cached facts about one op.
+struct OpPlan {
+    name: String,
+    results: Result<Vec<TensorType>, ValueError>,
+    /// The value of a `stablehlo.constant`.
+    constant: Option<Result<Tensor, ValueError>>,
+    /// The family that evaluated the op last time (index into `FAMILIES`).
+    family: std::cell::Cell<Option<usize>>,
+}
 
 /// Nested calls and regions deeper than this are an error (recursion).
 const MAX_DEPTH: usize = 256;
@@ -78,9 +110,22 @@ impl Interpreter {
         inputs: Vec<Tensor>,
         hook: &mut dyn FnMut(&OperationRef<'c, 'a>, &[&Tensor]) -> HookResult,
     ) -> Result<Vec<Tensor>, RuntimeError> {
+        self.run_cached(func, inputs, &PlanCache::default(), hook)
+    }
+
+    /// Like [`Interpreter::run_with`], reusing what `cache` learnt about the
+    /// module in earlier runs (it must come from runs of the same module).
+    pub fn run_cached<'c, 'a>(
+        &self,
+        func: OperationRef<'c, 'a>,
+        inputs: Vec<Tensor>,
+        cache: &PlanCache,
+        hook: &mut dyn FnMut(&OperationRef<'c, 'a>, &[&Tensor]) -> HookResult,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
         let exec = Exec {
             hook: RefCell::new(hook),
             depth: std::cell::Cell::new(0),
+            cache,
         };
         exec.function(func, inputs, true)
     }
@@ -107,6 +152,7 @@ type Hook<'h, 'c, 'a> = &'h mut dyn FnMut(&OperationRef<'c, 'a>, &[&Tensor]) -> 
 struct Exec<'h, 'c, 'a> {
     hook: RefCell<Hook<'h, 'c, 'a>>,
     depth: std::cell::Cell<usize>,
+    cache: &'h PlanCache,
 }
 
 fn malformed(op: &OperationRef<'_, '_>, message: impl Into<String>) -> RuntimeError {
@@ -127,7 +173,11 @@ fn located(op: &OperationRef<'_, '_>, error: OpError) -> RuntimeError {
 /// The families the interpreter offers each op to, in order.
 const FAMILIES: &[Family] = &[
     core_family,
+    ops::complex::family,
     ops::linalg::family,
+    ops::linalg_solve::family,
+    ops::collective::family,
+    ops::per_element::family,
     ops::math::family,
     ops::movement::family,
     ops::reduction::family,
@@ -235,7 +285,56 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                 .map_err(|_| malformed(owner, "missing block argument"))?;
             frame.values.insert(argument.to_raw().ptr, arg);
         }
-        // The ops of the block, and after which op each local value dies.
+        let dying = self.dying(block);
+        let mut next = block.first_operation();
+        let mut index = 0;
+        while let Some(current) = next {
+            next = current.next_in_block();
+            let op = &current;
+            let plan = self.plan(op);
+            let name = plan.name.as_str();
+            let operands = op
+                .operands()
+                .map(|value| {
+                    frame
+                        .get(value.to_raw().ptr)
+                        .ok_or_else(|| malformed(op, "an operand is used before it is defined"))
+                })
+                .collect::<Result<Vec<&Tensor>, _>>()?;
+            if name == "func.return" || name == "stablehlo.return" {
+                return Ok(operands.into_iter().cloned().collect());
+            }
+            let results = self.op(op, &plan, &operands, &frame)?;
+            if results.len() != op.result_count() {
+                return Err(RuntimeError::from_value(
+                    op,
+                    ValueError::Mismatch(format!(
+                        "{} results computed for {} declared",
+                        results.len(),
+                        op.result_count()
+                    )),
+                ));
+            }
+            if let Some(keys) = dying.get(index) {
+                for key in keys {
+                    frame.values.remove(key);
+                }
+            }
+            for (result, tensor) in op.results().zip(results) {
+                frame.values.insert(result.to_raw().ptr, tensor);
+            }
+            index += 1;
+        }
+        Err(malformed(owner, "a block without a terminator"))
+    }
+
+    /// For each op of `block`, the values whose last use it is (uses inside
+    /// nested regions count for the op that holds them).
+    fn dying(&self, block: BlockRef<'c, 'a>) -> Rc<Vec<Vec<*const c_void>>> {
+        let key = block.to_raw().ptr as usize;
+        if let Some(found) = self.cache.blocks.borrow().get(&key) {
+            return Rc::clone(found);
+        }
         let mut ops = Vec::new();
         let mut next = block.first_operation();
         while let Some(op) = next {
@@ -256,52 +355,48 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             }
         }
         let mut dying: Vec<Vec<*const c_void>> = vec![Vec::new(); ops.len()];
-        for (key, index) in last_use {
-            dying[index].push(key);
+        for (value, index) in last_use {
+            dying[index].push(value);
         }
+        let dying = Rc::new(dying);
+        self.cache.blocks.borrow_mut().insert(key, Rc::clone(&dying));
+        dying
+    }
 
-        for (index, op) in ops.iter().enumerate() {
-            let name = op_name(op);
-            let operands = op
-                .operands()
-                .map(|value| {
-                    frame
-                        .get(value.to_raw().ptr)
-                        .ok_or_else(|| malformed(op, "an operand is used before it is defined"))
-                })
-                .collect::<Result<Vec<&Tensor>, _>>()?;
-            if name == "func.return" || name == "stablehlo.return" {
-                return Ok(operands.into_iter().cloned().collect());
-            }
-            let results = self.op(op, &name, &operands, &frame)?;
-            if results.len() != op.result_count() {
-                return Err(RuntimeError::from_value(
-                    op,
-                    ValueError::Mismatch(format!(
-                        "{} results computed for {} declared",
-                        results.len(),
-                        op.result_count()
-                    )),
-                ));
-            }
-            for key in &dying[index] {
-                frame.values.remove(key);
-            }
-            for (result, tensor) in op.results().zip(results) {
-                frame.values.insert(result.to_raw().ptr, tensor);
-            }
+    /// The cached facts about `op`.
+    fn plan(&self, op: &OperationRef<'c, 'a>) -> Rc<OpPlan> {
+        let key = op.to_raw().ptr as usize;
+        if let Some(found) = self.cache.ops.borrow().get(&key) {
+            return Rc::clone(found);
         }
-        Err(malformed(owner, "a block without a terminator"))
+        let name = op_name(op);
+        let constant = (name == "stablehlo.constant" && op.operand_count() == 0)
+            .then(|| attrs::text(op, "value").and_then(|text| Tensor::from_dense_text(&text)));
+        let plan = Rc::new(OpPlan {
+            results: attrs::result_types(op),
+            constant,
+            name,
+            family: std::cell::Cell::new(None),
+        });
+        self.cache.ops.borrow_mut().insert(key, Rc::clone(&plan));
+        plan
     }
 
     /// Evaluates one op and checks its results against the declared types.
     fn op(
         &self,
         op: &OperationRef<'c, 'a>,
-        name: &str,
+        plan: &OpPlan,
         operands: &[&Tensor],
         frame: &Frame<'_>,
     ) -> Result<Vec<Tensor>, RuntimeError> {
+        let name = plan.name.as_str();
+        if let Some(constant) = &plan.constant {
+            let value = constant
+                .clone()
+                .map_err(|error| RuntimeError::from_value(op, error))?;
+            return check_declared(op, plan, vec![value]);
+        }
         let regions = OpRegions {
             exec: self,
             op: *op,
@@ -312,10 +407,17 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             Some(result) => Some(result?),
             None => {
                 let mut found = None;
-                for family in FAMILIES {
+                // The family that took the op last time first, then the rest.
+                let order = plan
+                    .family
+                    .get()
+                    .into_iter()
+                    .chain((0..FAMILIES.len()).filter(|&i| Some(i) != plan.family.get()));
+                for index in order {
                     if let Some(results) =
-                        family(op, name, operands, &regions).map_err(|e| located(op, e))?
+                        FAMILIES[index](op, name, operands, &regions).map_err(|e| located(op, e))?
                     {
+                        plan.family.set(Some(index));
                         found = Some(results);
                         break;
                     }
@@ -333,30 +435,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                 }),
             };
         };
-        let declared =
-            attrs::result_types(op).map_err(|error| RuntimeError::from_value(op, error))?;
-        if declared.len() != results.len() {
-            return Err(RuntimeError::from_value(
-                op,
-                ValueError::Mismatch(format!(
-                    "{} results computed for {} declared",
-                    results.len(),
-                    declared.len()
-                )),
-            ));
-        }
-        for (result, declared) in results.iter().zip(&declared) {
-            if *declared != result.tensor_type() {
-                return Err(RuntimeError::from_value(
-                    op,
-                    ValueError::Mismatch(format!(
-                        "computed {:?}{:?}, declared {:?}{:?}",
-                        result.element, result.shape, declared.element, declared.shape
-                    )),
-                ));
-            }
-        }
-        Ok(results)
+        check_declared(op, plan, results)
     }
 
     /// The ops the interpreter runs itself: calls and control flow.
@@ -375,6 +454,10 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             "stablehlo.if" => self.if_op(op, operands, frame),
             "stablehlo.case" => self.case(op, operands, frame),
             "stablehlo.while" => self.while_op(op, owned(), frame),
+            // A grid of processes (see `crate::parallel`).
+            "interpreter.run_parallel" => {
+                crate::parallel::run_parallel(op, operands, &|callee| self.lookup(op, callee))
+            }
             _ => return None,
         };
         Some(result)
@@ -501,6 +584,40 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             state = self.block(op, body, state, Some(frame))?;
         }
     }
+}
+
+/// Checks computed results against the op's declared result types.
+fn check_declared(
+    op: &OperationRef<'_, '_>,
+    plan: &OpPlan,
+    results: Vec<Tensor>,
+) -> Result<Vec<Tensor>, RuntimeError> {
+    let declared = plan
+        .results
+        .as_ref()
+        .map_err(|error| RuntimeError::from_value(op, error.clone()))?;
+    if declared.len() != results.len() {
+        return Err(RuntimeError::from_value(
+            op,
+            ValueError::Mismatch(format!(
+                "{} results computed for {} declared",
+                results.len(),
+                declared.len()
+            )),
+        ));
+    }
+    for (result, declared) in results.iter().zip(declared) {
+        if *declared != result.tensor_type() {
+            return Err(RuntimeError::from_value(
+                op,
+                ValueError::Mismatch(format!(
+                    "computed {:?}{:?}, declared {:?}{:?}",
+                    result.element, result.shape, declared.element, declared.shape
+                )),
+            ));
+        }
+    }
+    Ok(results)
 }
 
 /// The single `tensor<i1>` among `operands`.
@@ -677,7 +794,7 @@ mod tests {
   }) : () -> ()
   "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "unsupported"}> ({
   ^bb0(%x: tensor<2xf32>):
-    %0 = "stablehlo.fft"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+    %0 = "stablehlo.infeed"(%x) : (tensor<2xf32>) -> tensor<2xf32>
     "func.return"(%0) : (tensor<2xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
@@ -715,7 +832,7 @@ mod tests {
         let err = Interpreter.run(unsupported, &[x]).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "program.mlir:13:10: unsupported op `stablehlo.fft`"
+            "program.mlir:13:10: unsupported op `stablehlo.infeed`"
         );
     }
 

@@ -15,6 +15,7 @@ pub mod conformance;
 pub mod interpreter;
 pub mod libm;
 pub mod ops;
+pub mod parallel;
 pub mod pool;
 pub mod program;
 pub mod value;

@@ -9,7 +9,7 @@ use melior::ir::Module;
 use zkdv_passes::roles::find_function;
 use zkdv_passes::IrContext;
 
-use crate::interpreter::Interpreter;
+use crate::interpreter::{Interpreter, PlanCache};
 use crate::value::{Tensor, TensorType};
 use crate::RuntimeError;
 
@@ -28,6 +28,8 @@ pub struct Program {
     cell: Cell,
     func: String,
     arguments: Vec<TensorType>,
+    /// What the interpreter learnt about the module in earlier runs.
+    cache: PlanCache,
 }
 
 impl std::fmt::Debug for Program {
@@ -82,6 +84,7 @@ impl Program {
             cell,
             func: func.to_owned(),
             arguments,
+            cache: PlanCache::default(),
         })
     }
 
@@ -99,14 +102,15 @@ impl Program {
                 location: String::new(),
                 message: format!("no function @{}", self.func),
             })?;
-        Interpreter.run_with(function, inputs, &mut |_, _| None)
+        Interpreter.run_cached(function, inputs, &self.cache, &mut |_, _| None)
     }
 }
 
 // SAFETY: a `Program` is only ever used through `&self` or moved whole; the
 // MLIR context and module it owns have no thread affinity (no thread-local
-// state), and it does not share them with anything else, so moving it to
-// another thread is sound. It is deliberately not `Sync`: callers that share
+// state), and it does not share them with anything else; the `Rc`s of its
+// plan cache are all owned by the program (a run's clones are dropped before
+// `run` returns), so moving it to another thread is sound. It is deliberately not `Sync`: callers that share
 // one between threads wrap it in a mutex.
 unsafe impl Send for Program {}
 

@@ -3,8 +3,10 @@
 //!
 //! A [`Tensor`] holds its elements unpacked in one Rust vector per element
 //! class (floats per width, integers widened to 64 bits and kept wrapped to
-//! their MLIR width, booleans), so each op is a plain loop over typed data.
-//! [`HostTensor`] (bytes) is the boundary format.
+//! their MLIR width, booleans, complex numbers as `[re, im]` pairs), so each
+//! op is a plain loop over typed data. [`HostTensor`] (bytes) is the boundary
+//! format; its dtypes (those of `zkdv-hashing`) have no complex type, so
+//! complex tensors live only inside a run.
 
 use half::{bf16, f16};
 use zkdv_hashing::DType;
@@ -52,6 +54,10 @@ pub enum ElementType {
     Signed(u32),
     /// Unsigned integer of the given width (2, 4, 8, 16, 32 or 64).
     Unsigned(u32),
+    /// `complex<f32>`: two `f32`s ([`Data::C64`]).
+    Complex64,
+    /// `complex<f64>`: two `f64`s ([`Data::C128`]).
+    Complex128,
 }
 
 impl ElementType {
@@ -67,15 +73,18 @@ impl ElementType {
             "f16" => Ok(Self::F16),
             "bf16" => Ok(Self::BF16),
             "i1" => Ok(Self::I1),
+            "complex<f32>" => Ok(Self::Complex64),
+            "complex<f64>" => Ok(Self::Complex128),
             _ if text.starts_with("ui") => Ok(Self::Unsigned(width(&text[2..])?)),
             _ if text.starts_with('i') => Ok(Self::Signed(width(&text[1..])?)),
             _ => Err(ValueError::UnsupportedType(text.to_owned())),
         }
     }
 
-    /// The canonical dtype of `zkdv-hashing`.
-    pub fn dtype(self) -> DType {
-        match self {
+    /// The canonical dtype of `zkdv-hashing`; complex types have none (they
+    /// cannot cross the host boundary).
+    pub fn dtype(self) -> Result<DType, ValueError> {
+        Ok(match self {
             Self::F64 => DType::F64,
             Self::F32 => DType::F32,
             Self::F16 => DType::F16,
@@ -89,6 +98,63 @@ impl ElementType {
             Self::Unsigned(16) => DType::U16,
             Self::Unsigned(32) => DType::U32,
             Self::Unsigned(_) => DType::U64,
+            Self::Complex64 | Self::Complex128 => {
+                return Err(ValueError::UnsupportedType(format!(
+                    "{} at the host boundary",
+                    self.name()
+                )))
+            }
+        })
+    }
+
+    /// The MLIR spelling of this type (`f32`, `i4`, `complex<f64>`, ...).
+    pub fn name(self) -> String {
+        match self {
+            Self::F64 => "f64".to_owned(),
+            Self::F32 => "f32".to_owned(),
+            Self::F16 => "f16".to_owned(),
+            Self::BF16 => "bf16".to_owned(),
+            Self::I1 => "i1".to_owned(),
+            Self::Signed(w) => format!("i{w}"),
+            Self::Unsigned(w) => format!("ui{w}"),
+            Self::Complex64 => "complex<f32>".to_owned(),
+            Self::Complex128 => "complex<f64>".to_owned(),
+        }
+    }
+
+    /// Bytes per element in the row-major little-endian layout (2- and
+    /// 4-bit integers take one byte; a complex number is its real part
+    /// followed by its imaginary part).
+    pub fn size_bytes(self) -> usize {
+        match self {
+            Self::F64 | Self::Signed(64) | Self::Unsigned(64) | Self::Complex64 => 8,
+            Self::F32 | Self::Signed(32) | Self::Unsigned(32) => 4,
+            Self::F16 | Self::BF16 | Self::Signed(16) | Self::Unsigned(16) => 2,
+            Self::Complex128 => 16,
+            Self::I1 | Self::Signed(_) | Self::Unsigned(_) => 1,
+        }
+    }
+
+    /// Whether this is a complex type.
+    pub fn is_complex(self) -> bool {
+        matches!(self, Self::Complex64 | Self::Complex128)
+    }
+
+    /// The type of the real and imaginary parts of a complex type.
+    pub fn complex_part(self) -> Option<ElementType> {
+        match self {
+            Self::Complex64 => Some(Self::F32),
+            Self::Complex128 => Some(Self::F64),
+            _ => None,
+        }
+    }
+
+    /// The complex type whose parts are of this type (`f32` or `f64`).
+    pub fn complex_of(self) -> Option<ElementType> {
+        match self {
+            Self::F32 => Some(Self::Complex64),
+            Self::F64 => Some(Self::Complex128),
+            _ => None,
         }
     }
 
@@ -170,6 +236,10 @@ pub enum Data {
     Signed(Vec<i64>),
     /// Unsigned integers, zero-extended from their width.
     Unsigned(Vec<u64>),
+    /// `complex<f32>` elements as `[re, im]`.
+    C64(Vec<[f32; 2]>),
+    /// `complex<f64>` elements as `[re, im]`.
+    C128(Vec<[f64; 2]>),
 }
 
 impl Data {
@@ -181,6 +251,8 @@ impl Data {
             Data::Bool(v) => v.len(),
             Data::Signed(v) => v.len(),
             Data::Unsigned(v) => v.len(),
+            Data::C64(v) => v.len(),
+            Data::C128(v) => v.len(),
         }
     }
 
@@ -200,6 +272,8 @@ impl Data {
             Data::Bool(v) => Data::Bool(pick(v, indices)),
             Data::Signed(v) => Data::Signed(pick(v, indices)),
             Data::Unsigned(v) => Data::Unsigned(pick(v, indices)),
+            Data::C64(v) => Data::C64(pick(v, indices)),
+            Data::C128(v) => Data::C128(pick(v, indices)),
         }
     }
 }
@@ -293,6 +367,8 @@ impl Tensor {
                 | (ElementType::I1, Data::Bool(_))
                 | (ElementType::Signed(_), Data::Signed(_))
                 | (ElementType::Unsigned(_), Data::Unsigned(_))
+                | (ElementType::Complex64, Data::C64(_))
+                | (ElementType::Complex128, Data::C128(_))
         );
         let count = shape
             .iter()
@@ -337,10 +413,24 @@ impl Tensor {
         if let Some(hex) = body.strip_prefix("\"0x").and_then(|h| h.strip_suffix('"')) {
             return Self::from_hex(&ty, hex).ok_or_else(malformed);
         }
+        // Complex literals are `(re,im)` pairs: their parts are the tokens.
+        let complex = ty.element.is_complex();
         let tokens: Vec<&str> = body
-            .split(|c: char| c == '[' || c == ']' || c == ',' || c.is_whitespace())
+            .split(|c: char| {
+                c == '[' || c == ']' || c == ',' || c.is_whitespace() || complex && "()".contains(c)
+            })
             .filter(|t| !t.is_empty())
             .collect();
+        if complex {
+            let count = ty.len();
+            let tokens: Vec<&str> = match tokens.len() {
+                2 => tokens.iter().cycle().take(2 * count).copied().collect(),
+                n if n == 2 * count => tokens,
+                _ => return Err(malformed()),
+            };
+            let data = parse_complex(ty.element, &tokens).ok_or_else(malformed)?;
+            return Self::new(ty.element, ty.shape, data);
+        }
         let count = ty.len();
         let tokens: Vec<&str> = match tokens.len() {
             1 => vec![tokens[0]; count],
@@ -352,7 +442,7 @@ impl Tensor {
     }
 
     fn from_hex(ty: &TensorType, hex: &str) -> Option<Self> {
-        let size = ty.element.dtype().size_bytes();
+        let size = ty.element.size_bytes();
         if ty.element == ElementType::I1 || hex.len() % 2 != 0 {
             return None;
         }
@@ -365,13 +455,97 @@ impl Tensor {
         } else {
             bytes
         };
+        if ty.element.is_complex() {
+            return Self::from_complex_le_bytes(ty.element, ty.shape.clone(), &bytes).ok();
+        }
         let host = HostTensor::from_bytes(
-            ty.element.dtype(),
+            ty.element.dtype().ok()?,
             ty.shape.iter().map(|&d| d as u64).collect(),
             bytes,
         )
         .ok()?;
         Self::from_host(&host).ok()
+    }
+
+    /// Decodes row-major little-endian complex elements (real part, then
+    /// imaginary part) of `element` (a complex type) and `shape`.
+    pub fn from_complex_le_bytes(
+        element: ElementType,
+        shape: Vec<usize>,
+        bytes: &[u8],
+    ) -> Result<Self, ValueError> {
+        let count = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
+        let size = element.size_bytes();
+        if !element.is_complex() || count.and_then(|n| n.checked_mul(size)) != Some(bytes.len()) {
+            return Err(ValueError::Mismatch(format!(
+                "{} bytes do not hold a {} tensor of shape {shape:?}",
+                bytes.len(),
+                element.name()
+            )));
+        }
+        let half = size / 2;
+        let word = |c: &[u8]| {
+            let mut b = [0u8; 8];
+            b[..half].copy_from_slice(&c[..half]);
+            u64::from_le_bytes(b)
+        };
+        let data = if element == ElementType::Complex64 {
+            Data::C64(
+                bytes
+                    .chunks_exact(size)
+                    .map(|c| {
+                        [
+                            f32::from_bits(word(c) as u32),
+                            f32::from_bits(word(&c[half..]) as u32),
+                        ]
+                    })
+                    .collect(),
+            )
+        } else {
+            Data::C128(
+                bytes
+                    .chunks_exact(size)
+                    .map(|c| [f64::from_bits(word(c)), f64::from_bits(word(&c[half..]))])
+                    .collect(),
+            )
+        };
+        Self::new(element, shape, data)
+    }
+
+    /// The row-major little-endian bytes of the elements, as
+    /// [`Tensor::to_host`] lays them out; booleans are one byte each and a
+    /// complex number is its real part followed by its imaginary part.
+    pub fn le_bytes(&self) -> Vec<u8> {
+        let size = self.element.size_bytes();
+        let mut bytes = Vec::with_capacity(self.data.len() * size);
+        match &self.data {
+            Data::F64(v) => v.iter().for_each(|x| bytes.extend(x.to_le_bytes())),
+            Data::F32(v) => match self.element {
+                ElementType::F16 => v
+                    .iter()
+                    .for_each(|&x| bytes.extend(f16::from_f32(x).to_le_bytes())),
+                ElementType::BF16 => v
+                    .iter()
+                    .for_each(|&x| bytes.extend(bf16::from_f32(x).to_le_bytes())),
+                _ => v.iter().for_each(|x| bytes.extend(x.to_le_bytes())),
+            },
+            Data::Bool(v) => bytes.extend(v.iter().map(|&b| u8::from(b))),
+            Data::Signed(v) => v
+                .iter()
+                .for_each(|x| bytes.extend(&x.to_le_bytes()[..size])),
+            Data::Unsigned(v) => v
+                .iter()
+                .for_each(|x| bytes.extend(&x.to_le_bytes()[..size])),
+            Data::C64(v) => v
+                .iter()
+                .flatten()
+                .for_each(|x| bytes.extend(x.to_le_bytes())),
+            Data::C128(v) => v
+                .iter()
+                .flatten()
+                .for_each(|x| bytes.extend(x.to_le_bytes())),
+        }
+        bytes
     }
 
     /// Decodes a host tensor.
@@ -435,6 +609,9 @@ impl Tensor {
                     .collect(),
             ),
             ElementType::Unsigned(_) => Data::Unsigned(chunks.map(&mut word).collect()),
+            ElementType::Complex64 | ElementType::Complex128 => {
+                return Err(ValueError::UnsupportedType(element.name()))
+            }
         };
         let shape = shape
             .iter()
@@ -444,33 +621,21 @@ impl Tensor {
         Self::new(element, shape, data)
     }
 
-    /// Encodes this tensor as a host tensor.
+    /// Encodes this tensor as a host tensor; complex tensors have no host
+    /// dtype and are [`RuntimeError::UnsupportedType`].
     pub fn to_host(&self) -> Result<HostTensor, RuntimeError> {
-        let size = self.element.dtype().size_bytes();
-        let mut bytes = Vec::with_capacity(self.data.len() * size);
-        match &self.data {
-            Data::F64(v) => v.iter().for_each(|x| bytes.extend(x.to_le_bytes())),
-            Data::F32(v) => match self.element {
-                ElementType::F16 => v
-                    .iter()
-                    .for_each(|&x| bytes.extend(f16::from_f32(x).to_le_bytes())),
-                ElementType::BF16 => v
-                    .iter()
-                    .for_each(|&x| bytes.extend(bf16::from_f32(x).to_le_bytes())),
-                _ => v.iter().for_each(|x| bytes.extend(x.to_le_bytes())),
-            },
-            Data::Bool(v) => bytes.extend(v.iter().map(|&b| u8::from(b))),
-            Data::Signed(v) => v
-                .iter()
-                .for_each(|x| bytes.extend(&x.to_le_bytes()[..size])),
-            Data::Unsigned(v) => v
-                .iter()
-                .for_each(|x| bytes.extend(&x.to_le_bytes()[..size])),
-        }
+        let dtype = self
+            .element
+            .dtype()
+            .map_err(|_| RuntimeError::UnsupportedType {
+                op: "host tensor".to_owned(),
+                location: "the host boundary".to_owned(),
+                ty: self.element.name(),
+            })?;
         HostTensor::from_bytes(
-            self.element.dtype(),
+            dtype,
             self.shape.iter().map(|&d| d as u64).collect(),
-            bytes,
+            self.le_bytes(),
         )
     }
 }
@@ -533,6 +698,20 @@ fn parse_literals(element: ElementType, tokens: &[&str]) -> Option<Data> {
                 })
                 .collect::<Option<_>>()?,
         ),
+        ElementType::Complex64 | ElementType::Complex128 => parse_complex(element, tokens)?,
+    })
+}
+
+/// Complex elements from their parts' literals, `[re0, im0, re1, im1, ...]`.
+fn parse_complex(element: ElementType, parts: &[&str]) -> Option<Data> {
+    let part = element.complex_part()?;
+    if parts.len() % 2 != 0 {
+        return None;
+    }
+    Some(match parse_literals(part, parts)? {
+        Data::F32(v) => Data::C64(v.chunks_exact(2).map(|c| [c[0], c[1]]).collect()),
+        Data::F64(v) => Data::C128(v.chunks_exact(2).map(|c| [c[0], c[1]]).collect()),
+        _ => return None,
     })
 }
 
@@ -568,10 +747,18 @@ mod tests {
             ElementType::Signed(4)
         );
         assert!(TensorType::parse("tensor<2xi3>").is_err());
-        let complex = TensorType::parse("tensor<2x3xcomplex<f32>>").unwrap_err();
+        let complex = TensorType::parse("tensor<2x3xcomplex<f32>>").unwrap();
         assert_eq!(
-            complex,
-            ValueError::UnsupportedType("complex<f32>".to_owned())
+            (complex.element, complex.shape),
+            (ElementType::Complex64, vec![2, 3])
+        );
+        assert_eq!(
+            TensorType::parse("tensor<complex<f64>>").unwrap().element,
+            ElementType::Complex128
+        );
+        assert_eq!(
+            TensorType::parse("tensor<2xcomplex<i32>>").unwrap_err(),
+            ValueError::UnsupportedType("complex<i32>".to_owned())
         );
         assert!(TensorType::parse("tensor<2xf32, #enc>").is_err());
         let huge = "tensor<4294967296x4294967296x4294967296xf32>";
@@ -610,6 +797,45 @@ mod tests {
         // f64 -> bf16 rounds once: via f32 this would tie and round to 1.0.
         let x = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
         assert_eq!(ElementType::BF16.round_f64(x), 1.0078125);
+    }
+
+    #[test]
+    fn complex_literals() {
+        let t = Tensor::from_dense_text(
+            "dense<[(1.500000e+00,2.500000e+00), (3.5,-4.5)]> : tensor<2xcomplex<f32>>",
+        )
+        .unwrap();
+        assert_eq!(t.element, ElementType::Complex64);
+        assert_eq!(t.data, Data::C64(vec![[1.5, 2.5], [3.5, -4.5]]));
+        let s = Tensor::from_dense_text("dense<(3.25,1.0)> : tensor<2x2xcomplex<f64>>").unwrap();
+        assert_eq!(s.data, Data::C128(vec![[3.25, 1.0]; 4]));
+        let nan = Tensor::from_dense_text(
+            "dense<[[(0x7FF0000000000001,-0.000000e+00)]]> : tensor<1x1xcomplex<f64>>",
+        )
+        .unwrap();
+        let Data::C128(v) = &nan.data else { panic!() };
+        assert_eq!(v[0][0].to_bits(), 0x7FF0000000000001);
+        assert_eq!(v[0][1].to_bits(), (-0.0f64).to_bits());
+        let e = Tensor::from_dense_text("dense<(3.5E-303,1.4E-315)> : tensor<complex<f64>>");
+        assert_eq!(e.unwrap().data, Data::C128(vec![[3.5e-303, 1.4e-315]]));
+        // Raw form: re then im, little-endian.
+        let raw = Tensor::from_dense_text("dense<\"0x0000C03F00002040\"> : tensor<2xcomplex<f32>>")
+            .unwrap();
+        assert_eq!(raw.data, Data::C64(vec![[1.5, 2.5]; 2]));
+        assert_eq!(raw.le_bytes()[..8], [0, 0, 0xc0, 0x3f, 0, 0, 0x20, 0x40]);
+        let bad = [
+            "dense<[(1.0,2.0), (3.0,4.0)]> : tensor<3xcomplex<f32>>",
+            "dense<[(1.0,2.0,3.0)]> : tensor<complex<f32>>",
+            "dense<(1.0,x)> : tensor<complex<f32>>",
+        ];
+        for text in bad {
+            assert!(Tensor::from_dense_text(text).is_err(), "{text}");
+        }
+        // No host dtype: a clear error, not a panic.
+        let err = t.to_host().unwrap_err();
+        assert!(err.to_string().contains("complex<f32>"), "{err}");
+        assert!(ElementType::Complex128.dtype().is_err());
+        assert!(Tensor::new(ElementType::Complex64, vec![1], Data::C128(vec![[0.0; 2]])).is_err());
     }
 
     #[test]

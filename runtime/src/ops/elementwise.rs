@@ -5,7 +5,7 @@
 //! every machine. Integer arithmetic wraps at the type's width; division by
 //! zero and overflowing division follow the StableHLO specification.
 
-use super::same_type;
+use super::{complex, same_type};
 use crate::value::{Data, ElementType, Tensor, ValueError};
 
 /// A binary elementwise op.
@@ -127,9 +127,46 @@ pub fn binary(op: BinaryOp, lhs: &Tensor, rhs: &Tensor) -> Result<Tensor, ValueE
             let wrap = |v| element.wrap_unsigned(v);
             Data::Unsigned(a.iter().zip(b).map(|(&x, &y)| wrap(f(x, y))).collect())
         }
+        (Data::C64(_), Data::C64(_)) | (Data::C128(_), Data::C128(_)) => {
+            return complex_binary(op, lhs, rhs)
+        }
         _ => unreachable_class()?,
     };
     Tensor::new(element, lhs.shape.clone(), data)
+}
+
+/// A binary op on complex tensors: arithmetic in `f64` parts (rounded once
+/// per part for `complex<f32>`); `maximum`/`minimum` by the lexicographic
+/// order of `(re, im)`, a NaN part propagating its element.
+fn complex_binary(op: BinaryOp, lhs: &Tensor, rhs: &Tensor) -> Result<Tensor, ValueError> {
+    let f: fn(complex::C, complex::C) -> complex::C = match op {
+        BinaryOp::Add => complex::add,
+        BinaryOp::Subtract => complex::sub,
+        BinaryOp::Multiply => complex::mul,
+        BinaryOp::Divide => complex::div,
+        BinaryOp::Maximum => |a, b| lexicographic(a, b, true),
+        BinaryOp::Minimum => |a, b| lexicographic(a, b, false),
+    };
+    complex::zip("binary op", lhs, rhs, f)
+}
+
+fn lexicographic(a: complex::C, b: complex::C, max: bool) -> complex::C {
+    let nan = |z: complex::C| z.0.is_nan() || z.1.is_nan();
+    if nan(a) {
+        return a;
+    }
+    if nan(b) {
+        return b;
+    }
+    let ordering = match a.0.partial_cmp(&b.0) {
+        Some(std::cmp::Ordering::Equal) | None => a.1.partial_cmp(&b.1),
+        other => other,
+    };
+    match ordering {
+        Some(std::cmp::Ordering::Less) if max => b,
+        Some(std::cmp::Ordering::Greater) if !max => b,
+        _ => a,
+    }
 }
 
 fn unreachable_class<T>() -> Result<T, ValueError> {
@@ -138,9 +175,15 @@ fn unreachable_class<T>() -> Result<T, ValueError> {
     ))
 }
 
-/// `op(operand)` elementwise.
+/// `op(operand)` elementwise; `abs` of a complex tensor is of its part type.
 pub fn unary(op: UnaryOp, operand: &Tensor) -> Result<Tensor, ValueError> {
     let element = operand.element;
+    if element.is_complex() {
+        return match op {
+            UnaryOp::Negate => complex::map("negate", operand, |(x, y)| (-x, -y)),
+            UnaryOp::Abs => complex::abs(operand),
+        };
+    }
     let data = match (&operand.data, op) {
         (Data::F64(a), UnaryOp::Negate) => Data::F64(a.iter().map(|x| -x).collect()),
         (Data::F64(a), UnaryOp::Abs) => Data::F64(a.iter().map(|x| x.abs()).collect()),
@@ -297,6 +340,22 @@ pub fn compare(
             .zip(b)
             .map(|(x, y)| direction.holds(Some(x.cmp(y))))
             .collect(),
+        (Data::C64(_), Data::C64(_)) | (Data::C128(_), Data::C128(_)) => {
+            // Only (in)equality is defined; a NaN part makes it unordered.
+            if !matches!(direction, Direction::Eq | Direction::Ne) || total {
+                return Err(ValueError::Mismatch(format!(
+                    "compare {direction:?} is not defined on {:?}",
+                    lhs.element
+                )));
+            }
+            let (a, b) = complex::widen(lhs)
+                .zip(complex::widen(rhs))
+                .ok_or_else(|| ValueError::Mismatch("compare: not complex".to_owned()))?;
+            a.iter()
+                .zip(&b)
+                .map(|(x, y)| (x.0 == y.0 && x.1 == y.1) == (direction == Direction::Eq))
+                .collect()
+        }
         _ => unreachable_class()?,
     };
     Tensor::new(ElementType::I1, lhs.shape.clone(), Data::Bool(out))
@@ -343,6 +402,8 @@ fn concat(a: &Data, b: &Data) -> Result<Data, ValueError> {
         (Data::Bool(a), Data::Bool(b)) => Data::Bool(join(a, b)),
         (Data::Signed(a), Data::Signed(b)) => Data::Signed(join(a, b)),
         (Data::Unsigned(a), Data::Unsigned(b)) => Data::Unsigned(join(a, b)),
+        (Data::C64(a), Data::C64(b)) => Data::C64(join(a, b)),
+        (Data::C128(a), Data::C128(b)) => Data::C128(join(a, b)),
         _ => unreachable_class()?,
     })
 }
@@ -360,14 +421,32 @@ enum Scalar {
 /// nearest. Integer to integer wraps (two's complement truncation). Float to
 /// integer truncates toward zero; NaN and values outside the target's range
 /// are errors (the specification leaves them implementation-defined).
-/// Anything to `i1` is `x != 0`.
+/// Anything to `i1` is `x != 0`. To a complex type, the value becomes the
+/// real part (converted to the part type) and the imaginary part is zero;
+/// from a complex type to another, each part converts; from a complex type
+/// to any other, the real part converts (the imaginary part is dropped).
 pub fn convert(operand: &Tensor, target: ElementType) -> Result<Tensor, ValueError> {
+    if let Some(part) = target.complex_part() {
+        let (re, im) = if operand.element.is_complex() {
+            let re = convert(&complex::part(operand, false)?, part)?;
+            (re, convert(&complex::part(operand, true)?, part)?)
+        } else {
+            let re = convert(operand, part)?;
+            let im = complex::part(&re, true)?;
+            (re, im)
+        };
+        return complex::complex(&re, &im);
+    }
+    if operand.element.is_complex() {
+        return convert(&complex::part(operand, false)?, target);
+    }
     let scalars: Vec<Scalar> = match &operand.data {
         Data::F64(v) => v.iter().map(|&x| Scalar::Float(x)).collect(),
         Data::F32(v) => v.iter().map(|&x| Scalar::Float(f64::from(x))).collect(),
         Data::Bool(v) => v.iter().map(|&x| Scalar::Int(i128::from(x))).collect(),
         Data::Signed(v) => v.iter().map(|&x| Scalar::Int(i128::from(x))).collect(),
         Data::Unsigned(v) => v.iter().map(|&x| Scalar::Int(i128::from(x))).collect(),
+        Data::C64(_) | Data::C128(_) => unreachable_class()?,
     };
     // f32 -> f64 is exact, so a float source is converted from f64 once.
     let data = match target {
@@ -423,6 +502,7 @@ pub fn convert(operand: &Tensor, target: ElementType) -> Result<Tensor, ValueErr
                 ),
             }
         }
+        ElementType::Complex64 | ElementType::Complex128 => unreachable_class()?,
     };
     Tensor::new(target, operand.shape.clone(), data)
 }
@@ -569,6 +649,73 @@ mod tests {
         assert_eq!(select(&p, &t, &f).unwrap().data, Data::F32(vec![1.0, 4.0]));
         let p = Tensor::new(ElementType::I1, vec![], Data::Bool(vec![false])).unwrap();
         assert_eq!(select(&p, &t, &f).unwrap().data, Data::F32(vec![3.0, 4.0]));
+    }
+
+    fn c64s(v: &[[f32; 2]]) -> Tensor {
+        Tensor::new(ElementType::Complex64, vec![v.len()], Data::C64(v.to_vec())).unwrap()
+    }
+
+    #[test]
+    fn complex_elementwise() {
+        let a = c64s(&[[1.5, 2.5], [7.5, 5.5], [0.0, 1.5]]);
+        let b = c64s(&[[1.5, 2.5], [5.5, 7.5], [-0.0, 2.5]]);
+        let p = binary(BinaryOp::Multiply, &a, &a).unwrap();
+        assert_eq!(
+            p.data,
+            Data::C64(vec![[-4.0, 7.5], [26.0, 82.5], [-2.25, 0.0]])
+        );
+        let s = binary(BinaryOp::Subtract, &a, &b).unwrap();
+        assert_eq!(
+            s.data,
+            Data::C64(vec![[0.0, 0.0], [2.0, -2.0], [0.0, -1.0]])
+        );
+        let mx = binary(BinaryOp::Maximum, &a, &b).unwrap();
+        assert_eq!(
+            mx.data,
+            Data::C64(vec![[1.5, 2.5], [7.5, 5.5], [-0.0, 2.5]])
+        );
+        let mn = binary(BinaryOp::Minimum, &a, &b).unwrap();
+        assert_eq!(mn.data, Data::C64(vec![[1.5, 2.5], [5.5, 7.5], [0.0, 1.5]]));
+        let n = unary(UnaryOp::Negate, &a).unwrap();
+        assert_eq!(n.element, ElementType::Complex64);
+        let m = unary(UnaryOp::Abs, &c64s(&[[3.0, -4.0]])).unwrap();
+        assert_eq!(
+            (m.element, m.data),
+            (ElementType::F32, Data::F32(vec![5.0]))
+        );
+        let eq = compare(Direction::Eq, None, &a, &b).unwrap();
+        assert_eq!(eq.data, Data::Bool(vec![true, false, false]));
+        let ne = compare(Direction::Ne, Some(CompareType::Float), &a, &b).unwrap();
+        assert_eq!(ne.data, Data::Bool(vec![false, true, true]));
+        assert!(compare(Direction::Lt, None, &a, &b).is_err());
+        let nan = c64s(&[[f32::NAN, 0.0]]);
+        let eq = compare(Direction::Eq, None, &nan, &nan).unwrap();
+        assert_eq!(eq.data, Data::Bool(vec![false]));
+        let p = Tensor::new(ElementType::I1, vec![], Data::Bool(vec![false])).unwrap();
+        assert_eq!(select(&p, &a, &b).unwrap(), b);
+        assert!(binary(BinaryOp::Add, &a, &f32s(&[1.0, 2.0, 3.0])).is_err());
+    }
+
+    #[test]
+    fn complex_conversions() {
+        let z = c64s(&[[-1.5, 2.0], [0.0, 1.0], [3.0, 0.0]]);
+        let w = convert(&z, ElementType::Complex128).unwrap();
+        assert_eq!(
+            w.data,
+            Data::C128(vec![[-1.5, 2.0], [0.0, 1.0], [3.0, 0.0]])
+        );
+        assert_eq!(convert(&w, ElementType::Complex64).unwrap(), z);
+        let r = convert(&z, ElementType::F64).unwrap();
+        assert_eq!(r.data, Data::F64(vec![-1.5, 0.0, 3.0]));
+        let i = convert(&z, ElementType::Signed(32)).unwrap();
+        assert_eq!(i.data, Data::Signed(vec![-1, 0, 3]));
+        let b = convert(&z, ElementType::I1).unwrap();
+        assert_eq!(b.data, Data::Bool(vec![true, false, true]));
+        let c = convert(&i32s(&[-1, 7]), ElementType::Complex64).unwrap();
+        assert_eq!(c.data, Data::C64(vec![[-1.0, 0.0], [7.0, 0.0]]));
+        let h = Tensor::new(ElementType::F16, vec![1], Data::F32(vec![0.5])).unwrap();
+        let c = convert(&h, ElementType::Complex128).unwrap();
+        assert_eq!(c.data, Data::C128(vec![[0.5, 0.0]]));
     }
 
     #[test]

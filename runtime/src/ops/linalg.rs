@@ -150,6 +150,34 @@ impl Ring for u64 {
     }
 }
 
+/// `complex<f32>`: `(ac - bd) + i(ad + bc)` in `f32`, in that order.
+impl Ring for [f32; 2] {
+    const ZERO: Self = [0.0, 0.0];
+    #[inline(always)]
+    fn mul(self, other: Self) -> Self {
+        let ([a, b], [c, d]) = (self, other);
+        [a * c - b * d, a * d + b * c]
+    }
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        [self[0] + other[0], self[1] + other[1]]
+    }
+}
+
+/// `complex<f64>`, as for `complex<f32>`.
+impl Ring for [f64; 2] {
+    const ZERO: Self = [0.0, 0.0];
+    #[inline(always)]
+    fn mul(self, other: Self) -> Self {
+        let ([a, b], [c, d]) = (self, other);
+        [a * c - b * d, a * d + b * c]
+    }
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        [self[0] + other[0], self[1] + other[1]]
+    }
+}
+
 impl Ring for bool {
     const ZERO: Self = false;
     #[inline(always)]
@@ -418,6 +446,8 @@ pub fn dot_general(
         (Data::Signed(a), Data::Signed(b)) => Data::Signed(batched_matmul(a, b, shape)),
         (Data::Unsigned(a), Data::Unsigned(b)) => Data::Unsigned(batched_matmul(a, b, shape)),
         (Data::Bool(a), Data::Bool(b)) => Data::Bool(batched_matmul(a, b, shape)),
+        (Data::C64(a), Data::C64(b)) => Data::C64(batched_matmul(a, b, shape)),
+        (Data::C128(a), Data::C128(b)) => Data::C128(batched_matmul(a, b, shape)),
         _ => {
             return Err(mismatch(format!(
                 "dot_general: operands {:?} and {:?} do not convert to {:?}",
@@ -930,6 +960,8 @@ pub fn convolution(
         (Data::Signed(a), Data::Signed(b)) => Data::Signed(convolve(a, b, &geometry)),
         (Data::Unsigned(a), Data::Unsigned(b)) => Data::Unsigned(convolve(a, b, &geometry)),
         (Data::Bool(a), Data::Bool(b)) => Data::Bool(convolve(a, b, &geometry)),
+        (Data::C64(a), Data::C64(b)) => Data::C64(convolve(a, b, &geometry)),
+        (Data::C128(a), Data::C128(b)) => Data::C128(convolve(a, b, &geometry)),
         _ => {
             return Err(mismatch(format!(
                 "convolution: operands {:?} and {:?} do not convert to {:?}",

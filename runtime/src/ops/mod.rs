@@ -3,10 +3,14 @@
 //! StableHLO specification's definition of the op.
 
 pub mod bitwise;
+pub mod collective;
+pub mod complex;
 pub mod elementwise;
 pub mod linalg;
+pub mod linalg_solve;
 pub mod math;
 pub mod movement;
+pub mod per_element;
 pub mod reduction;
 pub mod shape;
 

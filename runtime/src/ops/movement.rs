@@ -289,6 +289,8 @@ pub(crate) fn store(
         (Data::Bool(d), Data::Bool(s)) => d[i] = s[0],
         (Data::Signed(d), Data::Signed(s)) => d[i] = s[0],
         (Data::Unsigned(d), Data::Unsigned(s)) => d[i] = s[0],
+        (Data::C64(d), Data::C64(s)) => d[i] = s[0],
+        (Data::C128(d), Data::C128(s)) => d[i] = s[0],
         _ => return Err(mismatch("element class mismatch".to_owned())),
     }
     Ok(())
@@ -332,6 +334,16 @@ pub(crate) fn join(parts: &[&Data]) -> Result<Data, ValueError> {
             _ => None,
         })
         .map(Data::Unsigned),
+        Data::C64(_) => cat(parts, |d| match d {
+            Data::C64(v) => Some(v),
+            _ => None,
+        })
+        .map(Data::C64),
+        Data::C128(_) => cat(parts, |d| match d {
+            Data::C128(v) => Some(v),
+            _ => None,
+        })
+        .map(Data::C128),
     };
     joined.ok_or_else(|| mismatch("operands of different element classes".to_owned()))
 }
@@ -652,7 +664,7 @@ pub fn clamp(min: &Tensor, operand: &Tensor, max: &Tensor) -> Result<Tensor, Val
 fn bit_width(element: ElementType) -> usize {
     match element {
         ElementType::I1 => 1,
-        other => other.dtype().size_bytes() * 8,
+        other => other.size_bytes() * 8,
     }
 }
 
@@ -679,6 +691,27 @@ pub fn bitcast_convert(operand: &Tensor, result: &TensorType) -> Result<Tensor, 
             operand.element, operand.shape, result.element, result.shape
         )));
     }
+    // Complex on either side: whole bytes, read in the same row-major order.
+    if operand.element.is_complex() || result.element.is_complex() {
+        if operand.element == ElementType::I1 || result.element == ElementType::I1 {
+            return Err(mismatch(
+                "bitcast_convert between i1 and complex is not supported".to_owned(),
+            ));
+        }
+        let bytes = operand.le_bytes();
+        return if result.element.is_complex() {
+            Tensor::from_complex_le_bytes(result.element, result.shape.clone(), &bytes)
+        } else {
+            let dtype = result.element.dtype()?;
+            let host = crate::HostTensor::from_bytes(
+                dtype,
+                result.shape.iter().map(|&d| d as u64).collect(),
+                bytes,
+            )
+            .map_err(|e| mismatch(format!("bitcast_convert: {e}")))?;
+            Tensor::from_host(&host)
+        };
+    }
     // Each element as its little-endian bit pattern in a u64.
     let words: Vec<u64> = match &operand.data {
         Data::Bool(v) => v.iter().map(|&b| u64::from(b)).collect(),
@@ -686,7 +719,7 @@ pub fn bitcast_convert(operand: &Tensor, result: &TensorType) -> Result<Tensor, 
             let host = operand
                 .to_host()
                 .map_err(|e| mismatch(format!("bitcast_convert: {e}")))?;
-            let size = operand.element.dtype().size_bytes();
+            let size = operand.element.size_bytes();
             host.bytes()
                 .chunks_exact(size)
                 .map(|c| {
@@ -714,13 +747,13 @@ pub fn bitcast_convert(operand: &Tensor, result: &TensorType) -> Result<Tensor, 
             Data::Bool(out.iter().map(|&w| w != 0).collect()),
         );
     }
-    let size = result.element.dtype().size_bytes();
+    let size = result.element.size_bytes();
     let bytes: Vec<u8> = out
         .iter()
         .flat_map(|w| w.to_le_bytes()[..size].to_vec())
         .collect();
     let host = crate::HostTensor::from_bytes(
-        result.element.dtype(),
+        result.element.dtype()?,
         result.shape.iter().map(|&d| d as u64).collect(),
         bytes,
     )
@@ -1255,6 +1288,16 @@ pub(crate) fn compare_elements(
         Data::Bool(v) => Some(v.get(i)?.cmp(v.get(j)?)),
         Data::Signed(v) => Some(v.get(i)?.cmp(v.get(j)?)),
         Data::Unsigned(v) => Some(v.get(i)?.cmp(v.get(j)?)),
+        // Complex numbers are only compared for (in)equality.
+        Data::C64(v) if matches!(direction, Direction::Eq | Direction::Ne) => {
+            let (x, y) = (v.get(i)?, v.get(j)?);
+            (x[0] == y[0] && x[1] == y[1]).then_some(Ordering::Equal)
+        }
+        Data::C128(v) if matches!(direction, Direction::Eq | Direction::Ne) => {
+            let (x, y) = (v.get(i)?, v.get(j)?);
+            (x[0] == y[0] && x[1] == y[1]).then_some(Ordering::Equal)
+        }
+        Data::C64(_) | Data::C128(_) => return None,
     };
     Some(match (direction, ordering) {
         (Direction::Ne, None) => true,

@@ -219,6 +219,7 @@ impl Kernel {
                 },
                 element,
             ),
+            ElementType::Complex64 | ElementType::Complex128 => return None,
         })
     }
 

@@ -1,0 +1,128 @@
+//! The runtime gives the same bits for the same program and inputs, whatever
+//! the thread count and however often it runs, on the four exported training
+//! steps of `test-mlir/inputs/`.
+//!
+//! Inputs are drawn from a fixed generator according to each argument's type
+//! (floats in [-1, 1), integers in [0, 3) so that embedding indices and class
+//! labels stay in range). The outputs' blake3 digest is also pinned: a run on
+//! another machine or architecture that computes different bits fails here.
+//! (Regenerate the pins with `ZKDV_PRINT_DIGESTS=1 cargo test -p zkdv-runtime
+//! --test determinism -- --nocapture` after a deliberate change of results.)
+
+use std::path::PathBuf;
+
+use zkdv_runtime::{Data, ElementType, Program, Tensor, TensorType};
+
+/// Pinned digests of the outputs (computed on the x86_64 dev machine).
+/// The fixtures are small, so most ops stay below the threading thresholds;
+/// `ops::linalg`'s unit tests cover the threaded paths with 1, 5 and the
+/// default number of threads.
+const PINNED: [(&str, &str); 4] = [
+    (
+        "cnn_sgd",
+        "4d1e0bb5b748d5d888de066be78433221efe94c84d19de5eb876483d2c879c74",
+    ),
+    (
+        "mlp_adam",
+        "5b291fbb5bc71480f83a0c502f32d018e5f0fb6b8270c8a382d94c6eb8b714d7",
+    ),
+    (
+        "transaction_sgd",
+        "3f70228c077159741e4f6b84d817ec085dccfde09266e18ff2905d10a49fb0fc",
+    ),
+    (
+        "transformer_adamw",
+        "465e892f081990600810272444b0b940b38998a22e9a53ca36a7ab2280f46f47",
+    ),
+];
+
+/// The program, handed to the pool's thread for one `install`.
+struct Exclusive<'a>(&'a Program);
+
+// SAFETY: `ThreadPool::install` blocks the calling thread until the closure
+// has finished, so exactly one thread uses the program at any time; MLIR
+// objects have no thread affinity.
+unsafe impl Send for Exclusive<'_> {}
+
+impl<'a> Exclusive<'a> {
+    fn into_inner(self) -> &'a Program {
+        self.0
+    }
+}
+
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 11
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    }
+}
+
+fn input(ty: &TensorType, rng: &mut Lcg) -> Tensor {
+    let n: usize = ty.shape.iter().product();
+    let data = match ty.element {
+        ElementType::F64 => Data::F64((0..n).map(|_| rng.unit()).collect()),
+        ElementType::F32 | ElementType::F16 | ElementType::BF16 => {
+            Data::F32((0..n).map(|_| ty.element.round_f64(rng.unit())).collect())
+        }
+        ElementType::I1 => Data::Bool((0..n).map(|_| rng.next() % 2 == 1).collect()),
+        ElementType::Signed(_) => Data::Signed((0..n).map(|_| (rng.next() % 3) as i64).collect()),
+        ElementType::Unsigned(_) => Data::Unsigned((0..n).map(|_| rng.next() % 3).collect()),
+        other => panic!("no generator for {other:?}"),
+    };
+    Tensor::new(ty.element, ty.shape.clone(), data).expect("generated input")
+}
+
+fn digest(outputs: &[Tensor]) -> String {
+    let mut hasher = blake3::Hasher::new();
+    for tensor in outputs {
+        let host = tensor.to_host().expect("host tensor");
+        hasher.update(host.bytes());
+    }
+    hasher.finalize().to_hex().to_string()
+}
+
+#[test]
+fn same_bits_for_any_thread_count_and_run() {
+    let inputs_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test-mlir/inputs");
+    for (name, pinned) in PINNED {
+        let path = inputs_dir.join(format!("{name}.mlir"));
+        let text = std::fs::read_to_string(&path).expect("fixture text");
+        let program = Program::parse(&text, name, "main").expect("fixture parses");
+        let mut rng = Lcg(0x5eed);
+        let inputs: Vec<Tensor> = program
+            .arguments()
+            .iter()
+            .map(|ty| input(ty, &mut rng))
+            .collect();
+        let mut digests = Vec::new();
+        for threads in [1, 2, 5, 1] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("thread pool");
+            let shared = Exclusive(&program);
+            let copy = inputs.clone();
+            let outputs = pool
+                .install(move || shared.into_inner().run(copy))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            digests.push(digest(&outputs));
+        }
+        assert!(
+            digests.windows(2).all(|w| w[0] == w[1]),
+            "{name}: outputs differ across thread counts: {digests:?}"
+        );
+        if std::env::var_os("ZKDV_PRINT_DIGESTS").is_some() {
+            println!("(\"{name}\", \"{}\"),", digests[0]);
+        } else {
+            assert_eq!(digests[0], pinned, "{name}: outputs changed bits");
+        }
+    }
+}
