@@ -387,6 +387,9 @@ mod tests {
             "{:?}",
             report.failed
         );
-        assert_eq!(report.skip_counts(), vec![("stablehlo.infeed".to_owned(), 1)]);
+        assert_eq!(
+            report.skip_counts(),
+            vec![("stablehlo.infeed".to_owned(), 1)]
+        );
     }
 }

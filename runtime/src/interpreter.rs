@@ -22,8 +22,8 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 use std::ffi::c_void;
+use std::rc::Rc;
 
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
@@ -181,6 +181,7 @@ const FAMILIES: &[Family] = &[
     ops::math::family,
     ops::movement::family,
     ops::reduction::family,
+    ops::selection::family,
 ];
 
 impl<'c, 'a> Exec<'_, 'c, 'a> {
@@ -359,7 +360,10 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             dying[index].push(value);
         }
         let dying = Rc::new(dying);
-        self.cache.blocks.borrow_mut().insert(key, Rc::clone(&dying));
+        self.cache
+            .blocks
+            .borrow_mut()
+            .insert(key, Rc::clone(&dying));
         dying
     }
 

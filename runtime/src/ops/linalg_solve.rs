@@ -232,7 +232,7 @@ fn solve_all<T: Field>(a: &[T], b: &[T], g: Geometry, round: impl Fn(T) -> T + C
     // The system solved is `t * y = c` with `t` m x m: for left_side,
     // `t = op(a)` and the columns of `b` are the right-hand sides; else
     // `t = op(a)^T` and the rows of `b` are.
-    let t_transposed = transposed != !left_side;
+    let t_transposed = transposed == left_side;
     // `op(a)` is lower triangular when `lower` and not transposed, or upper
     // and transposed; transposing once more for right-side solves flips it.
     let t_lower = lower != t_transposed;

@@ -12,6 +12,7 @@ pub mod math;
 pub mod movement;
 pub mod per_element;
 pub mod reduction;
+pub mod selection;
 pub mod shape;
 
 pub use bitwise::{bitwise, not, BitwiseOp};

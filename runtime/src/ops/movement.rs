@@ -1289,11 +1289,11 @@ pub(crate) fn compare_elements(
         Data::Signed(v) => Some(v.get(i)?.cmp(v.get(j)?)),
         Data::Unsigned(v) => Some(v.get(i)?.cmp(v.get(j)?)),
         // Complex numbers are only compared for (in)equality.
-        Data::C64(v) if matches!(direction, Direction::Eq | Direction::Ne) => {
+        Data::C64(v) if !total && matches!(direction, Direction::Eq | Direction::Ne) => {
             let (x, y) = (v.get(i)?, v.get(j)?);
             (x[0] == y[0] && x[1] == y[1]).then_some(Ordering::Equal)
         }
-        Data::C128(v) if matches!(direction, Direction::Eq | Direction::Ne) => {
+        Data::C128(v) if !total && matches!(direction, Direction::Eq | Direction::Ne) => {
             let (x, y) = (v.get(i)?, v.get(j)?);
             (x[0] == y[0] && x[1] == y[1]).then_some(Ordering::Equal)
         }

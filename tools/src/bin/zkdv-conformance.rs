@@ -1,14 +1,24 @@
-//! `zkdv-conformance [DIR]`: runs the StableHLO interpreter conformance cases
-//! of `DIR` (default: `../shared/conformance/stablehlo-interpret`) through
-//! the runtime's interpreter and prints the failures, the skip reasons (top
-//! 20 by count) and, last, `N passed, N failed, N skipped`.
+//! `zkdv-conformance [--verbose] [DIR]`: runs the StableHLO interpreter
+//! conformance cases of `DIR` (default:
+//! `../shared/conformance/stablehlo-interpret`) through the runtime's
+//! interpreter and prints the failures, the skip reasons by count (with
+//! `--verbose`, also each skipped case and its reason) and, last,
+//! `N passed, N failed, N skipped`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let dir = std::env::args_os()
-        .nth(1)
+    let mut verbose = false;
+    let mut dir = None;
+    for arg in std::env::args_os().skip(1) {
+        if arg == "--verbose" || arg == "-v" {
+            verbose = true;
+        } else {
+            dir = Some(arg);
+        }
+    }
+    let dir = dir
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("../shared/conformance/stablehlo-interpret"));
     let report = match zkdv_runtime::conformance::run_dir(&dir) {
@@ -20,6 +30,11 @@ fn main() -> ExitCode {
     };
     for (case, why) in &report.failed {
         println!("FAIL {case}: {why}");
+    }
+    if verbose {
+        for (case, why) in &report.skipped {
+            println!("SKIP {case}: {why}");
+        }
     }
     let counts = report.skip_counts();
     if !counts.is_empty() {
