@@ -12,7 +12,8 @@ process and interleaved:
 Prints median times and the two ratios the runtime issue sets goals for: runtime / xla
 (goal <= 3) and attested / runtime (goal <= 0.5).
 
-Usage: ``scripts/bench runtime [--reps N] [fixture ...]``.
+Usage: ``scripts/bench runtime [--reps N] [fixture ...]``, where a fixture is a name from
+``test-mlir/inputs/`` or ``mlp:H:B`` for a larger Flax MLP step (784-H-10, Adam, batch B).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +44,7 @@ def inputs_of(name: str) -> list[np.ndarray]:
         return [np.asarray(npz[f"arg_{a['index']}"]) for a in sidecar["arguments"]]
 
 
-def median_seconds(call, reps: int) -> float:
+def median_seconds(call: Callable[[], object], reps: int) -> float:
     times = []
     for _ in range(reps):
         start = time.perf_counter()
@@ -51,51 +53,63 @@ def median_seconds(call, reps: int) -> float:
     return statistics.median(times)
 
 
+ATTESTED_PASSES = [
+    "zkdv-inline",
+    "zkdv-annotate-roles",
+    "zkdv-slice-update=output=attested",
+    "zkdv-push-select=func=main",
+]
+
+
+def program_of(name: str) -> tuple[str, list[np.ndarray]]:
+    """A fixture's text and inputs, or for ``mlp:H:B`` a Flax MLP step (784-H-10, Adam,
+    batch B) exported like the fixtures (the step of ``scripts/bench commitments``)."""
+    if name.startswith("mlp:"):
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import bench_commitments  # noqa: PLC0415  (needs flax and optax)
+
+        hidden, batch = (int(v) for v in name.split(":")[1:])
+        text, inputs = bench_commitments.step_text(hidden, batch)
+        return text, inputs
+    return (INPUTS / f"{name}.mlir").read_text(), inputs_of(name)
+
+
+def bench_one(name: str, reps: int) -> None:
+    text, inputs = program_of(name)
+    attested_text, _ = passes.run_passes(text, ATTESTED_PASSES)
+    full = runtime.Program(text)
+    attested = runtime.Program(attested_text)
+    _, xla_call = stablehlo._compiled(text)
+    cpu = jax.devices("cpu")[0]
+    device_inputs = [jax.device_put(x, cpu) for x in inputs]
+    pair = [np.uint64(0), np.uint64(0)]
+    calls = {
+        "xla": lambda: jax.block_until_ready(xla_call(*device_inputs)),
+        "runtime": lambda: full(*inputs),
+        "attested": lambda: attested(*inputs, *pair),
+    }
+    for call in calls.values():
+        call()
+    samples: dict[str, list[float]] = {k: [] for k in calls}
+    for _ in range(reps):
+        for key, call in calls.items():
+            samples[key].append(median_seconds(call, 1))
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    print(
+        f"{name}: xla {med['xla'] * 1e3:.3f} ms, runtime {med['runtime'] * 1e3:.3f} ms, "
+        f"attested {med['attested'] * 1e3:.3f} ms; runtime/xla "
+        f"{med['runtime'] / med['xla']:.2f} (goal <= 3), attested/runtime "
+        f"{med['attested'] / med['runtime']:.2f} (goal <= 0.5)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=50)
     parser.add_argument("fixtures", nargs="*", default=["mlp_adam", "transformer_adamw"])
     args = parser.parse_args()
     for name in args.fixtures:
-        text = (INPUTS / f"{name}.mlir").read_text()
-        inputs = inputs_of(name)
-        attested_text, _ = passes.run_passes(
-            text,
-            [
-                "zkdv-inline",
-                "zkdv-annotate-roles",
-                "zkdv-slice-update=output=attested",
-                "zkdv-push-select=func=main",
-            ],
-        )
-        full = runtime.Program(text)
-        attested = runtime.Program(attested_text)
-        _, xla_call = stablehlo._compiled(text)
-        cpu = jax.devices("cpu")[0]
-        device_inputs = [jax.device_put(x, cpu) for x in inputs]
-        pair = [np.uint64(0), np.uint64(0)]
-
-        def xla() -> None:
-            jax.block_until_ready(xla_call(*device_inputs))
-
-        calls = {
-            "xla": xla,
-            "runtime": lambda: full(*inputs),
-            "attested": lambda: attested(*inputs, *pair),
-        }
-        for call in calls.values():
-            call()
-        samples: dict[str, list[float]] = {k: [] for k in calls}
-        for _ in range(args.reps):
-            for key, call in calls.items():
-                samples[key].append(median_seconds(call, 1))
-        med = {k: statistics.median(v) for k, v in samples.items()}
-        print(
-            f"{name}: xla {med['xla'] * 1e3:.3f} ms, runtime {med['runtime'] * 1e3:.3f} ms, "
-            f"attested {med['attested'] * 1e3:.3f} ms; runtime/xla "
-            f"{med['runtime'] / med['xla']:.2f} (goal <= 3), attested/runtime "
-            f"{med['attested'] / med['runtime']:.2f} (goal <= 0.5)"
-        )
+        bench_one(name, args.reps)
 
 
 if __name__ == "__main__":

@@ -141,6 +141,9 @@ def test_scalars_keep_rank_zero():
     # np.ascontiguousarray would turn a 0-d array into shape (1,): a scalar
     # leaf must commit as shape [] (the Rust side decides the digest).
     scalar = hashing.commit_tensor(np.float32(1.5))
-    assert scalar.digest == _native.commit_tensor("f32", [], np.array([1.5], np.float32).view(np.uint8)).digest
+    assert (
+        scalar.digest
+        == _native.commit_tensor("f32", [], np.array([1.5], np.float32).view(np.uint8)).digest
+    )
     assert scalar.digest != hashing.commit_tensor(np.array([1.5], np.float32)).digest
     assert hashing.commit_tensor(np.array(1.5, np.float32)).digest == scalar.digest

@@ -1,7 +1,7 @@
 //! The evaluation loop: runs one `func.func` of a parsed generic-form
 //! StableHLO module on host tensors.
 //!
-//! A block runs its ops in order in a [`Frame`]: a map from MLIR values
+//! A block runs its ops in order in a frame: a map from MLIR values
 //! (keyed by their raw pointer, stable while the module lives) to tensors,
 //! chained to the frame of the enclosing region so that region bodies can
 //! read values defined outside them (as `while`, `if` and `case` bodies do).

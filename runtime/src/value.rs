@@ -169,6 +169,7 @@ impl ElementType {
     /// An `f16`/`bf16` op computes in `f32` and rounds once: `f32` has more
     /// than twice their precision plus two bits, so for `+ - * /` this equals
     /// the correctly rounded result (no double-rounding error).
+    #[inline]
     pub fn round_f32(self, value: f32) -> f32 {
         match self {
             Self::F16 => f16::from_f32(value).to_f32(),
@@ -183,6 +184,7 @@ impl ElementType {
     /// `half`'s own `from_f64` goes through `f32` with two roundings, so the
     /// value is first rounded to `f32` *to odd*, which the final rounding to
     /// nearest then turns into the correctly rounded result.
+    #[inline]
     pub fn round_f64(self, value: f64) -> f32 {
         match self {
             Self::F16 | Self::BF16 => self.round_f32(f64_to_f32_odd(value)),
@@ -191,6 +193,7 @@ impl ElementType {
     }
 
     /// Wraps a signed value to this type's width (two's complement).
+    #[inline]
     pub fn wrap_signed(self, value: i64) -> i64 {
         match self {
             Self::Signed(w) if w < 64 => (value << (64 - w)) >> (64 - w),
@@ -199,6 +202,7 @@ impl ElementType {
     }
 
     /// Wraps an unsigned value to this type's width.
+    #[inline]
     pub fn wrap_unsigned(self, value: u64) -> u64 {
         match self {
             Self::Unsigned(w) if w < 64 => value & ((1u64 << w) - 1),

@@ -63,22 +63,70 @@ pub fn broadcast_in_dim(
             operand.shape
         )));
     }
+    // The operand stride each result dimension advances by (0 where the
+    // result dimension is broadcast).
     let operand_strides = strides(&operand.shape);
-    let mut indices = Vec::with_capacity(result_shape.iter().product());
-    for_each_index(result_shape, |i| {
-        let flat = dims
-            .iter()
-            .zip(&operand.shape)
-            .zip(&operand_strides)
-            .map(|((&d, &size), &stride)| if size == 1 { 0 } else { i[d] * stride })
-            .sum();
-        indices.push(flat);
-    });
-    Tensor::new(
-        operand.element,
-        result_shape.to_vec(),
-        operand.data.gather(&indices),
-    )
+    let mut steps = vec![0usize; result_shape.len()];
+    for ((&d, &size), &stride) in dims.iter().zip(&operand.shape).zip(&operand_strides) {
+        if size != 1 {
+            steps[d] = stride;
+        }
+    }
+    let data = match &operand.data {
+        Data::F64(v) => Data::F64(broadcast_values(v, result_shape, &steps)),
+        Data::F32(v) => Data::F32(broadcast_values(v, result_shape, &steps)),
+        Data::Bool(v) => Data::Bool(broadcast_values(v, result_shape, &steps)),
+        Data::Signed(v) => Data::Signed(broadcast_values(v, result_shape, &steps)),
+        Data::Unsigned(v) => Data::Unsigned(broadcast_values(v, result_shape, &steps)),
+        other => {
+            let mut indices = Vec::with_capacity(result_shape.iter().product());
+            for_each_index(result_shape, |i| {
+                indices.push(i.iter().zip(&steps).map(|(&x, &s)| x * s).sum());
+            });
+            other.gather(&indices)
+        }
+    };
+    Tensor::new(operand.element, result_shape.to_vec(), data)
+}
+
+/// The row-major elements of a broadcast: result position `i` reads
+/// `src[sum(i[d] * steps[d])]`. The innermost dimension is a fill (step 0)
+/// or a contiguous copy (step 1) where it can be.
+fn broadcast_values<T: Copy>(src: &[T], shape: &[usize], steps: &[usize]) -> Vec<T> {
+    let total: usize = shape.iter().product();
+    let mut out = Vec::with_capacity(total);
+    if total == 0 {
+        return out;
+    }
+    let Some((&inner, outer)) = shape.split_last() else {
+        out.push(src[0]);
+        return out;
+    };
+    let inner_step = steps[steps.len() - 1];
+    let mut index = vec![0usize; outer.len()];
+    let mut base = 0usize;
+    loop {
+        match inner_step {
+            0 => out.extend(std::iter::repeat_n(src[base], inner)),
+            1 => out.extend_from_slice(&src[base..base + inner]),
+            step => out.extend((0..inner).map(|j| src[base + j * step])),
+        }
+        // advance the outer odometer
+        let mut d = outer.len();
+        loop {
+            if d == 0 {
+                return out;
+            }
+            d -= 1;
+            index[d] += 1;
+            base += steps[d];
+            if index[d] < outer[d] {
+                break;
+            }
+            base -= steps[d] * index[d];
+            index[d] = 0;
+        }
+    }
 }
 
 /// The same elements in row-major order under a new shape.

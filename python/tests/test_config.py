@@ -1,0 +1,655 @@
+"""The package root: configuration, overlap policies, check results, poisoning, lazy frontends.
+
+One test per observable statement. Protocol numbers (sampling decisions) come from the Rust
+core; the tests feed the Python objects' records to it to show they convert exactly.
+"""
+
+import ast
+import dataclasses
+import math
+import pickle
+import subprocess
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import zkdv
+from zkdv import overlap, transcript
+from zkdv.config import DebugCheckEvery
+
+FRAMEWORKS = ("jax", "jaxlib", "torch", "flax", "optax")
+
+
+def run_python(code, *, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=cwd
+    )
+
+
+# ---------------------------------------------------------------- SamplingPolicy
+
+
+def test_sampling_policy_keeps_probabilities_as_floats():
+    p = zkdv.SamplingPolicy(state_check_probability=0.25, update_check_probability=1)
+    assert (p.state_check_probability, p.update_check_probability) == (0.25, 1.0)
+    assert type(p.update_check_probability) is float
+    assert zkdv.SamplingPolicy(0, np.float32(0.5)).state_check_probability == 0.0
+
+
+def test_sampling_policy_requires_both_probabilities():
+    with pytest.raises(TypeError):
+        zkdv.SamplingPolicy(state_check_probability=0.1)
+
+
+@pytest.mark.parametrize("value", [-0.01, 1.5, math.nan, math.inf, -math.inf])
+@pytest.mark.parametrize("name", ["state_check_probability", "update_check_probability"])
+def test_sampling_policy_rejects_probabilities_outside_0_1_and_nan(name, value):
+    args = {"state_check_probability": 0.5, "update_check_probability": 0.5, name: value}
+    with pytest.raises(ValueError, match=rf"{name} must be a probability in \[0, 1\]"):
+        zkdv.SamplingPolicy(**args)
+
+
+@pytest.mark.parametrize("value", [True, False, np.bool_(True), "0.5", None, 1j])
+def test_sampling_policy_rejects_non_real_probabilities_and_bools(value):
+    with pytest.raises(TypeError, match="state_check_probability must be a real number"):
+        zkdv.SamplingPolicy(state_check_probability=value, update_check_probability=0.5)
+
+
+def test_sampling_policy_is_immutable():
+    p = zkdv.SamplingPolicy(0.1, 0.2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.state_check_probability = 0.5
+    assert p == zkdv.SamplingPolicy(0.1, 0.2) and hash(p) == hash(zkdv.SamplingPolicy(0.1, 0.2))
+
+
+def test_sampling_policy_record_is_the_protocol_representation():
+    p = zkdv.SamplingPolicy(0.01, 0.5)
+    assert p.to_record() == {
+        "probability": {"state_check_probability": 0.01, "update_check_probability": 0.5}
+    }
+    assert zkdv.SamplingPolicy.from_record(p.to_record()) == p
+
+
+@pytest.mark.parametrize("p, sampled", [(0.0, False), (1.0, True)])
+def test_rust_core_accepts_the_probability_record(p, sampled):
+    record = zkdv.SamplingPolicy(p, p).to_record()
+    for t in range(8):
+        c = transcript.derive_challenge(bytes(32), bytes([t]) * 32, t, record, 100, 10)
+        assert (c.state, c.update) == (sampled, sampled)
+
+
+# ---------------------------------------------------------------- DEBUGCheckEvery
+
+
+def test_debug_check_every_returns_the_every_n_policy():
+    p = zkdv.SamplingPolicy.DEBUGCheckEvery(3)
+    assert isinstance(p, DebugCheckEvery) and p.n == 3
+    assert p.to_record() == {"every": {"n": 3}}
+    assert repr(p) == "SamplingPolicy.DEBUGCheckEvery(n=3)"
+    assert zkdv.SamplingPolicy.from_record(p.to_record()) == p
+
+
+def test_debug_check_every_n_checks_steps_n_minus_1_2n_minus_1_in_the_rust_core():
+    record = zkdv.SamplingPolicy.DEBUGCheckEvery(3).to_record()
+    sampled = [
+        t
+        for t in range(10)
+        if transcript.derive_challenge(bytes(32), bytes([t]) * 32, t, record, 5, 0).update
+    ]
+    assert sampled == [2, 5, 8]
+
+
+def test_debug_check_every_1_checks_every_step():
+    record = zkdv.SamplingPolicy.DEBUGCheckEvery(1).to_record()
+    for t in range(5):
+        c = transcript.derive_challenge(bytes(32), bytes([t]) * 32, t, record, 5, 5)
+        assert c.state and c.update
+
+
+@pytest.mark.parametrize("n", [0, -1, 1 << 64])
+def test_debug_check_every_rejects_n_below_1_or_beyond_u64(n):
+    with pytest.raises(ValueError, match="n must be at least 1"):
+        zkdv.SamplingPolicy.DEBUGCheckEvery(n)
+
+
+@pytest.mark.parametrize("n", [1.0, 2.5, True, "3", None])
+def test_debug_check_every_rejects_non_integers(n):
+    with pytest.raises(TypeError, match="n must be an integer"):
+        zkdv.SamplingPolicy.DEBUGCheckEvery(n)
+
+
+def test_debug_check_every_accepts_numpy_integers():
+    assert zkdv.SamplingPolicy.DEBUGCheckEvery(np.int64(4)).n == 4
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {},
+        {"every": {"n": 1}, "probability": {}},
+        {"sometimes": {"n": 1}},
+        {"every": {"n": 1, "m": 2}},
+        {"probability": {"state_check_probability": 0.5}},
+    ],
+)
+def test_sampling_from_record_rejects_malformed_records(record):
+    with pytest.raises(ValueError):
+        zkdv.SamplingPolicy.from_record(record)
+
+
+# ---------------------------------------------------------------- Tolerance
+
+
+def test_tolerance_defaults_are_abs_1e6_rel_1e5():
+    assert zkdv.Tolerance() == zkdv.Tolerance(abs=1e-6, rel=1e-5)
+    assert zkdv.Tolerance().to_record() == {"abs": 1e-6, "rel": 1e-5}
+
+
+@pytest.mark.parametrize("value", [-1e-9, math.inf, math.nan])
+def test_tolerance_terms_must_be_finite_and_non_negative(value):
+    with pytest.raises(ValueError, match="rel must be finite and non-negative"):
+        zkdv.Tolerance(rel=value)
+
+
+@pytest.mark.parametrize("value", [True, "1e-6", None])
+def test_tolerance_terms_must_be_real_numbers(value):
+    with pytest.raises(TypeError, match="abs must be a real number"):
+        zkdv.Tolerance(abs=value)
+
+
+def test_tolerance_accepts_within_abs_plus_rel_times_committed():
+    t = zkdv.Tolerance(abs=0.5, rel=0.25)
+    assert t.accepts(2.0, 3.0)  # 1.0 <= 0.5 + 0.25 * 2
+    assert not t.accepts(2.0, 3.0625)
+    assert not t.accepts(1.0, math.nan) and not t.accepts(math.nan, math.nan)
+    assert not t.accepts(math.inf, math.inf)
+
+
+def test_tolerance_round_trips_through_its_record():
+    t = zkdv.Tolerance(abs=0, rel=1e-3)
+    assert zkdv.Tolerance.from_record(t.to_record()) == t
+    with pytest.raises(ValueError, match="exactly the keys"):
+        zkdv.Tolerance.from_record({"abs": 0.0})
+
+
+# ---------------------------------------------------------------- ZKDVConfig
+
+
+def test_config_defaults():
+    c = zkdv.ZKDVConfig()
+    assert c.name == "default"
+    assert c.sampling_policy == zkdv.SamplingPolicy(0.01, 0.01)
+    assert c.tolerance == zkdv.Tolerance()
+
+
+def test_config_as_in_the_readme():
+    c = zkdv.ZKDVConfig(
+        name="pretraining",
+        sampling_policy=zkdv.SamplingPolicy(
+            state_check_probability=0.01,
+            update_check_probability=0.01,
+        ),
+    )
+    assert c.name == "pretraining" and c.sampling_policy.update_check_probability == 0.01
+
+
+def test_config_accepts_the_debug_policy():
+    c = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
+    assert c.root_fields()["sampling"] == {"every": {"n": 1}}
+
+
+def test_config_is_immutable():
+    c = zkdv.ZKDVConfig()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.name = "other"
+    assert dataclasses.replace(c, name="other").name == "other"
+
+
+@pytest.mark.parametrize("name, error", [("", ValueError), ("  ", ValueError), (3, TypeError)])
+def test_config_name_must_be_a_non_empty_string(name, error):
+    with pytest.raises(error, match="ZKDVConfig: name"):
+        zkdv.ZKDVConfig(name=name)
+
+
+@pytest.mark.parametrize("policy", [0.01, {"every": {"n": 1}}, None])
+def test_config_rejects_a_sampling_policy_of_another_type(policy):
+    with pytest.raises(TypeError, match=r"sampling_policy must be a zkdv.SamplingPolicy\(\.\.\.\)"):
+        zkdv.ZKDVConfig(sampling_policy=policy)
+
+
+def test_config_rejects_a_tolerance_of_another_type():
+    with pytest.raises(TypeError, match="tolerance must be a zkdv.Tolerance"):
+        zkdv.ZKDVConfig(tolerance={"abs": 0.0, "rel": 0.0})
+
+
+def test_config_root_fields_are_the_protocol_fields():
+    c = zkdv.ZKDVConfig(
+        name="run", sampling_policy=zkdv.SamplingPolicy(0.5, 0.25), tolerance=zkdv.Tolerance(0, 1)
+    )
+    assert c.root_fields() == {
+        "config_name": "run",
+        "sampling": {
+            "probability": {"state_check_probability": 0.5, "update_check_probability": 0.25}
+        },
+        "tolerance": {"abs": 0.0, "rel": 1.0},
+    }
+
+
+def root_body(config):
+    return {
+        "prover": "whitebox-jax",
+        "versions": {"zkdv": zkdv.__version__},
+        "rolling_window": 2,
+        "probe_ratio": 0.5,
+        "snapshot_interval": 4,
+        "params": [{"path": "w", "dtype": "f32", "shape": [3, 2]}],
+        "opt_state": [{"path": "mu/w", "dtype": "f32", "shape": [3, 2]}],
+        "batch": [{"path": "batch", "dtype": "u32", "shape": [2, 3]}],
+        **config.root_fields(),
+    }
+
+
+@pytest.mark.parametrize(
+    "policy", [zkdv.SamplingPolicy(0.125, 1.0), zkdv.SamplingPolicy.DEBUGCheckEvery(2)]
+)
+def test_rust_writer_takes_root_fields_unchanged_and_they_read_back(tmp_path, policy):
+    config = zkdv.ZKDVConfig(name="pytest", sampling_policy=policy, tolerance=zkdv.Tolerance())
+    writer = transcript.TranscriptWriter(tmp_path / "t", root_body(config))
+    assert zkdv.ZKDVConfig.from_root(writer.root) == config
+    writer.close()
+    assert zkdv.ZKDVConfig.from_root(transcript.inspect(tmp_path / "t")) == config
+
+
+# ---------------------------------------------------------------- overlap
+
+
+def test_overlap_has_always_unchecked_never_with_record_values():
+    assert [m.name for m in overlap.Overlap] == ["ALWAYS", "UNCHECKED", "NEVER"]
+    assert overlap.ALWAYS is overlap.Overlap.ALWAYS and overlap.ALWAYS.to_record() == "always"
+    assert overlap.UNCHECKED.to_record() == "unchecked"
+    assert overlap.NEVER.to_record() == "never"
+    assert zkdv.overlap is overlap
+
+
+def test_overlap_default_is_unchecked():
+    assert overlap.DEFAULT is overlap.UNCHECKED
+    assert overlap.resolve(None) is overlap.UNCHECKED
+    assert overlap.resolve(overlap.NEVER) is overlap.NEVER
+
+
+@pytest.mark.parametrize("value", ["always", 1, True])
+def test_overlap_resolve_rejects_anything_but_a_member(value):
+    with pytest.raises(TypeError, match="overlap must be zkdv.overlap.ALWAYS"):
+        overlap.resolve(value)
+
+
+def test_overlap_from_record():
+    assert overlap.Overlap.from_record("never") is overlap.NEVER
+    with pytest.raises(ValueError, match="unknown overlap policy 'sometimes'"):
+        overlap.Overlap.from_record("sometimes")
+
+
+def test_overlap_members_and_aliases_have_docstrings():
+    # Attribute docstrings (the string after an assignment) are what the docs site renders.
+    tree = ast.parse(Path(overlap.__file__).read_text())
+    documented = set()
+    for body in [tree.body] + [n.body for n in tree.body if isinstance(n, ast.ClassDef)]:
+        for stmt, after in zip(body, body[1:], strict=False):
+            target = getattr(stmt, "target", None) or (getattr(stmt, "targets", None) or [None])[0]
+            is_doc = isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+            if isinstance(target, ast.Name) and is_doc and after.value.value.strip():
+                documented.add(target.id)
+    assert {"ALWAYS", "UNCHECKED", "NEVER", "DEFAULT"} <= documented
+
+
+# ---------------------------------------------------------------- CheckResult
+
+
+def update_check(**overrides):
+    fields = {
+        "step": 7,
+        "kind": "update",
+        "indices": (11, 3),
+        "committed": (1.0, 2.0),
+        "recomputed": (1.0, 2.0),
+        "tolerance": zkdv.Tolerance(),
+        "verdict": "pass",
+        "replay_length": 2,
+    }
+    fields.update(overrides)
+    return zkdv.CheckResult(**fields)
+
+
+def test_check_result_fields_and_passed():
+    c = update_check(indices=[11, 3], committed=np.array([1.0, 2.0], np.float32))
+    assert c.step == 7 and c.kind == "update" and c.indices == (11, 3)
+    assert c.committed == (1.0, 2.0) and c.recomputed == (1.0, 2.0)
+    assert c.verdict == "pass" and c.passed and c.first_failure is None
+    assert not update_check(recomputed=(1.0, 2.5), verdict="fail").passed
+
+
+def test_check_result_is_immutable():
+    c = update_check()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.verdict = "fail"
+    assert isinstance(c.indices, tuple) and isinstance(c.committed, tuple)
+
+
+def test_check_result_first_failure_is_the_first_value_out_of_tolerance():
+    c = update_check(recomputed=(1.0, math.nan), verdict="fail")
+    assert c.first_failure == 1
+
+
+def test_check_result_verdict_must_match_values_and_tolerance():
+    with pytest.raises(ValueError, match="contradicts"):
+        update_check(recomputed=(1.0, 2.5))
+    with pytest.raises(ValueError, match="contradicts"):
+        update_check(verdict="fail")
+
+
+@pytest.mark.parametrize(
+    "overrides, match",
+    [
+        ({"kind": "gradient"}, "kind must be 'state' or 'update'"),
+        ({"verdict": "ok"}, "verdict must be 'pass' or 'fail'"),
+        ({"committed": (), "recomputed": ()}, "at least one value"),
+        ({"recomputed": (1.0,)}, "2 committed values but 1 recomputed"),
+        ({"indices": ()}, "one or two indices"),
+        ({"indices": (1,)}, "one value per index"),
+        ({"kind": "state"}, "a state check has no indices"),
+        ({"indices": (-1, 0)}, r"in \[0, 2\*\*64\)"),
+        ({"step": -1}, "step must be in"),
+    ],
+)
+def test_check_result_rejects_inconsistent_fields(overrides, match):
+    with pytest.raises(ValueError, match=match):
+        update_check(**overrides)
+
+
+@pytest.mark.parametrize(
+    "overrides, match",
+    [
+        ({"tolerance": {"abs": 0, "rel": 0}}, "tolerance must be a zkdv.Tolerance"),
+        ({"committed": (True, 1.0)}, "committed must hold real numbers"),
+        ({"indices": (1.0, 2)}, "an index must be an integer"),
+        ({"step": True}, "step must be an integer"),
+    ],
+)
+def test_check_result_rejects_wrong_types(overrides, match):
+    with pytest.raises(TypeError, match=match):
+        update_check(**overrides)
+
+
+def test_check_result_record_round_trip_and_rust_writer_accepts_it(tmp_path):
+    config = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
+    writer = transcript.TranscriptWriter(tmp_path / "t", root_body(config))
+    art = writer.put_artifact(b"program", "mlir")
+    program = writer.append_program(
+        {"name": "step", "format": "stablehlo", "attested": art, "production": art}
+    )
+    receipt = writer.append_step(
+        {
+            "step": 0,
+            "program": program,
+            "batch": {"rows": 2, "width": 3, "window": 2, "root": bytes(32)},
+            "pre_state": bytes(32),
+            "update": bytes(32),
+            "post_state": bytes(32),
+            "overlap": overlap.DEFAULT.to_record(),
+        }
+    )
+    indices = receipt.challenge.update_indices()
+    # A value just inside and one just outside the tolerance: the Rust writer agrees with
+    # Python's verdict on both (it rejects a check whose verdict contradicts its values).
+    t = config.tolerance
+    inside = 1.0 + t.abs + t.rel
+    outside = np.nextafter(inside, 2.0)
+    ok = update_check(step=0, indices=indices, recomputed=(inside, 2.0), replay_length=0)
+    bad = zkdv.CheckResult(
+        step=0,
+        kind="state",
+        indices=(),
+        committed=(1.0,),
+        recomputed=(float(outside),),
+        tolerance=t,
+        verdict="fail",
+    )
+    assert zkdv.CheckResult.from_record(ok.to_record()) == ok
+    writer.append_check(ok.to_record())
+    writer.append_check(bad.to_record())
+    error = zkdv.ZKDVPoisonedError.from_check(bad)
+    close = writer.close(failure=error.to_failure_record())
+    assert close["status"] == "poisoned"
+    assert close["failure"] == error.to_failure_record()
+
+
+# ---------------------------------------------------------------- ZKDVPoisonedError
+
+
+def test_poisoned_error_carries_step_and_coordinate_and_names_them():
+    e = zkdv.ZKDVPoisonedError(17, 1234)
+    assert (e.step, e.coordinate, e.kind) == (17, 1234, "update")
+    assert "step 17" in str(e) and "coordinate 1234" in str(e)
+    assert str(e).startswith("ZKDV session poisoned")
+    assert isinstance(e, RuntimeError)
+
+
+def test_poisoned_error_without_a_coordinate_names_the_step():
+    e = zkdv.ZKDVPoisonedError(4, kind="state", detail="sketches diverged")
+    assert e.coordinate is None
+    assert str(e) == "ZKDV session poisoned: the state check of step 4 failed: sketches diverged"
+
+
+def test_poisoned_error_from_an_update_check_names_the_coordinate_and_values():
+    check = update_check(recomputed=(1.5, 2.0), verdict="fail")
+    e = zkdv.ZKDVPoisonedError.from_check(check)
+    assert (e.step, e.coordinate, e.kind, e.check) == (7, 11, "update", check)
+    message = str(e)
+    assert "step 7 at coordinate 11" in message and "parameter update coordinate 11" in message
+    assert "committed 1.0, recomputed 1.5" in message and "1e-06 + 1e-05 * |committed|" in message
+
+
+def test_poisoned_error_from_the_optimizer_state_value_names_its_index():
+    e = zkdv.ZKDVPoisonedError.from_check(update_check(recomputed=(1.0, 9.0), verdict="fail"))
+    assert e.coordinate == 3 and "post-update optimizer state coordinate 3" in str(e)
+
+
+def test_poisoned_error_from_a_state_check_has_no_coordinate():
+    check = zkdv.CheckResult(
+        step=5,
+        kind="state",
+        indices=(),
+        committed=(1.0, 2.0),
+        recomputed=(1.0, math.nan),
+        tolerance=zkdv.Tolerance(),
+        verdict="fail",
+        replay_length=3,
+    )
+    e = zkdv.ZKDVPoisonedError.from_check(check)
+    assert e.coordinate is None and e.kind == "state"
+    assert "state check of step 5" in str(e) and "state sketch value #1" in str(e)
+    assert "recomputed nan" in str(e) and "replaying 3 transitions" in str(e)
+
+
+def test_poisoned_error_from_a_passing_check_is_refused():
+    with pytest.raises(ValueError, match="passed"):
+        zkdv.ZKDVPoisonedError.from_check(update_check())
+
+
+def test_poisoned_error_failure_record_is_the_close_record_field():
+    e = zkdv.ZKDVPoisonedError(2, 9, detail="x")
+    assert e.to_failure_record() == {
+        "step": 2,
+        "kind": "update",
+        "coordinate": 9,
+        "message": str(e),
+    }
+
+
+def test_poisoned_error_pickles():
+    e = zkdv.ZKDVPoisonedError.from_check(update_check(recomputed=(1.5, 2.0), verdict="fail"))
+    again = pickle.loads(pickle.dumps(e))
+    assert str(again) == str(e) and (again.step, again.coordinate) == (7, 11)
+    assert again.check == e.check
+
+
+def test_poisoned_error_validates_its_fields():
+    with pytest.raises(ValueError, match="kind must be 'state' or 'update'"):
+        zkdv.ZKDVPoisonedError(1, kind="other")
+    with pytest.raises(TypeError, match="step must be an integer"):
+        zkdv.ZKDVPoisonedError("1")
+
+
+# ---------------------------------------------------------------- lazy frontends
+
+
+def test_root_exports():
+    for name in [
+        "ZKDVConfig",
+        "SamplingPolicy",
+        "Tolerance",
+        "CheckResult",
+        "ZKDVPoisonedError",
+        "overlap",
+        "transcript",
+        "hashing",
+    ]:
+        assert name in zkdv.__all__ and hasattr(zkdv, name)
+    assert "jax" not in zkdv.__all__ and "torch" not in zkdv.__all__
+
+
+def test_public_names_have_docstrings():
+    import zkdv.checks
+    import zkdv.config
+
+    for module in (zkdv, zkdv.config, zkdv.checks, overlap):
+        assert module.__doc__
+        for name in module.__all__:
+            value = getattr(module, name)
+            if isinstance(value, type | types.FunctionType | types.ModuleType):
+                assert value.__doc__, f"{module.__name__}.{name}"
+    for method in ("to_record", "from_record", "DEBUGCheckEvery"):
+        assert getattr(zkdv.SamplingPolicy, method).__doc__
+
+
+def test_unknown_attributes_raise_attribute_error():
+    with pytest.raises(AttributeError, match="has no attribute 'tensorflow'"):
+        zkdv.tensorflow  # noqa: B018
+
+
+def test_import_zkdv_loads_no_frontend_module():
+    result = run_python(
+        """
+        import sys, zkdv
+        cfg = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(2))
+        zkdv.overlap.resolve(None)
+        assert "jax" not in vars(zkdv) and "torch" not in vars(zkdv)
+        assert not [m for m in ("zkdv.jax", "zkdv.torch") if m in sys.modules]
+        bad = [m for m in FRAMEWORKS if m in sys.modules]
+        assert not bad, bad
+        """.replace("FRAMEWORKS", repr(FRAMEWORKS))
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def frontend_exists(name):
+    import importlib.util
+
+    return importlib.util.find_spec(f"zkdv.{name}") is not None
+
+
+@pytest.mark.parametrize("name, label", [("jax", "JAX"), ("torch", "PyTorch")])
+def test_missing_frontend_module_raises_import_error_saying_so(name, label):
+    if frontend_exists(name):
+        pytest.skip(f"zkdv.{name} exists in this build")
+    with pytest.raises(ImportError, match=f"the {label} frontend is not available in this build"):
+        getattr(zkdv, name)
+
+
+@pytest.mark.parametrize("name", ["jax", "torch"])
+def test_missing_framework_raises_import_error_with_the_pip_extra(name):
+    # The framework is hidden (None in sys.modules): whether or not the frontend module exists,
+    # the error gives the install command, and neither frontend nor framework gets imported.
+    result = run_python(
+        f"""
+        import sys
+        sys.modules[{name!r}] = None
+        import zkdv
+        try:
+            zkdv.{name}
+        except ImportError as error:
+            print(error)
+        else:
+            raise SystemExit("no ImportError")
+        assert "zkdv.{name}" not in sys.modules
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"pip install 'zkdv[{name}]'" in result.stdout
+
+
+def fake_frontend_code(tmp_path, name, frontend_body, hide=None):
+    """Code that runs against a fake framework ``name`` and a fake frontend ``zkdv.<name>``.
+
+    Both live in tmp_path (sys.path and an extra entry of ``zkdv.__path__``), not in the package.
+    """
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / f"{name}.py").write_text("FAKE = 'framework'\n")
+    (tmp_path / "frontends").mkdir()
+    (tmp_path / "frontends" / f"{name}.py").write_text(frontend_body)
+    return f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path / "site")!r})
+        {f"sys.modules[{hide!r}] = None" if hide else ""}
+        import zkdv
+        zkdv.__path__.append({str(tmp_path / "frontends")!r})
+        assert {name!r} not in sys.modules
+    """
+
+
+def test_existing_frontend_is_imported_on_first_access_and_then_bound(tmp_path):
+    code = fake_frontend_code(tmp_path, "torch", "import torch\nVALUE = torch.FAKE\n")
+    code += """
+        first = zkdv.torch
+        assert first.VALUE == "framework" and sys.modules["zkdv.torch"] is first
+        assert vars(zkdv)["torch"] is first and zkdv.torch is first
+        from zkdv import torch as again
+        assert again is first
+        print("ok")
+    """
+    result = run_python(code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+def test_frontend_missing_a_package_of_its_extra_gives_the_install_hint(tmp_path):
+    # zkdv[jax] also installs flax and optax: a frontend failing to import flax says so.
+    code = fake_frontend_code(tmp_path, "jax", "import jax\nimport flax\n", hide="flax")
+    code += """
+        try:
+            zkdv.jax
+        except ImportError as error:
+            print(error)
+    """
+    result = run_python(code)
+    assert result.returncode == 0, result.stderr
+    assert "zkdv.jax needs 'flax'" in result.stdout
+    assert "pip install 'zkdv[jax]'" in result.stdout
+
+
+def test_frontend_failing_on_an_unrelated_module_propagates_that_error(tmp_path):
+    code = fake_frontend_code(tmp_path, "torch", "import zkdv_no_such_dependency\n")
+    code += """
+        try:
+            zkdv.torch
+        except ModuleNotFoundError as error:
+            assert error.name == "zkdv_no_such_dependency", error
+            print("propagated")
+    """
+    result = run_python(code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "propagated"

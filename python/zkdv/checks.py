@@ -1,0 +1,292 @@
+"""Outcomes of sampled checks: :class:`CheckResult` and :class:`ZKDVPoisonedError`.
+
+A check compares values that production committed with values an independent replay
+recomputed. :class:`CheckResult` is one check, in the shape of the transcript's check record
+(``docs/protocol.md``, section 5); a failed one poisons the session, and the frontend then
+raises :class:`ZKDVPoisonedError`, whose fields are those of the close record's ``failure``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from zkdv.config import Tolerance
+
+__all__ = ["CheckKind", "CheckResult", "Verdict", "ZKDVPoisonedError"]
+
+CheckKind = Literal["state", "update"]
+"""The kind of a check: ``"state"`` (replayed state sketches) or ``"update"`` (one update
+coordinate and one post-update optimizer-state coordinate recomputed by the attested program)."""
+
+Verdict = Literal["pass", "fail"]
+"""The outcome of a check."""
+
+_KINDS: tuple[str, ...] = ("state", "update")
+_VERDICTS: tuple[str, ...] = ("pass", "fail")
+_U64_LIMIT = 1 << 64
+
+
+def _index(owner: str, name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{owner}: {name} must be an integer, got {value!r}")
+    if not 0 <= int(value) < _U64_LIMIT:
+        raise ValueError(f"{owner}: {name} must be in [0, 2**64), got {value!r}")
+    return int(value)
+
+
+def _floats(owner: str, name: str, values: Iterable[object]) -> tuple[float, ...]:
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise TypeError(f"{owner}: {name} must be a sequence of real numbers, got {values!r}")
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise TypeError(f"{owner}: {name} must hold real numbers, got {v!r}")
+        out.append(float(v))
+    return tuple(out)
+
+
+def _format_float(value: float) -> str:
+    return repr(value) if math.isfinite(value) else str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """The result of one sampled check; immutable.
+
+    Attributes:
+        step: The checked step (0-based).
+        kind: ``"update"``: the attested program recomputed the challenged coordinates;
+            ``"state"``: a replay from the newest snapshot rebuilt the state sketches.
+        indices: For an update check, the challenged ``(parameter_index,)`` or
+            ``(parameter_index, optimizer_state_index)``; empty for a state check.
+        committed: The values production committed (at least one).
+        recomputed: The values the replay recomputed, one per committed value (NaN allowed:
+            it fails).
+        tolerance: The tolerance the values were compared with (the root record's).
+        verdict: ``"pass"`` exactly when every pair is within ``tolerance``, else ``"fail"``.
+        replay_length: Transitions replayed from the snapshot to rebuild the pre-state.
+    """
+
+    step: int
+    kind: CheckKind
+    indices: tuple[int, ...]
+    committed: tuple[float, ...]
+    recomputed: tuple[float, ...]
+    tolerance: Tolerance
+    verdict: Verdict
+    replay_length: int = 0
+
+    def __post_init__(self) -> None:
+        owner = "CheckResult"
+        object.__setattr__(self, "step", _index(owner, "step", self.step))
+        if self.kind not in _KINDS:
+            raise ValueError(f"{owner}: kind must be 'state' or 'update', got {self.kind!r}")
+        if isinstance(self.indices, str | bytes) or not isinstance(self.indices, Iterable):
+            raise TypeError(f"{owner}: indices must be a sequence of integers")
+        indices = tuple(_index(owner, "an index", i) for i in self.indices)
+        object.__setattr__(self, "indices", indices)
+        committed = _floats(owner, "committed", self.committed)
+        recomputed = _floats(owner, "recomputed", self.recomputed)
+        object.__setattr__(self, "committed", committed)
+        object.__setattr__(self, "recomputed", recomputed)
+        if not committed:
+            raise ValueError(f"{owner}: committed must hold at least one value")
+        if len(recomputed) != len(committed):
+            raise ValueError(
+                f"{owner}: {len(committed)} committed values but {len(recomputed)} recomputed"
+            )
+        if self.kind == "state" and indices:
+            raise ValueError(f"{owner}: a state check has no indices, got {indices}")
+        if self.kind == "update" and not 1 <= len(indices) <= 2:
+            raise ValueError(
+                f"{owner}: an update check has one or two indices "
+                f"(parameter, optimizer state), got {indices}"
+            )
+        if self.kind == "update" and len(committed) != len(indices):
+            raise ValueError(
+                f"{owner}: an update check compares one value per index; "
+                f"{len(indices)} indices but {len(committed)} values"
+            )
+        if not isinstance(self.tolerance, Tolerance):
+            raise TypeError(f"{owner}: tolerance must be a zkdv.Tolerance, got {self.tolerance!r}")
+        if self.verdict not in _VERDICTS:
+            raise ValueError(f"{owner}: verdict must be 'pass' or 'fail', got {self.verdict!r}")
+        expected = "pass" if self.first_failure is None else "fail"
+        if self.verdict != expected:
+            raise ValueError(
+                f"{owner}: verdict {self.verdict!r} contradicts the values and tolerance, "
+                f"which give {expected!r}"
+            )
+        object.__setattr__(
+            self, "replay_length", _index(owner, "replay_length", self.replay_length)
+        )
+
+    @property
+    def passed(self) -> bool:
+        """Whether the check passed (``verdict == "pass"``)."""
+        return self.verdict == "pass"
+
+    @property
+    def first_failure(self) -> int | None:
+        """Position, in ``committed``, of the first value out of tolerance; ``None`` if none."""
+        for position, (c, r) in enumerate(zip(self.committed, self.recomputed, strict=True)):
+            if not self.tolerance.accepts(c, r):
+                return position
+        return None
+
+    def to_record(self) -> dict[str, Any]:
+        """The check record body, as :meth:`zkdv.transcript.TranscriptWriter.append_check`
+        takes it."""
+        return {
+            "step": self.step,
+            "kind": self.kind,
+            "indices": list(self.indices),
+            "committed": list(self.committed),
+            "recomputed": list(self.recomputed),
+            "tolerance": self.tolerance.to_record(),
+            "verdict": self.verdict,
+            "replay_length": self.replay_length,
+        }
+
+    @classmethod
+    def from_record(cls, body: Mapping[str, Any]) -> CheckResult:
+        """Read a check record body."""
+        if not isinstance(body, Mapping):
+            raise TypeError(f"a check record must be a mapping, got {body!r}")
+        fields = {
+            "step",
+            "kind",
+            "indices",
+            "committed",
+            "recomputed",
+            "tolerance",
+            "verdict",
+            "replay_length",
+        }
+        if set(body) != fields:
+            raise ValueError(f"a check record must have exactly the fields {sorted(fields)}")
+        return cls(
+            step=body["step"],
+            kind=body["kind"],
+            indices=tuple(body["indices"]),
+            committed=tuple(body["committed"]),
+            recomputed=tuple(body["recomputed"]),
+            tolerance=Tolerance.from_record(body["tolerance"]),
+            verdict=body["verdict"],
+            replay_length=body["replay_length"],
+        )
+
+
+def _restore_poisoned(
+    step: int,
+    coordinate: int | None,
+    kind: CheckKind,
+    detail: str,
+    check: CheckResult | None,
+) -> ZKDVPoisonedError:
+    return ZKDVPoisonedError(step, coordinate, kind=kind, detail=detail, check=check)
+
+
+class ZKDVPoisonedError(RuntimeError):
+    """A sampled check failed, so the session is poisoned.
+
+    Raised by every operation of a poisoned session and always by its ``close()``, which
+    records the failure in the close record (status ``poisoned``). The message names the step
+    and, when known, the coordinate.
+
+    Args:
+        step: The step whose check failed.
+        coordinate: The first coordinate out of tolerance when known: for an update check,
+            the challenged parameter index (or optimizer-state index) whose value differed.
+        kind: The failed check's kind, ``"update"`` (default) or ``"state"``.
+        detail: Further human-readable detail (values, tolerance, cause).
+        check: The failed :class:`CheckResult`, when there is one.
+
+    Attributes:
+        step: The step whose check failed.
+        coordinate: The first coordinate out of tolerance, or ``None`` when unknown or
+            when the check compares state sketches rather than coordinates.
+        kind: The failed check's kind.
+        detail: Further detail (may be empty).
+        check: The failed check, or ``None``.
+    """
+
+    step: int
+    coordinate: int | None
+    kind: CheckKind
+    detail: str
+    check: CheckResult | None
+
+    def __init__(
+        self,
+        step: int,
+        coordinate: int | None = None,
+        *,
+        kind: CheckKind = "update",
+        detail: str = "",
+        check: CheckResult | None = None,
+    ) -> None:
+        owner = "ZKDVPoisonedError"
+        self.step = _index(owner, "step", step)
+        self.coordinate = None if coordinate is None else _index(owner, "coordinate", coordinate)
+        if kind not in _KINDS:
+            raise ValueError(f"{owner}: kind must be 'state' or 'update', got {kind!r}")
+        self.kind = kind
+        self.detail = str(detail)
+        self.check = check
+        where = f"step {self.step}"
+        if self.coordinate is not None:
+            where += f" at coordinate {self.coordinate}"
+        message = f"ZKDV session poisoned: the {kind} check of {where} failed"
+        if self.detail:
+            message += f": {self.detail}"
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _restore_poisoned,
+            (self.step, self.coordinate, self.kind, self.detail, self.check),
+        )
+
+    @classmethod
+    def from_check(cls, check: CheckResult) -> ZKDVPoisonedError:
+        """The error for a failed check, naming its first value out of tolerance.
+
+        Raises:
+            ValueError: if ``check`` passed.
+        """
+        position = check.first_failure
+        if position is None:
+            raise ValueError(f"the {check.kind} check of step {check.step} passed")
+        committed = _format_float(check.committed[position])
+        recomputed = _format_float(check.recomputed[position])
+        t = check.tolerance
+        if check.kind == "update":
+            coordinate: int | None = check.indices[position]
+            what = "parameter update" if position == 0 else "post-update optimizer state"
+            value = f"{what} coordinate {coordinate}"
+        else:
+            coordinate = None
+            value = f"state sketch value #{position}"
+        detail = (
+            f"{value}: committed {committed}, recomputed {recomputed}, "
+            f"allowed |difference| <= {t.abs!r} + {t.rel!r} * |committed|"
+        )
+        if check.replay_length:
+            n = check.replay_length
+            detail += f" (pre-state rebuilt by replaying {n} transition{'s' if n > 1 else ''})"
+        return cls(check.step, coordinate, kind=check.kind, detail=detail, check=check)
+
+    def to_failure_record(self) -> dict[str, Any]:
+        """The close record's ``failure`` field, as
+        :meth:`zkdv.transcript.TranscriptWriter.close` takes it."""
+        return {
+            "step": self.step,
+            "kind": self.kind,
+            "coordinate": self.coordinate,
+            "message": str(self),
+        }

@@ -1,0 +1,265 @@
+"""Session configuration shared by every frontend: sampling policy, tolerance, name.
+
+Nothing here imports JAX or PyTorch. The objects are immutable and validated when they are
+built, so a bad value fails where the user wrote it rather than at the first training step.
+
+Each object converts to the exact value the transcript protocol stores in the root record
+(``docs/protocol.md``, section 5): :meth:`SamplingPolicy.to_record` and
+:meth:`DebugCheckEvery.to_record` give the ``sampling`` field, :meth:`Tolerance.to_record` the
+``tolerance`` field and :meth:`ZKDVConfig.root_fields` all three fields a configuration decides.
+Frontends pass those dicts unchanged to :class:`zkdv.transcript.TranscriptWriter`; sampling
+decisions themselves are derived by the Rust core (:func:`zkdv.transcript.derive_challenge`),
+never in Python.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["DebugCheckEvery", "SamplingPolicy", "Tolerance", "ZKDVConfig"]
+
+_U64_LIMIT = 1 << 64
+
+
+def _real(owner: str, name: str, value: object) -> float:
+    """``value`` as a float; a TypeError naming ``owner.name`` unless it is a real number."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{owner}: {name} must be a real number, got {value!r}")
+    return float(value)
+
+
+def _probability(owner: str, name: str, value: object) -> float:
+    p = _real(owner, name, value)
+    if math.isnan(p) or not 0.0 <= p <= 1.0:
+        raise ValueError(f"{owner}: {name} must be a probability in [0, 1], got {value!r}")
+    return p
+
+
+def _mapping(what: str, record: object) -> Mapping[str, Any]:
+    if not isinstance(record, Mapping):
+        raise TypeError(f"{what} must be a mapping, got {record!r}")
+    return record
+
+
+def _exact_keys(what: str, record: Mapping[str, Any], keys: set[str]) -> None:
+    if set(record) != keys:
+        raise ValueError(f"{what} must have exactly the keys {sorted(keys)}, got {sorted(record)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Tolerance:
+    """How far a recomputed value may be from the committed one and still pass a check.
+
+    A sampled check passes when ``|committed - recomputed| <= abs + rel * |committed|`` for every
+    compared value; NaN never passes. Both terms are finite and non-negative. The defaults,
+    ``abs=1e-6`` and ``rel=1e-5``, are the margin measured between XLA and the replay runtime on
+    the f32 training steps of the test fixtures (``docs/runtime.md``): reductions summed in a
+    different order agree to rounding, and the absolute floor covers ill-conditioned optimizer
+    coordinates such as Adam's ``m / sqrt(v)`` for a near-zero gradient.
+
+    Attributes:
+        abs: The absolute term (default ``1e-6``).
+        rel: The term relative to ``|committed|`` (default ``1e-5``).
+    """
+
+    abs: float = 1e-6
+    rel: float = 1e-5
+
+    def __post_init__(self) -> None:
+        for name in ("abs", "rel"):
+            given = getattr(self, name)
+            value = _real("Tolerance", name, given)
+            if not math.isfinite(value) or value < 0.0:
+                message = f"Tolerance: {name} must be finite and non-negative, got {given!r}"
+                raise ValueError(message)
+            object.__setattr__(self, name, value)
+
+    def accepts(self, committed: float, recomputed: float) -> bool:
+        """Whether ``recomputed`` is within tolerance of ``committed`` (NaN never is).
+
+        This is the protocol's comparison, evaluated in IEEE double precision exactly as the
+        Rust core evaluates it.
+        """
+        return abs(committed - recomputed) <= self.abs + self.rel * abs(committed)
+
+    def to_record(self) -> dict[str, float]:
+        """The root record's ``tolerance`` field: ``{"abs": ..., "rel": ...}``."""
+        return {"abs": self.abs, "rel": self.rel}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Tolerance:
+        """Read a ``tolerance`` field of a root or check record."""
+        record = _mapping("a tolerance record", record)
+        _exact_keys("a tolerance record", record, {"abs", "rel"})
+        return cls(abs=record["abs"], rel=record["rel"])
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingPolicy:
+    """Independent random sampling of the checks of every step.
+
+    After step ``t`` is committed, the Rust core decides from the secret challenge key and the
+    step record's hash whether to run a state check (probability ``state_check_probability``)
+    and, independently, an update check (probability ``update_check_probability``). ``1 / p``
+    is the expected number of steps between two checks of a kind. Both probabilities are real
+    numbers in ``[0, 1]`` (``0`` never checks, ``1`` checks every step); they are stored as
+    floats.
+
+    For deterministic tests and profiling use :meth:`SamplingPolicy.DEBUGCheckEvery`.
+
+    Attributes:
+        state_check_probability: Probability that a step's rebuilt state is checked.
+        update_check_probability: Probability that a step's update is recomputed and checked.
+    """
+
+    state_check_probability: float
+    update_check_probability: float
+
+    def __post_init__(self) -> None:
+        for name in ("state_check_probability", "update_check_probability"):
+            value = _probability("SamplingPolicy", name, getattr(self, name))
+            object.__setattr__(self, name, value)
+
+    @staticmethod
+    def DEBUGCheckEvery(n: int) -> DebugCheckEvery:
+        """A deterministic policy for tests and profiling: check every ``n``-th step.
+
+        Both a state check and an update check run at each step ``t`` with
+        ``(t + 1) % n == 0``: ``DEBUGCheckEvery(1)`` checks every step, ``DEBUGCheckEvery(3)``
+        steps 2, 5, 8, ... The choice is predictable by the training process, so use the
+        probabilistic :class:`SamplingPolicy` for normal operation.
+
+        Args:
+            n: The period, an integer of at least 1.
+        """
+        return DebugCheckEvery(n)
+
+    def to_record(self) -> dict[str, dict[str, float]]:
+        """The root record's ``sampling`` field.
+
+        ``{"probability": {"state_check_probability": p_s, "update_check_probability": p_u}}``.
+        """
+        return {
+            "probability": {
+                "state_check_probability": self.state_check_probability,
+                "update_check_probability": self.update_check_probability,
+            }
+        }
+
+    @staticmethod
+    def from_record(record: Mapping[str, Any]) -> SamplingPolicy | DebugCheckEvery:
+        """Read the root record's ``sampling`` field back into a policy object."""
+        record = _mapping("a sampling record", record)
+        if len(record) != 1 or next(iter(record)) not in ("probability", "every"):
+            raise ValueError(
+                "a sampling record must be {'probability': {...}} or {'every': {...}}, "
+                f"got {dict(record)!r}"
+            )
+        ((kind, body),) = record.items()
+        body = _mapping(f"the {kind!r} sampling record", body)
+        if kind == "every":
+            _exact_keys("the 'every' sampling record", body, {"n"})
+            return DebugCheckEvery(body["n"])
+        keys = {"state_check_probability", "update_check_probability"}
+        _exact_keys("the 'probability' sampling record", body, keys)
+        return SamplingPolicy(body["state_check_probability"], body["update_check_probability"])
+
+
+@dataclass(frozen=True, slots=True)
+class DebugCheckEvery:
+    """The deterministic debug policy made by :meth:`SamplingPolicy.DEBUGCheckEvery`.
+
+    Both checks run at every step ``t`` with ``(t + 1) % n == 0``.
+
+    Attributes:
+        n: The period, an integer in ``[1, 2**64)``.
+    """
+
+    n: int
+
+    def __post_init__(self) -> None:
+        n = self.n
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+            raise TypeError(f"SamplingPolicy.DEBUGCheckEvery: n must be an integer, got {n!r}")
+        if not 1 <= int(n) < _U64_LIMIT:
+            raise ValueError(
+                f"SamplingPolicy.DEBUGCheckEvery: n must be at least 1 (and below 2**64), got {n!r}"
+            )
+        object.__setattr__(self, "n", int(n))
+
+    def __repr__(self) -> str:
+        return f"SamplingPolicy.DEBUGCheckEvery(n={self.n})"
+
+    def to_record(self) -> dict[str, dict[str, int]]:
+        """The root record's ``sampling`` field: ``{"every": {"n": n}}``."""
+        return {"every": {"n": self.n}}
+
+
+@dataclass(frozen=True, slots=True)
+class ZKDVConfig:
+    """What a proof session records about itself in the transcript's root record.
+
+    Pass it to a frontend's ``ZKDV(directory, config)``; a frontend given no configuration
+    uses ``ZKDVConfig()``.
+
+    Attributes:
+        name: The configuration's name, recorded as the root's ``config_name``; a non-empty
+            string (default ``"default"``).
+        sampling_policy: How steps are sampled for checks: a :class:`SamplingPolicy` or
+            :meth:`SamplingPolicy.DEBUGCheckEvery`. The default samples state and update checks
+            independently with probability ``0.01`` each; choose probabilities suited to the
+            run.
+        tolerance: The float tolerance of every check (default :class:`Tolerance()`,
+            ``abs=1e-6``, ``rel=1e-5``).
+    """
+
+    name: str = "default"
+    sampling_policy: SamplingPolicy | DebugCheckEvery = field(
+        default=SamplingPolicy(state_check_probability=0.01, update_check_probability=0.01)
+    )
+    tolerance: Tolerance = field(default=Tolerance())
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise TypeError(f"ZKDVConfig: name must be a string, got {self.name!r}")
+        if not self.name.strip():
+            raise ValueError("ZKDVConfig: name must not be empty")
+        if not isinstance(self.sampling_policy, SamplingPolicy | DebugCheckEvery):
+            raise TypeError(
+                "ZKDVConfig: sampling_policy must be a zkdv.SamplingPolicy(...) or "
+                f"zkdv.SamplingPolicy.DEBUGCheckEvery(n), got {self.sampling_policy!r}"
+            )
+        if not isinstance(self.tolerance, Tolerance):
+            raise TypeError(
+                f"ZKDVConfig: tolerance must be a zkdv.Tolerance, got {self.tolerance!r}"
+            )
+
+    def root_fields(self) -> dict[str, Any]:
+        """The root record fields this configuration decides.
+
+        ``{"config_name": ..., "sampling": ..., "tolerance": ...}``, in the protocol's
+        representation, ready to be merged into the root body given to
+        :class:`zkdv.transcript.TranscriptWriter`.
+        """
+        return {
+            "config_name": self.name,
+            "sampling": self.sampling_policy.to_record(),
+            "tolerance": self.tolerance.to_record(),
+        }
+
+    @classmethod
+    def from_root(cls, root: Mapping[str, Any]) -> ZKDVConfig:
+        """The configuration recorded in a root record body (other fields are ignored)."""
+        root = _mapping("a root record", root)
+        missing = sorted({"config_name", "sampling", "tolerance"} - set(root))
+        if missing:
+            raise ValueError(f"a root record must have the fields {missing}")
+        return cls(
+            name=root["config_name"],
+            sampling_policy=SamplingPolicy.from_record(root["sampling"]),
+            tolerance=Tolerance.from_record(root["tolerance"]),
+        )
