@@ -612,12 +612,23 @@ impl Program {
 
     /// Run on inputs given as `(dtype tag, shape, flat uint8 view)` (read in
     /// place, with the GIL released); returns the results in the same form
-    /// with `bytes`.
+    /// with `bytes`. `max_ops` and `max_elements` bound the run (ops
+    /// evaluated, elements of any one result); unbounded by default.
+    #[pyo3(signature = (inputs, max_ops = None, max_elements = None))]
     fn run<'py>(
         &self,
         py: Python<'py>,
         inputs: Vec<(String, Vec<u64>, PyReadonlyArray1<'py, u8>)>,
+        max_ops: Option<u64>,
+        max_elements: Option<usize>,
     ) -> PyResult<Vec<TensorParts<'py>>> {
+        let mut limits = zkdv_runtime::Limits::default();
+        if let Some(ops) = max_ops {
+            limits.max_ops = ops;
+        }
+        if let Some(elements) = max_elements {
+            limits.max_elements = elements;
+        }
         let mut views = Vec::with_capacity(inputs.len());
         for (index, (tag, shape, data)) in inputs.iter().enumerate() {
             let dtype = hashing::DType::from_tag(tag)
@@ -642,7 +653,9 @@ impl Program {
                         .map_err(|e| format!("input {index}: {e}"))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let results = program.run(tensors).map_err(|e| e.to_string())?;
+            let results = program
+                .run_limited(tensors, limits)
+                .map_err(|e| e.to_string())?;
             results
                 .iter()
                 .map(|t| t.to_host().map_err(|e| e.to_string()))

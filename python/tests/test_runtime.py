@@ -150,3 +150,7 @@ def test_bad_inputs_are_clear_errors():
         runtime.Program(text, func="nope")
     with pytest.raises(ValueError, match="unknown pass"):
         passes.run_passes(text, ["zkdv-nope"])
+    with pytest.raises(runtime.RuntimeError, match="limit of 10 ops"):
+        program.run(inputs, max_ops=10)
+    with pytest.raises(runtime.RuntimeError, match="exceeds the limit of 4"):
+        program.run(inputs, max_elements=4)

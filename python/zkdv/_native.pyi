@@ -110,5 +110,8 @@ class Program:
     @property
     def arguments(self) -> list[tuple[str, list[int]]]: ...
     def run(
-        self, inputs: list[tuple[str, list[int], np.ndarray]]
+        self,
+        inputs: list[tuple[str, list[int], np.ndarray]],
+        max_ops: int | None = None,
+        max_elements: int | None = None,
     ) -> list[tuple[str, list[int], bytes]]: ...

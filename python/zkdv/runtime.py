@@ -71,10 +71,22 @@ class Program:
         """
         return self.run(inputs)
 
-    def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """Like calling the program, with the inputs as one sequence."""
+    def run(
+        self,
+        inputs: Sequence[np.ndarray],
+        *,
+        max_ops: int | None = None,
+        max_elements: int | None = None,
+    ) -> list[np.ndarray]:
+        """Like calling the program, with the inputs as one sequence.
+
+        ``max_ops`` (ops evaluated, loop bodies counted every time) and ``max_elements``
+        (elements of any one result) bound the run: a program from an untrusted transcript
+        then cannot hang or exhaust the verifier. Going past one raises
+        :class:`zkdv.runtime.RuntimeError`.
+        """
         parts = [_canonical(np.asarray(x)) for x in inputs]
-        results = self._native.run(parts)
+        results = self._native.run(parts, max_ops, max_elements)
         return [
             np.frombuffer(data, dtype=_dtype(tag)).reshape(shape) for tag, shape, data in results
         ]

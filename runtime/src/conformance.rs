@@ -17,9 +17,9 @@ use zkdv_passes::ir::IrContext;
 use zkdv_passes::roles::{function_name, functions};
 
 use crate::attrs::text as attribute_text;
-use crate::interpreter::{HookResult, Interpreter};
+use crate::interpreter::{HookResult, Interpreter, Limits, PlanCache};
 use crate::value::{Data, ElementType, Tensor, ValueError};
-use crate::RuntimeError;
+use crate::{Backend, RuntimeError};
 
 /// Outcome of a run over one or more files.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -78,6 +78,11 @@ impl Report {
 
 /// Runs every case of every `*.mlir` file of `dir`, in file-name order.
 pub fn run_dir(dir: &Path) -> std::io::Result<Report> {
+    run_dir_on(dir, Backend::Cpu)
+}
+
+/// [`run_dir`] with the ops run on `backend`.
+pub fn run_dir_on(dir: &Path, backend: Backend) -> std::io::Result<Report> {
     let mut paths: Vec<_> = std::fs::read_dir(dir)?
         .map(|entry| entry.map(|e| e.path()))
         .collect::<Result<_, _>>()?;
@@ -85,23 +90,33 @@ pub fn run_dir(dir: &Path) -> std::io::Result<Report> {
     paths.sort();
     let mut report = Report::default();
     for path in paths {
-        report.merge(run_file(&path)?);
+        report.merge(run_file_on(&path, backend)?);
     }
     Ok(report)
 }
 
 /// Runs every case of one file.
 pub fn run_file(path: &Path) -> std::io::Result<Report> {
+    run_file_on(path, Backend::Cpu)
+}
+
+/// [`run_file`] with the ops run on `backend`.
+pub fn run_file_on(path: &Path, backend: Backend) -> std::io::Result<Report> {
     let source = std::fs::read_to_string(path)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    Ok(run_source(&source, &name))
+    Ok(run_source_on(&source, &name, backend))
 }
 
 /// Runs every case of `source`, a `// -----` separated file named `name`.
 pub fn run_source(source: &str, name: &str) -> Report {
+    run_source_on(source, name, Backend::Cpu)
+}
+
+/// [`run_source`] with the ops run on `backend`.
+pub fn run_source_on(source: &str, name: &str, backend: Backend) -> Report {
     let context = IrContext::new();
     let mut report = Report::default();
     let mut chunk = String::new();
@@ -113,7 +128,7 @@ pub fn run_source(source: &str, name: &str) -> Report {
             continue;
         }
         if !chunk.trim().is_empty() {
-            run_chunk(&context, &chunk, name, chunk_index, &mut report);
+            run_chunk(&context, &chunk, name, chunk_index, backend, &mut report);
         }
         chunk.clear();
         chunk_index += 1;
@@ -121,7 +136,14 @@ pub fn run_source(source: &str, name: &str) -> Report {
     report
 }
 
-fn run_chunk(context: &IrContext, chunk: &str, file: &str, index: usize, report: &mut Report) {
+fn run_chunk(
+    context: &IrContext,
+    chunk: &str,
+    file: &str,
+    index: usize,
+    backend: Backend,
+    report: &mut Report,
+) {
     let module = match context.parse(chunk, file) {
         Ok(module) => module,
         Err(error) => {
@@ -133,7 +155,7 @@ fn run_chunk(context: &IrContext, chunk: &str, file: &str, index: usize, report:
     };
     for func in functions(&module) {
         let case = format!("{file}:{}", function_name(&func).unwrap_or_default());
-        match run_case(func) {
+        match run_case(func, backend) {
             Outcome::Pass => report.passed.push(case),
             Outcome::Fail(why) => report.failed.push((case, why)),
             Outcome::Skip(why) => report.skipped.push((case, why)),
@@ -150,7 +172,7 @@ enum Outcome {
     Skip(String),
 }
 
-fn run_case(func: OperationRef<'_, '_>) -> Outcome {
+fn run_case(func: OperationRef<'_, '_>, backend: Backend) -> Outcome {
     let takes_arguments = zkdv_passes::roles::function_type(&func)
         .map(|ty| ty.input_count() > 0)
         .unwrap_or(false);
@@ -158,9 +180,14 @@ fn run_case(func: OperationRef<'_, '_>) -> Outcome {
         return Outcome::Helper;
     }
     let mut failures = Vec::new();
-    let result = Interpreter.run_with(func, Vec::new(), &mut |op, operands| {
-        check(op, operands, &mut failures)
-    });
+    let result = Interpreter.run_limited_on(
+        func,
+        Vec::new(),
+        &PlanCache::default(),
+        Limits::default(),
+        backend,
+        &mut |op, operands| check(op, operands, &mut failures),
+    );
     match result {
         Err(RuntimeError::Unsupported { op, .. }) => Outcome::Skip(op),
         Err(RuntimeError::UnsupportedType { ty, .. }) => Outcome::Skip(format!("type {ty}")),

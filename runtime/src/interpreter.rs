@@ -33,7 +33,7 @@ use zkdv_passes::ir::{format_location, op_name};
 use crate::attrs;
 use crate::ops::{self, Body, Combiner, Family, OpError, Regions};
 use crate::value::{Data, Tensor, TensorType, ValueError};
-use crate::{HostTensor, RuntimeError};
+use crate::{Backend, HostTensor, RuntimeError};
 
 /// What an extension hook answers for an op the core does not know: `None`
 /// to decline (the op is then unsupported), or the op's results.
@@ -122,12 +122,75 @@ impl Interpreter {
         cache: &PlanCache,
         hook: &mut dyn FnMut(&OperationRef<'c, 'a>, &[&Tensor]) -> HookResult,
     ) -> Result<Vec<Tensor>, RuntimeError> {
+        self.run_limited(func, inputs, cache, Limits::default(), hook)
+    }
+
+    /// Like [`Interpreter::run_cached`], stopping with
+    /// [`RuntimeError::Limit`] when the run goes past `limits`.
+    pub fn run_limited<'c, 'a>(
+        &self,
+        func: OperationRef<'c, 'a>,
+        inputs: Vec<Tensor>,
+        cache: &PlanCache,
+        limits: Limits,
+        hook: &mut dyn FnMut(&OperationRef<'c, 'a>, &[&Tensor]) -> HookResult,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        self.run_limited_on(func, inputs, cache, limits, Backend::Cpu, hook)
+    }
+
+    /// Like [`Interpreter::run_limited`] on `backend`: with `Backend::Cuda`
+    /// (feature `cuda`) every op is first offered to the CUDA backend's
+    /// family (`crate::cuda::family`), and the CPU families run what it
+    /// declines. The device is opened before the first op; a missing driver
+    /// or device is a [`RuntimeError::Backend`].
+    pub fn run_limited_on<'c, 'a>(
+        &self,
+        func: OperationRef<'c, 'a>,
+        inputs: Vec<Tensor>,
+        cache: &PlanCache,
+        limits: Limits,
+        backend: Backend,
+        hook: &mut dyn FnMut(&OperationRef<'c, 'a>, &[&Tensor]) -> HookResult,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        let offload: Option<Family> = match backend {
+            Backend::Cpu => None,
+            #[cfg(feature = "cuda")]
+            Backend::Cuda => {
+                crate::cuda::CudaBackend::available()?;
+                Some(crate::cuda::family)
+            }
+        };
         let exec = Exec {
             hook: RefCell::new(hook),
             depth: std::cell::Cell::new(0),
             cache,
+            fuel: std::cell::Cell::new(limits.max_ops),
+            limits,
+            offload,
         };
         exec.function(func, inputs, true)
+    }
+}
+
+/// Bounds on one run, so that a program taken from an untrusted transcript
+/// cannot make a verifier loop forever or allocate without bound.
+///
+/// The default bounds nothing beyond the value model's own limit of
+/// [`crate::value::MAX_ELEMENTS`] elements per tensor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most ops evaluated in the whole run (loop bodies count every time).
+    pub max_ops: u64,
+    /// Most elements in any one result the run computes.
+    pub max_elements: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_ops: u64::MAX,
+            max_elements: crate::value::MAX_ELEMENTS,
+        }
     }
 }
 
@@ -153,6 +216,12 @@ struct Exec<'h, 'c, 'a> {
     hook: RefCell<Hook<'h, 'c, 'a>>,
     depth: std::cell::Cell<usize>,
     cache: &'h PlanCache,
+    /// Ops left before [`Limits::max_ops`] is hit.
+    fuel: std::cell::Cell<u64>,
+    limits: Limits,
+    /// A backend's family, offered every op before the CPU families (it
+    /// takes no part in the per-op family cache of [`OpPlan`]).
+    offload: Option<Family>,
 }
 
 fn malformed(op: &OperationRef<'_, '_>, message: impl Into<String>) -> RuntimeError {
@@ -305,6 +374,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             if name == "func.return" || name == "stablehlo.return" {
                 return Ok(operands.into_iter().cloned().collect());
             }
+            self.charge(op, &plan)?;
             let results = self.op(op, &plan, &operands, &frame)?;
             if results.len() != op.result_count() {
                 return Err(RuntimeError::from_value(
@@ -386,6 +456,34 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         plan
     }
 
+    /// Spends one op of fuel and checks the op's declared results against
+    /// [`Limits::max_elements`], before anything is computed.
+    fn charge(&self, op: &OperationRef<'c, 'a>, plan: &OpPlan) -> Result<(), RuntimeError> {
+        let limit = |message: String| RuntimeError::Limit {
+            op: plan.name.clone(),
+            location: format_location(op.location()),
+            message,
+        };
+        let fuel = self.fuel.get();
+        if fuel == 0 {
+            return Err(limit(format!(
+                "the run evaluated its limit of {} ops",
+                self.limits.max_ops
+            )));
+        }
+        self.fuel.set(fuel - 1);
+        if let Ok(results) = &plan.results {
+            if let Some(big) = results.iter().find(|t| t.len() > self.limits.max_elements) {
+                return Err(limit(format!(
+                    "a result of {} elements exceeds the limit of {}",
+                    big.len(),
+                    self.limits.max_elements
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Evaluates one op and checks its results against the declared types.
     fn op(
         &self,
@@ -411,19 +509,24 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             Some(result) => Some(result?),
             None => {
                 let mut found = None;
-                // The family that took the op last time first, then the rest.
-                let order = plan
-                    .family
-                    .get()
-                    .into_iter()
-                    .chain((0..FAMILIES.len()).filter(|&i| Some(i) != plan.family.get()));
-                for index in order {
-                    if let Some(results) =
-                        FAMILIES[index](op, name, operands, &regions).map_err(|e| located(op, e))?
-                    {
-                        plan.family.set(Some(index));
-                        found = Some(results);
-                        break;
+                if let Some(offload) = self.offload {
+                    found = offload(op, name, operands, &regions).map_err(|e| located(op, e))?;
+                }
+                if found.is_none() {
+                    // The family that took the op last time first, then the rest.
+                    let order = plan
+                        .family
+                        .get()
+                        .into_iter()
+                        .chain((0..FAMILIES.len()).filter(|&i| Some(i) != plan.family.get()));
+                    for index in order {
+                        if let Some(results) = FAMILIES[index](op, name, operands, &regions)
+                            .map_err(|e| located(op, e))?
+                        {
+                            plan.family.set(Some(index));
+                            found = Some(results);
+                            break;
+                        }
                     }
                 }
                 found

@@ -2,8 +2,10 @@
 //!
 //! This crate holds the CPU reference interpreter ([`Interpreter`], one
 //! evaluation loop dispatching on the op name to the pure op functions of
-//! [`ops`]) and its conformance runner ([`conformance`]); the CUDA backend
-//! will follow (see `DESIGN.md` §6). The boundary value type is
+//! [`ops`]) and its conformance runner ([`conformance`]); with the cargo
+//! feature `cuda`, the CUDA backend (module `cuda`, see `DESIGN.md` §6)
+//! computes some of those ops on a GPU with bit-identical results
+//! ([`Backend`] selects it). The boundary value type is
 //! [`HostTensor`], a dense row-major little-endian tensor in host memory
 //! whose dtypes are the canonical ones of `zkdv-hashing`, so a replayed value
 //! can be committed exactly as production committed it.
@@ -12,6 +14,8 @@
 
 pub mod attrs;
 pub mod conformance;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 pub mod interpreter;
 pub mod libm;
 pub mod ops;
@@ -20,7 +24,7 @@ pub mod pool;
 pub mod program;
 pub mod value;
 
-pub use interpreter::Interpreter;
+pub use interpreter::{Interpreter, Limits};
 pub use program::Program;
 pub use value::{Data, ElementType, Tensor, TensorType, ValueError};
 
@@ -107,6 +111,33 @@ pub enum RuntimeError {
         /// What is wrong.
         message: String,
     },
+    /// The selected backend cannot run (no CUDA driver or device, kernels
+    /// that do not compile, a failed device copy or launch).
+    #[error("backend: {0}")]
+    Backend(String),
+    /// The run went past one of its [`interpreter::Limits`].
+    #[error("{location}: `{op}`: {message}")]
+    Limit {
+        /// The op at which the limit was hit.
+        op: String,
+        /// Where it is.
+        location: String,
+        /// Which limit, and its value.
+        message: String,
+    },
+}
+
+/// Where the ops of a run execute.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Backend {
+    /// The CPU reference interpreter only.
+    #[default]
+    Cpu,
+    /// The CUDA backend (module `cuda`) for the ops it covers, the CPU
+    /// interpreter for the rest; results are bit-identical to `Cpu`.
+    #[cfg(feature = "cuda")]
+    Cuda,
 }
 
 impl RuntimeError {

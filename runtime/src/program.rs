@@ -9,9 +9,9 @@ use melior::ir::Module;
 use zkdv_passes::roles::find_function;
 use zkdv_passes::IrContext;
 
-use crate::interpreter::{Interpreter, PlanCache};
+use crate::interpreter::{Interpreter, Limits, PlanCache};
 use crate::value::{Tensor, TensorType};
-use crate::RuntimeError;
+use crate::{Backend, RuntimeError};
 
 type ModuleOf<'c> = Module<'c>;
 
@@ -95,6 +95,35 @@ impl Program {
 
     /// Runs the function on `inputs` (checked against [`Program::arguments`]).
     pub fn run(&self, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, RuntimeError> {
+        self.run_limited(inputs, Limits::default())
+    }
+
+    /// Like [`Program::run`], within `limits` (see [`Limits`]).
+    pub fn run_limited(
+        &self,
+        inputs: Vec<Tensor>,
+        limits: Limits,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        self.run_limited_on(inputs, limits, Backend::Cpu)
+    }
+
+    /// Runs the function on `inputs` with `backend` (see
+    /// [`Interpreter::run_limited_on`]); `Backend::Cpu` is [`Program::run`].
+    pub fn run_on(
+        &self,
+        inputs: Vec<Tensor>,
+        backend: Backend,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        self.run_limited_on(inputs, Limits::default(), backend)
+    }
+
+    /// [`Program::run_on`] within `limits`.
+    pub fn run_limited_on(
+        &self,
+        inputs: Vec<Tensor>,
+        limits: Limits,
+        backend: Backend,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
         let module = self.cell.borrow_dependent();
         let function =
             find_function(module, &self.func).ok_or_else(|| RuntimeError::Malformed {
@@ -102,7 +131,14 @@ impl Program {
                 location: String::new(),
                 message: format!("no function @{}", self.func),
             })?;
-        Interpreter.run_cached(function, inputs, &self.cache, &mut |_, _| None)
+        Interpreter.run_limited_on(
+            function,
+            inputs,
+            &self.cache,
+            limits,
+            backend,
+            &mut |_, _| None,
+        )
     }
 }
 
@@ -141,6 +177,23 @@ mod tests {
             );
         }
         assert!(Program::parse(text, "p.mlir", "other").is_err());
+        let x = Tensor::from_host(&HostTensor::from_f32(vec![2], &[1.0, 2.0]).unwrap()).unwrap();
+        let tight = Limits {
+            max_ops: 0,
+            ..Limits::default()
+        };
+        let err = program.run_limited(vec![x.clone()], tight).unwrap_err();
+        assert!(err.to_string().contains("limit of 0 ops"), "{err}");
+        let small = Limits {
+            max_elements: 1,
+            ..Limits::default()
+        };
+        let err = program.run_limited(vec![x], small).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("2 elements exceeds the limit of 1"),
+            "{err}"
+        );
         assert!(Program::parse("not mlir", "p.mlir", "main").is_err());
     }
 }

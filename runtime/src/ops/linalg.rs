@@ -358,15 +358,16 @@ fn free_dims(
     Ok((0..rank).filter(|&d| !used[d]).collect())
 }
 
-/// `stablehlo.dot_general`: the result is indexed by the batch dimensions,
-/// then the lhs free dimensions, then the rhs free dimensions; each element
-/// sums over the contracting dimensions (order: see the module docs).
-pub fn dot_general(
-    lhs: &Tensor,
-    rhs: &Tensor,
+/// The operands of `dot_general` checked, converted to the result's element
+/// type and arranged as row-major `[batch, rows, depth]` (lhs) and
+/// `[batch, depth, cols]` (rhs) matrices, the contracting index in the
+/// order of the module docs: every backend multiplies these.
+pub(crate) fn dot_operands<'t>(
+    lhs: &'t Tensor,
+    rhs: &'t Tensor,
     dims: &DotDimensions,
     result: &TensorType,
-) -> Result<Tensor, ValueError> {
+) -> Result<(Cow<'t, Tensor>, Cow<'t, Tensor>, MatmulShape), ValueError> {
     if dims.lhs_batching.len() != dims.rhs_batching.len()
         || dims.lhs_contracting.len() != dims.rhs_contracting.len()
     {
@@ -440,6 +441,19 @@ pub fn dot_general(
         depth,
         cols,
     };
+    Ok((a, b, shape))
+}
+
+/// `stablehlo.dot_general`: the result is indexed by the batch dimensions,
+/// then the lhs free dimensions, then the rhs free dimensions; each element
+/// sums over the contracting dimensions (order: see the module docs).
+pub fn dot_general(
+    lhs: &Tensor,
+    rhs: &Tensor,
+    dims: &DotDimensions,
+    result: &TensorType,
+) -> Result<Tensor, ValueError> {
+    let (a, b, shape) = dot_operands(lhs, rhs, dims, result)?;
     let data = match (&a.data, &b.data) {
         (Data::F32(a), Data::F32(b)) => Data::F32(batched_matmul(a, b, shape)),
         (Data::F64(a), Data::F64(b)) => Data::F64(batched_matmul(a, b, shape)),
@@ -462,12 +476,17 @@ pub fn dot_general(
     )
 }
 
+/// The sizes of a batched matrix product.
 #[derive(Debug, Clone, Copy)]
-struct MatmulShape {
-    batch: usize,
-    rows: usize,
-    depth: usize,
-    cols: usize,
+pub(crate) struct MatmulShape {
+    /// Batch size.
+    pub(crate) batch: usize,
+    /// Rows of each lhs matrix (and output).
+    pub(crate) rows: usize,
+    /// Products per output element.
+    pub(crate) depth: usize,
+    /// Columns of each rhs matrix (and output).
+    pub(crate) cols: usize,
 }
 
 /// `out[b, m, n] = sum_k a[b, m, k] * b[b, k, n]`, all row-major.

@@ -431,14 +431,43 @@ pub fn reduce(
     types: &[TensorType],
 ) -> Result<Vec<Tensor>, OpError> {
     let (inputs, inits) = prepare(inputs, inits, types)?;
-    let shape = &inputs[0].shape;
+    let ReduceLayout {
+        result_shape,
+        bases,
+        offsets,
+    } = reduce_layout(&inputs[0].shape, dimensions)?;
+    let outputs = bases.len();
+    let plan = ReducePlan { bases, offsets };
+    fold_all(&inputs, &inits, outputs, &result_shape, &plan, body)
+}
+
+/// The geometry of `reduce` (see [`reduce_layout`]).
+pub(crate) struct ReduceLayout {
+    /// The result shape.
+    pub(crate) result_shape: Vec<usize>,
+    /// Per result element, the flat input index its elements start from.
+    pub(crate) bases: Vec<usize>,
+    /// The offsets of the reduced elements from a base, in fold order.
+    pub(crate) offsets: Vec<usize>,
+}
+
+/// The geometry of `reduce` over `dimensions` of an input of `shape`: the
+/// result shape, the flat input index where each result element's
+/// elements start (`bases`, one per result element, row-major), and the
+/// offsets from there of the reduced elements in fold order (row-major over
+/// the reduced dimensions): result `o` folds `input[bases[o] + offsets[j]]`
+/// for `j = 0, 1, ...`.
+pub(crate) fn reduce_layout(
+    shape: &[usize],
+    dimensions: &[usize],
+) -> Result<ReduceLayout, ValueError> {
     let rank = shape.len();
     let mut reduced = vec![false; rank];
     for &d in dimensions {
         if d >= rank || std::mem::replace(&mut reduced[d], true) {
-            return Err(
-                mismatch(format!("reduce: dimensions {dimensions:?} for rank {rank}")).into(),
-            );
+            return Err(mismatch(format!(
+                "reduce: dimensions {dimensions:?} for rank {rank}"
+            )));
         }
     }
     let st = strides(shape);
@@ -454,9 +483,11 @@ pub fn reduce(
     for_each_index(&reduced_shape, |i| {
         offsets.push(i.iter().zip(&gone).map(|(&i, &d)| i * st[d]).sum());
     });
-    let outputs = bases.len();
-    let plan = ReducePlan { bases, offsets };
-    fold_all(&inputs, &inits, outputs, &result_shape, &plan, body)
+    Ok(ReduceLayout {
+        result_shape,
+        bases,
+        offsets,
+    })
 }
 
 /// Window attributes of `reduce_window` and `select_and_scatter`.
