@@ -70,6 +70,45 @@ struct OpPlan {
     family: std::cell::Cell<Option<usize>>,
 }
 
+/// Ops that compute new floating-point values; their NaN results are made
+/// canonical ([`Tensor::canonicalize_nans`]), so NaN bits do not depend on
+/// the architecture or the compiler's operand order. Everything else
+/// (data movement, sign operations, compare, select, convert) keeps the
+/// NaNs it is given.
+const NAN_PRODUCERS: &[&str] = &[
+    "stablehlo.add",
+    "stablehlo.subtract",
+    "stablehlo.multiply",
+    "stablehlo.divide",
+    "stablehlo.remainder",
+    "stablehlo.power",
+    "stablehlo.atan2",
+    "stablehlo.sqrt",
+    "stablehlo.rsqrt",
+    "stablehlo.cbrt",
+    "stablehlo.exponential",
+    "stablehlo.exponential_minus_one",
+    "stablehlo.log",
+    "stablehlo.log_plus_one",
+    "stablehlo.logistic",
+    "stablehlo.tanh",
+    "stablehlo.sine",
+    "stablehlo.cosine",
+    "stablehlo.tan",
+    "stablehlo.dot_general",
+    "stablehlo.dot",
+    "stablehlo.convolution",
+    "stablehlo.reduce",
+    "stablehlo.reduce_window",
+    "stablehlo.select_and_scatter",
+    "stablehlo.scatter",
+    "stablehlo.triangular_solve",
+    "stablehlo.fft",
+    "stablehlo.all_reduce",
+    "stablehlo.reduce_scatter",
+    "stablehlo.complex",
+];
+
 /// Nested calls and regions deeper than this are an error (recursion).
 const MAX_DEPTH: usize = 256;
 
@@ -542,6 +581,10 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                 }),
             };
         };
+        let mut results = results;
+        if NAN_PRODUCERS.contains(&name) || (name.starts_with("chlo.") && name != "chlo.top_k") {
+            results.iter_mut().for_each(Tensor::canonicalize_nans);
+        }
         check_declared(op, plan, results)
     }
 

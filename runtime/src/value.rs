@@ -390,6 +390,40 @@ impl Tensor {
         })
     }
 
+    /// Replaces every NaN with the canonical quiet NaN (positive, zero
+    /// payload; per part for complex values).
+    ///
+    /// Which NaN payload and sign an IEEE operation returns when both
+    /// operands are NaN, or when it creates a NaN (`inf - inf`, `0 / 0`),
+    /// depends on the architecture (x86 and Arm differ) and even on the
+    /// operand order the compiler chose. The interpreter applies this to the
+    /// results of every op that computes floats (see
+    /// `interpreter::NAN_PRODUCERS`), so NaN results are the same bits
+    /// everywhere; ops that only move or reinterpret values keep payloads.
+    pub fn canonicalize_nans(&mut self) {
+        match &mut self.data {
+            Data::F64(v) => v
+                .iter_mut()
+                .filter(|x| x.is_nan())
+                .for_each(|x| *x = f64::NAN),
+            Data::F32(v) => v
+                .iter_mut()
+                .filter(|x| x.is_nan())
+                .for_each(|x| *x = f32::NAN),
+            Data::C64(v) => v
+                .iter_mut()
+                .flatten()
+                .filter(|x| x.is_nan())
+                .for_each(|x| *x = f32::NAN),
+            Data::C128(v) => v
+                .iter_mut()
+                .flatten()
+                .filter(|x| x.is_nan())
+                .for_each(|x| *x = f64::NAN),
+            Data::Bool(_) | Data::Signed(_) | Data::Unsigned(_) => {}
+        }
+    }
+
     /// The type of this tensor.
     pub fn tensor_type(&self) -> TensorType {
         TensorType {

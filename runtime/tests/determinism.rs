@@ -4,7 +4,8 @@
 //!
 //! Inputs are drawn from a fixed generator according to each argument's type
 //! (floats in [-1, 1), integers in [0, 3) so that embedding indices and class
-//! labels stay in range). The outputs' blake3 digest is also pinned: a run on
+//! labels stay in range). Such inputs drive Adam's step count to 0, so some
+//! outputs are NaN: the pins also cover the canonical NaN rule. The outputs' blake3 digest is also pinned: a run on
 //! another machine or architecture that computes different bits fails here.
 //! (Regenerate the pins with `ZKDV_PRINT_DIGESTS=1 cargo test -p zkdv-runtime
 //! --test determinism -- --nocapture` after a deliberate change of results.)
@@ -24,7 +25,7 @@ const PINNED: [(&str, &str); 4] = [
     ),
     (
         "mlp_adam",
-        "5b291fbb5bc71480f83a0c502f32d018e5f0fb6b8270c8a382d94c6eb8b714d7",
+        "929f7a83a119736f7ccdb6be30063b118c039548d73e8e386345088361d76fda",
     ),
     (
         "transaction_sgd",
@@ -32,7 +33,7 @@ const PINNED: [(&str, &str); 4] = [
     ),
     (
         "transformer_adamw",
-        "465e892f081990600810272444b0b940b38998a22e9a53ca36a7ab2280f46f47",
+        "bec624ec32dbb7d0dffc70770592a0c43bcf67524b9b3312a8973b898d715c53",
     ),
 ];
 
