@@ -38,8 +38,8 @@ fn replay(c: &mut Criterion) {
     ])
     .expect("pass names");
     for name in ["mlp_adam", "transformer_adamw"] {
-        let text = std::fs::read_to_string(inputs_dir.join(format!("{name}.mlir")))
-            .expect("fixture text");
+        let text =
+            std::fs::read_to_string(inputs_dir.join(format!("{name}.mlir"))).expect("fixture text");
         let attested_text =
             run_steps(&text, name, &steps, false, &mut |_| {}).expect("attested function");
         let full = Program::parse(&text, name, "main").expect("fixture parses");

@@ -7,24 +7,122 @@
 //! fields of structured attributes (`#stablehlo.dot<...>`). Every reader
 //! fails with a [`ValueError`] naming the attribute, never panics.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, ValueLike};
 
 use crate::value::{Tensor, TensorType, ValueError};
 
+/// A hasher for keys that are addresses (or pairs of them): one multiply,
+/// instead of SipHash, on the interpreter's per-op lookups. Not for keys an
+/// adversary chooses.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.0 = (self.0.rotate_left(29) ^ value as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// A `HashMap` keyed by addresses.
+pub(crate) type AddressMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<AddressHasher>>;
+
+/// Printed attribute texts by op (raw pointer) and attribute name; `None`
+/// for an attribute the op lacks. Printing an attribute goes through MLIR's
+/// printer, which dominates the cost of small ops, so the interpreter keeps
+/// one of these per module (in its plan cache) and installs it for a run.
+/// The attributes read from one op: `(name, printed text or None)`.
+type OpTexts = Vec<(String, Option<String>)>;
+
+#[derive(Default)]
+pub(crate) struct AttrTexts {
+    texts: RefCell<AddressMap<usize, OpTexts>>,
+    /// Parsed result types by (op, result index).
+    types: RefCell<AddressMap<(usize, usize), TensorType>>,
+}
+
+thread_local! {
+    /// The texts of the module the current thread is running, if any.
+    static CURRENT: RefCell<Option<Rc<AttrTexts>>> = const { RefCell::new(None) };
+}
+
+/// Installs `texts` as this thread's attribute cache until the guard drops
+/// (the previous one is restored then, so nested runs are fine).
+pub(crate) fn install(texts: Rc<AttrTexts>) -> Installed {
+    let previous = CURRENT.with(|current| current.replace(Some(texts)));
+    Installed { previous }
+}
+
+/// Restores the previous attribute cache when dropped.
+pub(crate) struct Installed {
+    previous: Option<Rc<AttrTexts>>,
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        CURRENT.with(|current| *current.borrow_mut() = previous);
+    }
+}
+
+/// The printed text of attribute `name` of `op`, or `None`, through the
+/// installed cache when there is one.
+fn lookup(op: &OperationRef<'_, '_>, name: &str) -> Option<String> {
+    let print = || {
+        op.attribute(name)
+            .ok()
+            .map(|attribute| attribute.to_string())
+    };
+    CURRENT.with(|current| {
+        let current = current.borrow();
+        let Some(texts) = current.as_ref() else {
+            return print();
+        };
+        let key = op.to_raw().ptr as usize;
+        if let Some(found) = texts
+            .texts
+            .borrow()
+            .get(&key)
+            .and_then(|entries| entries.iter().find(|(n, _)| n == name))
+        {
+            return found.1.clone();
+        }
+        let text = print();
+        texts
+            .texts
+            .borrow_mut()
+            .entry(key)
+            .or_default()
+            .push((name.to_owned(), text.clone()));
+        text
+    })
+}
+
 /// The printed text of attribute `name`.
 pub fn text(op: &OperationRef<'_, '_>, name: &str) -> Result<String, ValueError> {
-    op.attribute(name)
-        .map(|attribute| attribute.to_string())
-        .map_err(|_| ValueError::Malformed {
-            what: "op: missing attribute",
-            text: name.to_owned(),
-        })
+    lookup(op, name).ok_or_else(|| ValueError::Malformed {
+        what: "op: missing attribute",
+        text: name.to_owned(),
+    })
 }
 
 /// Whether the op has attribute `name`.
 pub fn has(op: &OperationRef<'_, '_>, name: &str) -> bool {
-    op.has_attribute(name)
+    lookup(op, name).is_some()
 }
 
 /// Reads `array<i64: 0, -2>` (or `array<i64>`) as signed integers.
@@ -241,12 +339,28 @@ fn find_field(text: &str, key: &str) -> Option<usize> {
     None
 }
 
-/// The type of result `index`.
+/// The type of result `index` (through the installed cache when there is
+/// one).
 pub fn result_type(op: &OperationRef<'_, '_>, index: usize) -> Result<TensorType, ValueError> {
-    let result = op
-        .result(index)
-        .map_err(|_| ValueError::Mismatch(format!("the op has no result {index}")))?;
-    TensorType::parse(&result.r#type().to_string())
+    let parse = || {
+        let result = op
+            .result(index)
+            .map_err(|_| ValueError::Mismatch(format!("the op has no result {index}")))?;
+        TensorType::parse(&result.r#type().to_string())
+    };
+    CURRENT.with(|current| {
+        let current = current.borrow();
+        let Some(caches) = current.as_ref() else {
+            return parse();
+        };
+        let key = (op.to_raw().ptr as usize, index);
+        if let Some(found) = caches.types.borrow().get(&key) {
+            return Ok(found.clone());
+        }
+        let parsed = parse()?;
+        caches.types.borrow_mut().insert(key, parsed.clone());
+        Ok(parsed)
+    })
 }
 
 /// The types of every result.

@@ -30,7 +30,7 @@ use melior::ir::operation::OperationLike;
 use melior::ir::{BlockRef, OperationRef, RegionLike, ValueLike};
 use zkdv_passes::ir::{format_location, op_name};
 
-use crate::attrs;
+use crate::attrs::{self, AddressMap};
 use crate::ops::{self, Body, Combiner, Family, OpError, Regions};
 use crate::value::{Data, Tensor, TensorType, ValueError};
 use crate::{Backend, HostTensor, RuntimeError};
@@ -47,8 +47,11 @@ pub type HookResult = Option<Result<Vec<Tensor>, RuntimeError>>;
 /// must not outlive it ([`crate::Program`] keeps the two together).
 #[derive(Default)]
 pub struct PlanCache {
-    blocks: RefCell<HashMap<usize, Rc<Vec<Vec<*const c_void>>>>>,
-    ops: RefCell<HashMap<usize, Rc<OpPlan>>>,
+    blocks: RefCell<AddressMap<usize, Rc<Vec<Vec<*const c_void>>>>>,
+    ops: RefCell<AddressMap<usize, Rc<OpPlan>>>,
+    /// Printed attribute texts ([`attrs::text`] reads them while a run is
+    /// going).
+    attrs: Rc<attrs::AttrTexts>,
 }
 
 impl std::fmt::Debug for PlanCache {
@@ -68,6 +71,8 @@ struct OpPlan {
     constant: Option<Result<Tensor, ValueError>>,
     /// The family that evaluated the op last time (index into `FAMILIES`).
     family: std::cell::Cell<Option<usize>>,
+    /// Whether NaN results are made canonical (see [`NAN_PRODUCERS`]).
+    canonical_nans: bool,
 }
 
 /// Ops that compute new floating-point values; their NaN results are made
@@ -207,6 +212,7 @@ impl Interpreter {
             limits,
             offload,
         };
+        let _texts = attrs::install(Rc::clone(&cache.attrs));
         exec.function(func, inputs, true)
     }
 }
@@ -235,7 +241,7 @@ impl Default for Limits {
 
 /// Values visible to a block: its own, then its enclosing frames'.
 struct Frame<'p> {
-    values: HashMap<*const c_void, Tensor>,
+    values: AddressMap<*const c_void, Tensor>,
     parent: Option<&'p Frame<'p>>,
 }
 
@@ -385,7 +391,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             ));
         }
         let mut frame = Frame {
-            values: HashMap::new(),
+            values: AddressMap::default(),
             parent,
         };
         for (index, arg) in args.into_iter().enumerate() {
@@ -485,11 +491,14 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         let name = op_name(op);
         let constant = (name == "stablehlo.constant" && op.operand_count() == 0)
             .then(|| attrs::text(op, "value").and_then(|text| Tensor::from_dense_text(&text)));
+        let canonical_nans = NAN_PRODUCERS.contains(&name.as_str())
+            || (name.starts_with("chlo.") && name != "chlo.top_k");
         let plan = Rc::new(OpPlan {
             results: attrs::result_types(op),
             constant,
             name,
             family: std::cell::Cell::new(None),
+            canonical_nans,
         });
         self.cache.ops.borrow_mut().insert(key, Rc::clone(&plan));
         plan
@@ -582,7 +591,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             };
         };
         let mut results = results;
-        if NAN_PRODUCERS.contains(&name) || (name.starts_with("chlo.") && name != "chlo.top_k") {
+        if plan.canonical_nans {
             results.iter_mut().for_each(Tensor::canonicalize_nans);
         }
         check_declared(op, plan, results)
