@@ -49,28 +49,32 @@ fn float_max<T: PartialOrd + Copy>(a: T, b: T, is_nan: impl Fn(T) -> bool, max: 
 
 macro_rules! float_binary {
     ($op:expr, $a:expr, $b:expr, $t:ty) => {{
-        let f = |x: $t, y: $t| -> $t {
-            match $op {
-                BinaryOp::Add => x + y,
-                BinaryOp::Subtract => x - y,
-                BinaryOp::Multiply => x * y,
-                BinaryOp::Divide => x / y,
-                BinaryOp::Maximum | BinaryOp::Minimum => {
-                    let max = $op == BinaryOp::Maximum;
-                    if x == y && x == 0.0 {
-                        // Signed zeros: max(-0, +0) = +0, min(-0, +0) = -0.
-                        if x.is_sign_negative() == max {
-                            y
+        let pairs = $a.iter().zip($b);
+        // One loop per op (the op is not re-matched per element), so the
+        // arithmetic ones vectorize; each is one IEEE operation per element.
+        match $op {
+            BinaryOp::Add => pairs.map(|(&x, &y)| x + y).collect(),
+            BinaryOp::Subtract => pairs.map(|(&x, &y)| x - y).collect(),
+            BinaryOp::Multiply => pairs.map(|(&x, &y)| x * y).collect(),
+            BinaryOp::Divide => pairs.map(|(&x, &y)| x / y).collect(),
+            BinaryOp::Maximum | BinaryOp::Minimum => {
+                let max = $op == BinaryOp::Maximum;
+                pairs
+                    .map(|(&x, &y)| {
+                        if x == y && x == 0.0 {
+                            // Signed zeros: max(-0, +0) = +0, min(-0, +0) = -0.
+                            if x.is_sign_negative() == max {
+                                y
+                            } else {
+                                x
+                            }
                         } else {
-                            x
+                            float_max(x, y, |v: $t| v.is_nan(), max)
                         }
-                    } else {
-                        float_max(x, y, |v: $t| v.is_nan(), max)
-                    }
-                }
+                    })
+                    .collect()
             }
-        };
-        $a.iter().zip($b).map(|(&x, &y)| f(x, y)).collect()
+        }
     }};
 }
 
@@ -82,7 +86,11 @@ pub fn binary(op: BinaryOp, lhs: &Tensor, rhs: &Tensor) -> Result<Tensor, ValueE
         (Data::F64(a), Data::F64(b)) => Data::F64(float_binary!(op, a, b, f64)),
         (Data::F32(a), Data::F32(b)) => {
             let exact: Vec<f32> = float_binary!(op, a, b, f32);
-            Data::F32(exact.into_iter().map(|x| element.round_f32(x)).collect())
+            if element == ElementType::F32 {
+                Data::F32(exact)
+            } else {
+                Data::F32(exact.into_iter().map(|x| element.round_f32(x)).collect())
+            }
         }
         (Data::Bool(a), Data::Bool(b)) => {
             let f = |x: bool, y: bool| match op {
