@@ -73,7 +73,22 @@ struct OpPlan {
     family: std::cell::Cell<Option<usize>>,
     /// Whether NaN results are made canonical (see [`NAN_PRODUCERS`]).
     canonical_nans: bool,
+    /// Whether the op is a terminator (`func.return`, `stablehlo.return`).
+    terminator: bool,
+    /// Whether the interpreter runs the op itself ([`Exec::structural`]).
+    structural: bool,
 }
+
+/// The ops [`Exec::structural`] runs.
+const STRUCTURAL: &[&str] = &[
+    "func.call",
+    "stablehlo.optimization_barrier",
+    "stablehlo.composite",
+    "stablehlo.if",
+    "stablehlo.case",
+    "stablehlo.while",
+    "interpreter.run_parallel",
+];
 
 /// Ops that compute new floating-point values; their NaN results are made
 /// canonical ([`Tensor::canonicalize_nans`]), so NaN bits do not depend on
@@ -407,7 +422,6 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             next = current.next_in_block();
             let op = &current;
             let plan = self.plan(op);
-            let name = plan.name.as_str();
             let operands = op
                 .operands()
                 .map(|value| {
@@ -416,7 +430,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                         .ok_or_else(|| malformed(op, "an operand is used before it is defined"))
                 })
                 .collect::<Result<Vec<&Tensor>, _>>()?;
-            if name == "func.return" || name == "stablehlo.return" {
+            if plan.terminator {
                 return Ok(operands.into_iter().cloned().collect());
             }
             self.charge(op, &plan)?;
@@ -496,6 +510,8 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         let plan = Rc::new(OpPlan {
             results: attrs::result_types(op),
             constant,
+            terminator: name == "func.return" || name == "stablehlo.return",
+            structural: STRUCTURAL.contains(&name.as_str()),
             name,
             family: std::cell::Cell::new(None),
             canonical_nans,
@@ -552,7 +568,11 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             op: *op,
             frame,
         };
-        let structural = self.structural(op, name, operands, frame);
+        let structural = if plan.structural {
+            self.structural(op, name, operands, frame)
+        } else {
+            None
+        };
         let computed = match structural {
             Some(result) => Some(result?),
             None => {
