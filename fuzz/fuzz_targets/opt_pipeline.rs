@@ -11,37 +11,13 @@
 //! rejects libFuzzer's flags). A `main` in this crate's object wins over
 //! both archives and hands control to libFuzzer's driver.
 
-use std::ffi::{c_char, c_int, CString};
-
 use libfuzzer_sys::fuzz_target;
 
-extern "C" {
-    fn LLVMFuzzerRunDriver(
-        argc: *mut c_int,
-        argv: *mut *mut *mut c_char,
-        callback: extern "C" fn(*const u8, usize) -> c_int,
-    ) -> c_int;
-    fn LLVMFuzzerTestOneInput(data: *const u8, size: usize) -> c_int;
-}
-
-extern "C" fn one_input(data: *const u8, size: usize) -> c_int {
-    // SAFETY: libFuzzer passes a valid buffer of `size` bytes; the callee is
-    // the entry point `fuzz_target!` defines below.
-    unsafe { LLVMFuzzerTestOneInput(data, size) }
-}
+#[path = "driver.rs"]
+mod driver;
 
 fn main() {
-    let args: Vec<CString> = std::env::args()
-        .filter_map(|arg| CString::new(arg).ok())
-        .collect();
-    let mut pointers: Vec<*mut c_char> = args.iter().map(|a| a.as_ptr() as *mut c_char).collect();
-    pointers.push(std::ptr::null_mut());
-    let mut argc = c_int::try_from(args.len()).unwrap_or(c_int::MAX);
-    let mut argv = pointers.as_mut_ptr();
-    // SAFETY: argc/argv describe NUL-terminated strings that outlive the
-    // call (`args` and `pointers` live until the end of `main`).
-    let status = unsafe { LLVMFuzzerRunDriver(&mut argc, &mut argv, one_input) };
-    std::process::exit(status);
+    driver::run()
 }
 use zkdv_passes::{IrContext, PassOptions, PASSES};
 

@@ -1,47 +1,22 @@
-//! Arbitrary text as a replay program: parse it, run its `main` (or first)
-//! function on small deterministic inputs within tight limits. A parse
+//! Arbitrary text as a replay program: parse it, run its `main` function on
+//! small deterministic inputs within tight limits. A parse
 //! error, an unsupported op or a limit is fine; a panic, an abort, a hang
 //! or unbounded memory is a bug.
 //!
-//! Seed corpus: `fuzz/corpus/runtime_exec/` (conformance-style programs and
-//! fixture fragments). Run:
+//! Seed corpus: `fuzz/corpus/runtime_exec/` (conformance cases with their
+//! checks removed and their function renamed `main`). Run:
 //! `cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run runtime_exec`.
 //!
-//! Like `opt_pipeline`, this target defines its own `main`, because the
-//! static MLIR libraries carry an `mlir-opt` `main` of their own.
-
-use std::ffi::{c_char, c_int, CString};
+//! Its `main` comes from `driver.rs` (see there why MLIR targets need one).
 
 use libfuzzer_sys::fuzz_target;
 use zkdv_runtime::{Data, ElementType, Limits, Program, Tensor};
 
-extern "C" {
-    fn LLVMFuzzerRunDriver(
-        argc: *mut c_int,
-        argv: *mut *mut *mut c_char,
-        callback: extern "C" fn(*const u8, usize) -> c_int,
-    ) -> c_int;
-    fn LLVMFuzzerTestOneInput(data: *const u8, size: usize) -> c_int;
-}
-
-extern "C" fn one_input(data: *const u8, size: usize) -> c_int {
-    // SAFETY: libFuzzer passes a valid buffer of `size` bytes; the callee is
-    // the entry point `fuzz_target!` defines below.
-    unsafe { LLVMFuzzerTestOneInput(data, size) }
-}
+#[path = "driver.rs"]
+mod driver;
 
 fn main() {
-    let args: Vec<CString> = std::env::args()
-        .filter_map(|arg| CString::new(arg).ok())
-        .collect();
-    let mut pointers: Vec<*mut c_char> = args.iter().map(|a| a.as_ptr() as *mut c_char).collect();
-    pointers.push(std::ptr::null_mut());
-    let mut argc = c_int::try_from(args.len()).unwrap_or(c_int::MAX);
-    let mut argv = pointers.as_mut_ptr();
-    // SAFETY: argc/argv describe NUL-terminated strings that outlive the
-    // call (`args` and `pointers` live until the end of `main`).
-    let status = unsafe { LLVMFuzzerRunDriver(&mut argc, &mut argv, one_input) };
-    std::process::exit(status);
+    driver::run()
 }
 
 const LIMITS: Limits = Limits {

@@ -62,8 +62,7 @@ use crate::{
     ir::{collect_nested_ops, op_name, Diagnostic, Diagnostics},
     registry::PassOptions,
     rewrite::{defining_op, move_before, parent_op, set_operand, uses},
-    roles::find_function,
-    slice_update::ATTESTED,
+    slice_update::attested_function,
     PassError,
 };
 
@@ -120,28 +119,7 @@ struct Target<'c, 'a> {
 
 /// Runs the pass; see the module documentation.
 pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassError> {
-    let module_location = crate::ir::format_location(module.as_operation().location());
-    let mut name = ATTESTED.to_owned();
-    for item in options.options.split_whitespace() {
-        match item.split_once('=') {
-            Some(("func", value)) if !value.is_empty() => name = value.to_owned(),
-            _ => {
-                return Err(fail(Diagnostic::error(
-                    module_location,
-                    format!("--zkdv-guard-leaves: unknown option `{item}` (expected `func=NAME`)"),
-                )))
-            }
-        }
-    }
-    let func = find_function(module, &name).ok_or_else(|| {
-        fail(Diagnostic::error(
-            module_location.clone(),
-            format!(
-                "--zkdv-guard-leaves: no function @{name} in the module (run \
-                 --zkdv-slice-update first, or name the function with func=NAME)"
-            ),
-        ))
-    })?;
+    let (func, _) = attested_function(module, options, "zkdv-guard-leaves")?;
     guard(module, func)
 }
 

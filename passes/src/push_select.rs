@@ -76,7 +76,7 @@ use crate::{
     registry::PassOptions,
     rewrite::{clone_op, defining_op, replace_all_uses, set_type},
     roles::find_function,
-    slice_update::ATTESTED,
+    slice_update::attested_function,
     PassError,
 };
 
@@ -91,28 +91,7 @@ fn fail(diagnostic: Diagnostic) -> PassError {
 
 /// Runs the pass; see the module documentation.
 pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassError> {
-    let module_location = crate::ir::format_location(module.as_operation().location());
-    let mut name = ATTESTED.to_owned();
-    for item in options.options.split_whitespace() {
-        match item.split_once('=') {
-            Some(("func", value)) if !value.is_empty() => name = value.to_owned(),
-            _ => {
-                return Err(fail(Diagnostic::error(
-                    module_location,
-                    format!("--zkdv-push-select: unknown option `{item}` (expected `func=NAME`)"),
-                )))
-            }
-        }
-    }
-    let func = find_function(module, &name).ok_or_else(|| {
-        fail(Diagnostic::error(
-            module_location.clone(),
-            format!(
-                "--zkdv-push-select: no function @{name} in the module (run \
-                 --zkdv-slice-update first, or name the function with func=NAME)"
-            ),
-        ))
-    })?;
+    let (func, name) = attested_function(module, options, "zkdv-push-select")?;
     let Some(block) = func.region(0).ok().and_then(|region| region.first_block()) else {
         return Err(fail(Diagnostic::error_at(
             &func,
@@ -1101,7 +1080,10 @@ fn ui64(context: &melior::Context) -> Type<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{cost_report::flops, ir::print_generic, roles::find_function, IrContext};
+    use crate::{
+        cost_report::flops, ir::print_generic, roles::find_function, slice_update::ATTESTED,
+        IrContext,
+    };
 
     const STEP: &str = r#""func.func"() <{function_type = (tensor<4x8xf32>, tensor<8x16xf32>, tensor<ui64>) -> tensor<1xf32>, sym_name = "zkdv_attested"}> ({
 ^bb0(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %i: tensor<ui64>):

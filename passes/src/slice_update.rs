@@ -65,6 +65,39 @@ pub const ATTESTED: &str = "zkdv_attested";
 /// Name of the replay function the pass adds.
 pub const REPLAY: &str = "zkdv_replay";
 
+/// The function a pass over the attested function works on: option
+/// `func=NAME`, default [`ATTESTED`]; diagnostics name the pass `flag`.
+/// Returns the function and its name.
+pub(crate) fn attested_function<'c, 'a>(
+    module: &'a Module<'c>,
+    options: &PassOptions,
+    flag: &str,
+) -> Result<(OperationRef<'c, 'a>, String), PassError> {
+    let module_location = crate::ir::format_location(module.as_operation().location());
+    let mut name = ATTESTED.to_owned();
+    for item in options.options.split_whitespace() {
+        match item.split_once('=') {
+            Some(("func", value)) if !value.is_empty() => name = value.to_owned(),
+            _ => {
+                return Err(fail(Diagnostic::error(
+                    module_location,
+                    format!("--{flag}: unknown option `{item}` (expected `func=NAME`)"),
+                )))
+            }
+        }
+    }
+    let func = find_function(module, &name).ok_or_else(|| {
+        fail(Diagnostic::error(
+            module_location,
+            format!(
+                "--{flag}: no function @{name} in the module (run --zkdv-slice-update first, or \
+                 name the function with func=NAME)"
+            ),
+        ))
+    })?;
+    Ok((func, name))
+}
+
 /// Argument attributes that must not survive into the new functions.
 const DONATION_ATTRS: [&str; 2] = ["tf.aliasing_output", "jax.buffer_donor"];
 

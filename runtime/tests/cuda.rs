@@ -18,6 +18,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+mod common;
+
+use common::{digest, fixture_input, Lcg};
 use zkdv_runtime::cuda::CudaBackend;
 use zkdv_runtime::ops::linalg::{dot_general, DotDimensions};
 use zkdv_runtime::ops::reduction::reduce;
@@ -68,70 +71,6 @@ fn selecting_cuda_without_a_gpu_is_a_clear_error() {
             assert_eq!(err.to_string(), error.to_string());
             println!("without a GPU: {err}");
         }
-    }
-}
-
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 11
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    }
-    /// Mostly ordinary values, with zeros of both signs, infinities,
-    /// subnormals, NaNs with payloads and values that overflow when
-    /// combined, when `specials`.
-    fn f64(&mut self, specials: bool) -> f64 {
-        if specials && self.next() % 8 == 0 {
-            const SPECIAL: [f64; 10] = [
-                0.0,
-                -0.0,
-                f64::INFINITY,
-                f64::NEG_INFINITY,
-                f64::MIN_POSITIVE,
-                -4.9e-324,
-                1e308,
-                -1e308,
-                1.0,
-                -1.0,
-            ];
-            return match self.next() % 12 {
-                10 => f64::from_bits(0x7ff8_0000_0000_1234 | (self.next() << 63)),
-                11 => f64::from_bits(0x7ff0_0000_0000_0042),
-                i => SPECIAL[i as usize],
-            };
-        }
-        let scale = [1.0, 1e-3, 1e3, 1e-30][(self.next() % 4) as usize];
-        self.unit() * scale
-    }
-    fn f32(&mut self, specials: bool) -> f32 {
-        if specials && self.next() % 8 == 0 {
-            const SPECIAL: [f32; 10] = [
-                0.0,
-                -0.0,
-                f32::INFINITY,
-                f32::NEG_INFINITY,
-                f32::MIN_POSITIVE,
-                -1e-45,
-                3e38,
-                -3e38,
-                1.0,
-                -1.0,
-            ];
-            return match self.next() % 12 {
-                10 => f32::from_bits(0x7fc0_1234 | ((self.next() as u32) << 31)),
-                11 => f32::from_bits(0x7f80_0042),
-                i => SPECIAL[i as usize],
-            };
-        }
-        let scale = [1.0, 1e-3, 1e3, 1e-30][(self.next() % 4) as usize];
-        (self.unit() * scale) as f32
     }
 }
 
@@ -478,30 +417,6 @@ fn data_dir(variable: &str, relative: &str) -> PathBuf {
     std::env::var_os(variable)
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative))
-}
-
-fn fixture_input(ty: &TensorType, rng: &mut Lcg) -> Tensor {
-    let n: usize = ty.shape.iter().product();
-    let data = match ty.element {
-        ElementType::F64 => Data::F64((0..n).map(|_| rng.unit()).collect()),
-        ElementType::F32 | ElementType::F16 | ElementType::BF16 => {
-            Data::F32((0..n).map(|_| ty.element.round_f64(rng.unit())).collect())
-        }
-        ElementType::I1 => Data::Bool((0..n).map(|_| rng.next() % 2 == 1).collect()),
-        ElementType::Signed(_) => Data::Signed((0..n).map(|_| (rng.next() % 3) as i64).collect()),
-        ElementType::Unsigned(_) => Data::Unsigned((0..n).map(|_| rng.next() % 3).collect()),
-        other => panic!("no generator for {other:?}"),
-    };
-    Tensor::new(ty.element, ty.shape.clone(), data).expect("generated input")
-}
-
-fn digest(outputs: &[Tensor]) -> String {
-    let mut hasher = blake3::Hasher::new();
-    for tensor in outputs {
-        let host = tensor.to_host().expect("host tensor");
-        hasher.update(host.bytes());
-    }
-    hasher.finalize().to_hex().to_string()
 }
 
 #[test]

@@ -12,7 +12,10 @@
 
 use std::path::PathBuf;
 
-use zkdv_runtime::{Data, ElementType, Program, Tensor, TensorType};
+mod common;
+
+use common::{digest, fixture_input, Lcg};
+use zkdv_runtime::{Program, Tensor};
 
 /// Pinned digests of the outputs (computed on the x86_64 dev machine).
 /// The fixtures are small, so most ops stay below the threading thresholds;
@@ -51,45 +54,6 @@ impl<'a> Exclusive<'a> {
     }
 }
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 11
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    }
-}
-
-fn input(ty: &TensorType, rng: &mut Lcg) -> Tensor {
-    let n: usize = ty.shape.iter().product();
-    let data = match ty.element {
-        ElementType::F64 => Data::F64((0..n).map(|_| rng.unit()).collect()),
-        ElementType::F32 | ElementType::F16 | ElementType::BF16 => {
-            Data::F32((0..n).map(|_| ty.element.round_f64(rng.unit())).collect())
-        }
-        ElementType::I1 => Data::Bool((0..n).map(|_| rng.next() % 2 == 1).collect()),
-        ElementType::Signed(_) => Data::Signed((0..n).map(|_| (rng.next() % 3) as i64).collect()),
-        ElementType::Unsigned(_) => Data::Unsigned((0..n).map(|_| rng.next() % 3).collect()),
-        other => panic!("no generator for {other:?}"),
-    };
-    Tensor::new(ty.element, ty.shape.clone(), data).expect("generated input")
-}
-
-fn digest(outputs: &[Tensor]) -> String {
-    let mut hasher = blake3::Hasher::new();
-    for tensor in outputs {
-        let host = tensor.to_host().expect("host tensor");
-        hasher.update(host.bytes());
-    }
-    hasher.finalize().to_hex().to_string()
-}
-
 #[test]
 fn same_bits_for_any_thread_count_and_run() {
     let inputs_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test-mlir/inputs");
@@ -101,7 +65,7 @@ fn same_bits_for_any_thread_count_and_run() {
         let inputs: Vec<Tensor> = program
             .arguments()
             .iter()
-            .map(|ty| input(ty, &mut rng))
+            .map(|ty| fixture_input(ty, &mut rng))
             .collect();
         let mut digests = Vec::new();
         for threads in [1, 2, 5, 1] {

@@ -1011,15 +1011,6 @@ pub fn convolution(
     }
 }
 
-/// Row-major strides of `shape`.
-fn strides_of(shape: &[usize]) -> Vec<usize> {
-    let mut strides = vec![1; shape.len()];
-    for d in (0..shape.len().saturating_sub(1)).rev() {
-        strides[d] = strides[d + 1] * shape[d + 1];
-    }
-    strides
-}
-
 /// The convolution in canonical layouts (see [`ConvGeometry`]): for each
 /// block of output positions and each group, the window patches are
 /// gathered into rows (zeros on padding and holes) and multiplied by the
@@ -1041,7 +1032,7 @@ fn convolve<T: Ring>(lhs: &[T], rhs: &[T], g: &ConvGeometry) -> Vec<T> {
         }
     }
     let input_spatial: usize = g.input.iter().product();
-    let input_strides = strides_of(&g.input);
+    let input_strides = super::shape::strides(&g.input);
     let output_spatial: usize = g.output.iter().product();
     let kernel_positions: usize = g.kernel.iter().product();
     let n = g.input.len();

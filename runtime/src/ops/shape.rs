@@ -6,7 +6,7 @@
 use super::convert;
 use crate::value::{Data, ElementType, Tensor, TensorType, ValueError};
 
-fn strides(shape: &[usize]) -> Vec<usize> {
+pub(crate) fn strides(shape: &[usize]) -> Vec<usize> {
     let mut strides = vec![1; shape.len()];
     for d in (0..shape.len().saturating_sub(1)).rev() {
         strides[d] = strides[d + 1] * shape[d + 1];
@@ -15,7 +15,7 @@ fn strides(shape: &[usize]) -> Vec<usize> {
 }
 
 /// Calls `f` with every multi-index of `shape`, row-major.
-fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
+pub(crate) fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
     if shape.contains(&0) {
         return;
     }
