@@ -627,9 +627,9 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
     ) -> Option<Result<Vec<Tensor>, RuntimeError>> {
         let owned = || operands.iter().map(|t| (*t).clone()).collect::<Vec<_>>();
         let result = match name {
-            "func.call" => self.call(op, owned()),
+            "func.call" => self.call(op, "callee", owned()),
             "stablehlo.optimization_barrier" => Ok(owned()),
-            "stablehlo.composite" => self.composite(op, owned()),
+            "stablehlo.composite" => self.call(op, "decomposition", owned()),
             "stablehlo.if" => self.if_op(op, operands, frame),
             "stablehlo.case" => self.case(op, operands, frame),
             "stablehlo.while" => self.while_op(op, owned(), frame),
@@ -653,25 +653,16 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             .ok_or_else(|| malformed(op, format!("region {index} is missing or empty")))
     }
 
+    /// Runs the function that attribute `symbol` of `op` names (`callee` of
+    /// `func.call`, `decomposition` of `stablehlo.composite`) on `args`.
     fn call(
         &self,
         op: &OperationRef<'c, 'a>,
+        symbol: &str,
         args: Vec<Tensor>,
     ) -> Result<Vec<Tensor>, RuntimeError> {
-        let callee = attrs::text(op, "callee").map_err(|e| RuntimeError::from_value(op, e))?;
-        let callee = callee.trim_start_matches('@').to_owned();
-        let func = self.lookup(op, &callee)?;
-        self.function(func, args, false)
-    }
-
-    fn composite(
-        &self,
-        op: &OperationRef<'c, 'a>,
-        args: Vec<Tensor>,
-    ) -> Result<Vec<Tensor>, RuntimeError> {
-        let text = attrs::text(op, "decomposition").map_err(|e| RuntimeError::from_value(op, e))?;
-        let callee = text.trim_start_matches('@').to_owned();
-        let func = self.lookup(op, &callee)?;
+        let text = attrs::text(op, symbol).map_err(|e| RuntimeError::from_value(op, e))?;
+        let func = self.lookup(op, text.trim_start_matches('@'))?;
         self.function(func, args, false)
     }
 
