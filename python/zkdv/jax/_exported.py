@@ -1,0 +1,139 @@
+"""The one place where ``zkdv.jax`` relies on JAX internals: rewriting an ``Exported``.
+
+``proof.jit`` compiles a StableHLO module that the Rust passes rewrote (DESIGN.md §7 records the
+recipe, verified on jax 0.12): the step is exported with the public ``jax.export.export``, its
+module text goes through the passes, and the rewritten text replaces
+``Exported.mlir_module_serialized``. When the passes add arguments (probe weights) or results
+(sketches), the fields that describe them change too, and some of those are private
+(``_in_named_shardings``, ``_out_named_shardings``, ``_get_vjp``), and so is JAX's helper
+that makes an MLIR context with its dialects registered. Nothing else in the frontend
+touches a private name; ``python/tests/test_jax_exported.py`` pins this module's behaviour so a
+JAX upgrade that breaks it fails there first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import jax
+import ml_dtypes
+import numpy as np
+from jax import export as jax_export
+from jax.extend import mlir as jax_mlir
+from jax.extend.mlir import ir
+from jax.extend.mlir.dialects import stablehlo
+
+__all__ = ["Signature", "generic_text", "replace_module", "signature"]
+
+# MLIR element types of tensors, as numpy dtypes (bf16 through ml_dtypes, which jax installs).
+_ELEMENT_TYPES = {
+    "i1": np.bool_,
+    "i8": np.int8,
+    "i16": np.int16,
+    "i32": np.int32,
+    "i64": np.int64,
+    "ui8": np.uint8,
+    "ui16": np.uint16,
+    "ui32": np.uint32,
+    "ui64": np.uint64,
+    "f16": np.float16,
+    "f32": np.float32,
+    "f64": np.float64,
+    "bf16": ml_dtypes.bfloat16,
+}
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The ``(shape, dtype)`` of each argument and result of a module's ``main``."""
+
+    arguments: tuple[tuple[tuple[int, ...], np.dtype], ...]
+    results: tuple[tuple[tuple[int, ...], np.dtype], ...]
+
+
+def _tensor(type_: ir.Type) -> tuple[tuple[int, ...], np.dtype]:
+    tensor = ir.RankedTensorType(type_)
+    element = str(tensor.element_type)
+    if not tensor.has_static_shape or element not in _ELEMENT_TYPES:
+        raise ValueError(f"main has an argument or result of unsupported type {type_}")
+    return tuple(tensor.shape), np.dtype(_ELEMENT_TYPES[element])
+
+
+def signature(text: str) -> Signature:
+    """The argument and result types of the public ``main`` of a module (any op form)."""
+    with _context():
+        module = ir.Module.parse(text)
+        for op in module.body.operations:
+            op = op.operation
+            if op.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
+                function_type = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+                return Signature(
+                    tuple(_tensor(t) for t in function_type.inputs),
+                    tuple(_tensor(t) for t in function_type.results),
+                )
+    raise ValueError("the module has no func.func @main")
+
+
+def _context() -> ir.Context:
+    """An MLIR context with every dialect JAX emits registered (func, stablehlo, chlo, sdy).
+
+    JAX's own helper is private (DESIGN.md §7); a bare ``ir.Context`` lacks ``func``.
+    """
+    from jax._src.interpreters import mlir as jax_internal_mlir
+
+    context = jax_internal_mlir.make_ir_context()
+    context.allow_unregistered_dialects = True
+    return context
+
+
+def generic_text(exported: jax_export.Exported) -> str:
+    """The module of ``exported`` printed in MLIR's generic op form without locations.
+
+    That is the form the Rust passes and runtime read (DESIGN.md §3).
+    """
+    with _context():
+        module = ir.Module.parse(exported.mlir_module())
+        return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+
+
+def replace_module(
+    exported: jax_export.Exported,
+    text: str,
+    in_avals: Sequence[jax.core.ShapedArray],
+    out_avals: Sequence[jax.core.ShapedArray],
+) -> jax_export.Exported:
+    """``exported`` with its module replaced by ``text`` and flat argument and result lists.
+
+    The new ``Exported`` takes ``len(in_avals)`` positional arrays and returns a tuple of
+    ``len(out_avals)`` arrays. Every argument is kept (``module_kept_var_idx``), shardings are
+    unspecified (single device), and the VJP is dropped (a rewritten step is never
+    differentiated). ``text`` is serialized with JAX's own portable-artifact writer, which also
+    legalizes CHLO ops as ``jax.export`` does.
+
+    Raises:
+        ValueError: when ``exported`` was exported for more than one device or platform (not
+            supported by this recipe yet).
+    """
+    if exported.nr_devices != 1 or len(exported.platforms) != 1:
+        raise ValueError(
+            "zkdv.jax compiles single-device, single-platform steps; this step was exported "
+            f"for {exported.nr_devices} devices and platforms {exported.platforms}"
+        )
+    artifact = jax_mlir.serialize_portable_artifact(text, stablehlo.get_current_version())
+    n_in, n_out = len(in_avals), len(out_avals)
+    return dataclasses.replace(
+        exported,
+        mlir_module_serialized=artifact,
+        in_avals=tuple(in_avals),
+        out_avals=tuple(out_avals),
+        in_tree=jax.tree.structure((tuple(range(n_in)), {})),
+        out_tree=jax.tree.structure(tuple(range(n_out))),
+        _in_named_shardings=(None,) * n_in,
+        _out_named_shardings=(None,) * n_out,
+        in_shardings_hlo=(None,) * n_in,
+        out_shardings_hlo=(None,) * n_out,
+        module_kept_var_idx=tuple(range(n_in)),
+        _get_vjp=None,
+    )

@@ -1,0 +1,164 @@
+"""Lossless packing of a step's dynamic non-state inputs into one rectangular ``uint32`` batch.
+
+The protocol commits a packed batch of shape ``[rows, width]`` (docs/protocol.md). A step's
+dynamic inputs other than parameters and optimizer state (the data batch, a step counter, a
+learning rate, a PRNG key's data, ...) are its *batch leaves*; :class:`BatchLayout` fixes, from
+their shapes and dtypes alone, where each leaf's words go:
+
+- every element becomes 32-bit words: 32-bit types are bitcast, 64-bit types give two words
+  (low word first), narrower types (bool, 8- and 16-bit) are zero-extended to one word;
+- ``rows`` is the leading dimension of the largest batch leaf of rank 2 or more (examples by
+  features); every leaf of rank 1 or more whose leading dimension equals ``rows`` is a *row
+  leaf*: row ``r`` holds, leaf after leaf, the words of ``leaf[r]``, so a row is one example's
+  data (with its label) and rolling window hashes run over it;
+- the words of the other leaves (*side leaves*: counters, hyper-parameters) follow in extra
+  rows of the same width, zero-padded. Without a leaf of rank 2 or more, one row holds every
+  leaf's words.
+
+The host packs with numpy (:meth:`BatchLayout.pack`); the traced step unpacks with ``jax.numpy``
+(:meth:`BatchLayout.unpack`), so the attested program reads exactly the committed words. A
+single rank-2 ``uint32`` leaf packs to itself.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["BatchLayout", "Slot"]
+
+# Unsigned integer dtype of the same width, by element size in bytes.
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one batch leaf's words live in the packed batch."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    row_leaf: bool
+    """Whether the leaf is split over the rows (else its words are in the side rows)."""
+    offset: int
+    """Row leaf: first column; side leaf: first word of the flattened side rows."""
+    words: int
+    """Row leaf: words per row; side leaf: words in all."""
+
+    @property
+    def words_per_element(self) -> int:
+        """1 for types of up to 32 bits, 2 for 64-bit types."""
+        return 2 if self.dtype.itemsize == 8 else 1
+
+
+@dataclass(frozen=True)
+class BatchLayout:
+    """The packing of a fixed list of batch leaves (by shape and dtype)."""
+
+    slots: tuple[Slot, ...]
+    rows: int
+    """Rows of data (the row leaves' leading dimension)."""
+    side_rows: int
+    """Extra rows holding the side leaves' words."""
+    width: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """The packed batch's shape ``(rows + side_rows, width)``."""
+        return (self.rows + self.side_rows, self.width)
+
+    @classmethod
+    def of(cls, leaves: Sequence[tuple[tuple[int, ...], np.dtype]]) -> BatchLayout:
+        """The layout of leaves given as ``(shape, dtype)`` pairs, in order.
+
+        Raises:
+            TypeError: for a dtype that cannot be packed (complex, object, ...).
+        """
+        specs = [(tuple(int(d) for d in shape), np.dtype(dtype)) for shape, dtype in leaves]
+        for shape, dtype in specs:
+            packable = dtype.kind in "biuf" or dtype.name in ("bfloat16", "float16")
+            if not packable or dtype.itemsize not in _UNSIGNED:
+                raise TypeError(
+                    f"cannot pack a batch input of dtype {dtype} (shape {shape}) into the "
+                    "committed uint32 batch; pass booleans, integers or floats"
+                )
+        sized = [(math.prod(shape), shape) for shape, _ in specs if len(shape) >= 2]
+        rows = max(sized)[1][0] if sized else 1
+        slots: list[Slot] = []
+        column = 0
+        side = 0
+        for shape, dtype in specs:
+            per = 2 if dtype.itemsize == 8 else 1
+            if shape and shape[0] == rows and sized:
+                words = math.prod(shape[1:]) * per
+                slots.append(Slot(shape, dtype, True, column, words))
+                column += words
+            else:
+                words = math.prod(shape) * per
+                slots.append(Slot(shape, dtype, False, side, words))
+                side += words
+        width = column if column else max(side, 1)
+        side_rows = 0 if not side else -(-side // width)
+        if not column:
+            # No row leaves: the side words are the only row(s).
+            rows, side_rows = side_rows or 1, 0
+        return cls(tuple(slots), rows, side_rows, width)
+
+    @property
+    def has_row_leaves(self) -> bool:
+        """Whether any leaf is laid out over the rows."""
+        return any(slot.row_leaf for slot in self.slots)
+
+    def pack(self, leaves: Sequence[np.ndarray]) -> np.ndarray:
+        """The packed ``uint32`` batch of host arrays matching the layout."""
+        out = np.zeros(self.shape, dtype=np.uint32)
+        data_rows = self.rows if self.has_row_leaves else 0
+        side = out[data_rows:].reshape(-1)
+        for slot, leaf in zip(self.slots, leaves, strict=True):
+            words = _to_words(np.asarray(leaf, dtype=slot.dtype).reshape(slot.shape))
+            if slot.row_leaf:
+                out[:, slot.offset : slot.offset + slot.words] = words.reshape(self.rows, -1)
+            else:
+                side[slot.offset : slot.offset + slot.words] = words.reshape(-1)
+        return out
+
+    def unpack(self, packed):  # noqa: ANN001, ANN201  (a traced jax array in, arrays out)
+        """The leaves, as traced ``jax.numpy`` arrays, from the traced packed batch."""
+        import jax.numpy as jnp
+        from jax import lax
+
+        data_rows = self.rows if self.has_row_leaves else 0
+        side = packed[data_rows:].reshape(-1)
+        leaves = []
+        for slot in self.slots:
+            if slot.row_leaf:
+                words = packed[: self.rows, slot.offset : slot.offset + slot.words]
+            else:
+                words = side[slot.offset : slot.offset + slot.words]
+            per = slot.words_per_element
+            elements = math.prod(slot.shape)
+            words = words.reshape(elements, per) if per == 2 else words.reshape(elements)
+            unsigned = _UNSIGNED[slot.dtype.itemsize]
+            if per == 2:
+                value = lax.bitcast_convert_type(words, jnp.dtype(unsigned))
+            elif slot.dtype.itemsize == 4:
+                value = words
+            else:
+                value = words.astype(unsigned)
+            if slot.dtype == np.bool_:
+                value = value != 0
+            elif slot.dtype != np.dtype(unsigned):
+                value = lax.bitcast_convert_type(value, slot.dtype)
+            leaves.append(value.reshape(slot.shape))
+        return leaves
+
+
+def _to_words(array: np.ndarray) -> np.ndarray:
+    """The elements of ``array`` as uint32 words (see the module docs), flattened."""
+    array = np.ascontiguousarray(array)
+    unsigned = array.view(_UNSIGNED[array.dtype.itemsize]) if array.dtype != np.bool_ else array
+    if array.dtype.itemsize == 8:
+        return unsigned.astype("<u8").view(np.uint32).reshape(-1)
+    return unsigned.astype(np.uint32).reshape(-1)
