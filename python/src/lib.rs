@@ -15,7 +15,7 @@ use numpy::{
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict, PyList};
 use serde::de::DeserializeOwned;
 
 use zkdv_hashing as hashing;
@@ -488,6 +488,37 @@ fn inspect(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyAny>> {
     to_py(py, &summary)
 }
 
+/// Read every record of a transcript (directory or records file), in order,
+/// as dicts `{"seq", "kind", "body"}` with the body's protocol fields; raises
+/// `TranscriptError` at the first record that cannot be read or decoded.
+/// Reading does not verify the chain: use `verify` for that.
+#[pyfunction]
+fn read_records(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyList>> {
+    let records = py
+        .detach(|| -> protocol::Result<Vec<protocol::Record>> {
+            let (file, _) = protocol::resolve(&path)?;
+            protocol::Reader::open(&file)?.collect()
+        })
+        .map_err(|e| transcript_error(py, e))?;
+    let list = PyList::empty(py);
+    for record in &records {
+        let body = match record.body() {
+            protocol::Body::Root(b) => to_py(py, b)?,
+            protocol::Body::Program(b) => to_py(py, b)?,
+            protocol::Body::Step(b) => to_py(py, b)?,
+            protocol::Body::Snapshot(b) => to_py(py, b)?,
+            protocol::Body::Check(b) => to_py(py, b)?,
+            protocol::Body::Close(b) => to_py(py, b)?,
+        };
+        let item = PyDict::new(py);
+        item.set_item("seq", record.seq())?;
+        item.set_item("kind", record.kind().to_string())?;
+        item.set_item("body", body)?;
+        list.append(item)?;
+    }
+    Ok(list)
+}
+
 /// Derive a step's challenge from the revealed key (for auditors).
 #[pyfunction]
 fn derive_challenge(
@@ -697,6 +728,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(commit_batch, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(inspect, m)?)?;
+    m.add_function(wrap_pyfunction!(read_records, m)?)?;
     m.add_function(wrap_pyfunction!(derive_challenge, m)?)?;
     m.add_function(wrap_pyfunction!(key_commitment, m)?)?;
     Ok(())

@@ -22,6 +22,7 @@ __all__ = [
     "derive_challenge",
     "inspect",
     "key_commitment",
+    "read_records",
     "verify",
 ]
 
@@ -40,6 +41,18 @@ def verify(path: str | PathLike[str]) -> dict[str, Any]:
 def inspect(path: str | PathLike[str]) -> dict[str, Any]:
     """Summarize a transcript, valid or not; problems are reported in the dict."""
     return _native.inspect(path)
+
+
+def read_records(path: str | PathLike[str]) -> list[dict[str, Any]]:
+    """Every record of a transcript, in order: ``{"seq": int, "kind": str, "body": dict}``.
+
+    Bodies hold the protocol's fields (``docs/protocol.md``). Reading checks each record's
+    digest and decoding but not the chain or the rules: call :func:`verify` for that.
+
+    Raises:
+        TranscriptError: at the first record that cannot be read.
+    """
+    return _native.read_records(path)
 
 
 def derive_challenge(

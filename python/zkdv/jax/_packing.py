@@ -119,7 +119,9 @@ class BatchLayout:
         for slot, leaf in zip(self.slots, leaves, strict=True):
             words = _to_words(np.asarray(leaf, dtype=slot.dtype).reshape(slot.shape))
             if slot.row_leaf:
-                out[:, slot.offset : slot.offset + slot.words] = words.reshape(self.rows, -1)
+                out[: self.rows, slot.offset : slot.offset + slot.words] = words.reshape(
+                    self.rows, -1
+                )
             else:
                 side[slot.offset : slot.offset + slot.words] = words.reshape(-1)
         return out

@@ -1,0 +1,104 @@
+"""Training steps for the ``zkdv.jax`` tests: small Flax models under ``proof.jit``.
+
+Each builder returns a fresh contrib ``TrainState`` for a session and a ``batches(n)``
+generator of the step's inputs, so a test trains the same model with and without ZKDV.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+import zkdv
+
+
+class Mlp(nn.Module):
+    """Dense -> relu -> Dense."""
+
+    hidden: int = 16
+    classes: int = 4
+
+    @nn.compact
+    def __call__(self, x: jax.Array) -> jax.Array:
+        return nn.Dense(self.classes)(nn.relu(nn.Dense(self.hidden)(x)))
+
+
+class DecoderBlock(nn.Module):
+    """One pre-LayerNorm decoder block with causal attention and a tied output embedding."""
+
+    vocab: int = 16
+    width: int = 8
+    heads: int = 2
+    mlp: int = 16
+
+    @nn.compact
+    def __call__(self, tokens: jax.Array) -> jax.Array:
+        embed = nn.Embed(self.vocab, self.width)
+        x = embed(tokens)
+        h = nn.LayerNorm()(x)
+        h = nn.MultiHeadDotProductAttention(
+            num_heads=self.heads, use_bias=False, deterministic=True
+        )(h, mask=nn.make_causal_mask(tokens))
+        x = x + h
+        h = nn.Dense(self.width)(nn.gelu(nn.Dense(self.mlp)(nn.LayerNorm()(x))))
+        return embed.attend(x + h)
+
+
+def cross_entropy(logits: jax.Array, labels: jax.Array) -> jax.Array:
+    return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
+
+
+def train_step(state: Any, x: jax.Array, y: jax.Array) -> tuple[Any, jax.Array]:
+    """The ordinary Flax step both ``jax.jit`` and ``proof.jit`` compile."""
+
+    def loss(params: Any) -> jax.Array:
+        return cross_entropy(state.apply_fn({"params": params}, x), y)
+
+    value, grads = jax.value_and_grad(loss)(state.params)
+    return state.apply_gradients(grads=grads), value
+
+
+def mlp(
+    proof: Any, features: int = 8, batch: int = 16, hidden: int = 16, lr: float = 1e-2
+) -> tuple[Any, Callable[[int], Iterator[tuple[np.ndarray, np.ndarray]]]]:
+    """An MLP with Adam, and a batch generator ``(x f32[batch, features], y i32[batch])``."""
+    model = Mlp(hidden=hidden)
+    params = model.init(jax.random.key(0), jnp.zeros((1, features)))["params"]
+    state = zkdv.jax.contrib.TrainState.create(
+        proof=proof, apply_fn=model.apply, params=params, tx=optax.adam(lr)
+    )
+    true_w = np.random.default_rng(1).normal(size=(features, 4)).astype(np.float32)
+
+    def batches(n: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        rng = np.random.default_rng(2)
+        for _ in range(n):
+            x = rng.normal(size=(batch, features)).astype(np.float32)
+            yield x, np.argmax(x @ true_w, axis=1).astype(np.int32)
+
+    return state, batches
+
+
+def transformer(
+    proof: Any, batch: int = 2, length: int = 6
+) -> tuple[Any, Callable[[int], Iterator[tuple[np.ndarray, np.ndarray]]]]:
+    """A decoder block with global-norm clipping and AdamW; next-token batches."""
+    model = DecoderBlock()
+    params = model.init(jax.random.key(3), jnp.zeros((1, length - 1), jnp.int32))["params"]
+    tx = optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(1e-2, weight_decay=0.1))
+    state = zkdv.jax.contrib.TrainState.create(
+        proof=proof, apply_fn=model.apply, params=params, tx=tx
+    )
+
+    def batches(n: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        rng = np.random.default_rng(4)
+        for _ in range(n):
+            tokens = rng.integers(0, model.vocab, (batch, length)).astype(np.int32)
+            yield tokens[:, :-1], tokens[:, 1:]
+
+    return state, batches
