@@ -75,7 +75,7 @@ def main() -> None:
     # update(), the additive update and the state after it. Parameters may be donated; the
     # optimizer state before the update may not (a sampled check may still need it).
     @proof.jit(donate_argnums=(0,))
-    def train_step(params, opt_state, batch):
+    def train_step(params: dict, opt_state: optax.OptState, batch: jax.Array) -> tuple:
         transaction = zkdv.jax.Transaction(
             batch=batch, params=params, opt_state=opt_state, overlap=zkdv.overlap.UNCHECKED
         )
@@ -88,7 +88,13 @@ def main() -> None:
     # The attested program: recompute one update coordinate and one post-update optimizer
     # state coordinate. zkdv.jax.index selects by a uint64 index without concatenating leaves.
     @proof.attest
-    def attested_step(params, opt_state, batch, parameter_index, optimizer_state_index):
+    def attested_step(
+        params: dict,
+        opt_state: optax.OptState,
+        batch: jax.Array,
+        parameter_index: jax.Array,
+        optimizer_state_index: jax.Array,
+    ) -> tuple[jax.Array, jax.Array]:
         grads = jax.grad(loss_fn)(params, batch)
         updates, new_opt_state = tx.update(grads, opt_state, params)
         return (

@@ -53,7 +53,7 @@ def main() -> None:
 
     # The state is created as usual; ZKDV adds only the proof owner (and, optionally, an
     # exportable replacement for apply_fn, attest_apply_fn).
-    def apply_fn(variables, batch):
+    def apply_fn(variables: dict, batch: jax.Array) -> jax.Array:
         return variables["params"] * batch
 
     state = zkdv.jax.contrib.TrainState.create(
@@ -66,8 +66,10 @@ def main() -> None:
     # @proof.jit instead of @jax.jit; the body is ordinary Flax/JAX code. Donating the state
     # donates its parameter buffers only: a sampled check may still need the optimizer state.
     @proof.jit(donate_argnums=(0,))
-    def train_step(state, batch):
-        def loss(params):
+    def train_step(
+        state: zkdv.jax.contrib.TrainState, batch: jax.Array
+    ) -> zkdv.jax.contrib.TrainState:
+        def loss(params: jax.Array) -> jax.Array:
             predictions = state.apply_fn({"params": params}, batch)
             return jnp.mean(predictions)
 

@@ -93,9 +93,7 @@ class ArgSpec:
         except (TypeError, ValueError):
             parameters = []
         positional = [
-            p.name
-            for p in parameters
-            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
         ]
         for nums, names in ((static_nums, static_names), (donate_nums, donate_names)):
             for i, name in enumerate(positional):
@@ -344,9 +342,7 @@ class ProvedFunction:
                 out = self._fun(*args, **kwargs)
             transaction = _one_transaction(trace.transactions, name)
             found["params"] = _positions("params", jax.tree.leaves(transaction.params), inputs)
-            found["opt"] = _positions(
-                "opt_state", jax.tree.leaves(transaction.opt_state), inputs
-            )
+            found["opt"] = _positions("opt_state", jax.tree.leaves(transaction.opt_state), inputs)
             found["param_paths"] = _paths(transaction.params)
             found["opt_paths"] = _paths(transaction.opt_state)
             found["param_tree"] = jax.tree.structure(transaction.params)
@@ -443,9 +439,10 @@ class ProvedFunction:
             for k, v in self._options.items()
             if k in ("device", "backend", "compiler_options", "inline")
         }
-        if self._options.get("out_shardings") is not None or self._options.get(
-            "in_shardings"
-        ) is not None:
+        if (
+            self._options.get("out_shardings") is not None
+            or self._options.get("in_shardings") is not None
+        ):
             warnings.warn(
                 f"proof.jit({name}): in_shardings/out_shardings are kept on the inputs as "
                 "placed; this build compiles single-device steps",

@@ -45,7 +45,6 @@ import zkdv
 from zkdv import hashing, passes, runtime, transcript
 from zkdv.checks import CheckResult, ZKDVPoisonedError
 from zkdv.config import ZKDVConfig
-from zkdv.jax import _exported
 from zkdv.jax._jit import ProvedFunction, StepProgram
 from zkdv.overlap import Overlap
 
@@ -188,7 +187,9 @@ class ZKDV:
         if self._state != "created":
             raise RuntimeError(f"ZKDV.start: the session is already {self._state}")
         if isinstance(rolling_window, bool) or not isinstance(rolling_window, int):
-            raise TypeError(f"ZKDV.start: rolling_window must be an integer, got {rolling_window!r}")
+            raise TypeError(
+                f"ZKDV.start: rolling_window must be an integer, got {rolling_window!r}"
+            )
         if rolling_window < 1:
             raise ValueError(f"ZKDV.start: rolling_window must be at least 1, got {rolling_window}")
         if isinstance(probe_ratio, bool) or not isinstance(probe_ratio, int | float):
@@ -340,8 +341,20 @@ class ZKDV:
 
     def _register_program(self, program: StepProgram) -> None:
         layout = (
-            tuple(zip(program.param_paths, [(a.shape, a.dtype) for a in program.param_avals])),
-            tuple(zip(program.opt_paths, [(a.shape, a.dtype) for a in program.opt_avals])),
+            tuple(
+                zip(
+                    program.param_paths,
+                    [(a.shape, a.dtype) for a in program.param_avals],
+                    strict=True,
+                )
+            ),
+            tuple(
+                zip(
+                    program.opt_paths,
+                    [(a.shape, a.dtype) for a in program.opt_avals],
+                    strict=True,
+                )
+            ),
             program.layout.shape,
         )
         with self._lock:
@@ -437,7 +450,10 @@ class ZKDV:
             if step % self.replay_snapshot_interval == 0:
                 snapshot = self._launch_snapshot(params + opt_state)
             outputs = program.production(
-                *params, *opt_state, batch, *program.weights  # type: ignore[attr-defined]
+                *params,
+                *opt_state,
+                batch,
+                *program.weights,  # type: ignore[attr-defined]
             )
             parts = program.split_outputs(outputs)
             if self._fault_hook is not None:
@@ -515,7 +531,9 @@ class ZKDV:
             )
         ]
         pre = self._state_commitment(program.param_paths, self._sketch_state)
-        self._sketch_state = [s + u.astype(np.float64) for s, u in zip(self._sketch_state, updates, strict=True)]
+        self._sketch_state = [
+            s + u.astype(np.float64) for s, u in zip(self._sketch_state, updates, strict=True)
+        ]
         self._state_steps += 1
         post = self._state_commitment(program.param_paths, self._sketch_state)
         update = self._state_commitment(program.param_paths, updates)

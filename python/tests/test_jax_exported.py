@@ -1,0 +1,90 @@
+"""The private-API module ``zkdv.jax._exported``: a JAX upgrade that breaks it fails here."""
+
+from __future__ import annotations
+
+import pytest
+
+jax = pytest.importorskip("jax")
+
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+from zkdv import passes  # noqa: E402
+from zkdv.jax import _exported  # noqa: E402
+
+
+def step(p, o, b):
+    new = tuple(x - 0.1 * jnp.tanh(x) * jnp.sum(b.astype(jnp.float32)) for x in p)
+    return new, tuple(v + 1 for v in o), tuple(n - x for n, x in zip(new, p, strict=True)), ()
+
+
+ARGS = (
+    (np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3), np.ones(4, np.float32)),
+    (np.zeros(3, np.float32),),
+    np.arange(4, dtype=np.uint32).reshape(2, 2),
+)
+
+
+def exported():
+    return jax.export.export(jax.jit(step, keep_unused=True))(*ARGS)
+
+
+def test_generic_text_is_generic_form_without_locations():
+    text = _exported.generic_text(exported())
+    assert '"func.func"' in text and '"stablehlo.' in text
+    assert "loc(" not in text
+
+
+def test_signature_reads_main():
+    sig = _exported.signature(_exported.generic_text(exported()))
+    assert sig.arguments == (
+        ((2, 3), np.dtype(np.float32)),
+        ((4,), np.dtype(np.float32)),
+        ((3,), np.dtype(np.float32)),
+        ((2, 2), np.dtype(np.uint32)),
+    )
+    assert len(sig.results) == 5
+
+
+def test_replacing_the_module_with_itself_is_bitwise_equal_to_jax_jit():
+    e = exported()
+    text = _exported.generic_text(e)
+    rewritten = _exported.replace_module(e, text, e.in_avals, e.out_avals)
+    flat = jax.tree.leaves(ARGS)
+    got = jax.jit(rewritten.call)(*flat)
+    want = jax.tree.leaves(jax.jit(step)(*ARGS))
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+def test_added_arguments_and_results_with_donation():
+    e = exported()
+    text, _ = passes.run_passes(
+        _exported.generic_text(e), ["zkdv-annotate-roles", "zkdv-insert-commitments=ratio=0.5"]
+    )
+    sig = _exported.signature(text)
+    in_avals = [jax.core.ShapedArray(s, d) for s, d in sig.arguments]
+    out_avals = [jax.core.ShapedArray(s, d) for s, d in sig.results]
+    assert len(in_avals) == len(e.in_avals) + 2  # one probe weight per parameter leaf
+    assert len(out_avals) == len(e.out_avals) + 2  # one sketch per delta leaf
+    rewritten = _exported.replace_module(e, text, in_avals, out_avals)
+    call = jax.jit(rewritten.call, donate_argnums=(0, 1))
+    params = [jax.device_put(x) for x in ARGS[0]]
+    weights = [np.ones(s, np.float32) for s, _ in sig.arguments[4:]]
+    out = call(*params, ARGS[1][0], ARGS[2], *weights)
+    assert all(p.is_deleted() for p in params)
+    want = jax.tree.leaves(jax.jit(step)(*ARGS))
+    for g, w in zip(out[: len(want)], want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+    # With all-ones weights, the sketch of the first delta sums its rows in blocks.
+    assert out[-2].shape == (2, 2)
+
+
+def test_multi_device_exports_are_refused():
+    e = exported()
+    import dataclasses
+
+    two = dataclasses.replace(e, nr_devices=2)
+    with pytest.raises(ValueError, match="single-device"):
+        _exported.replace_module(two, _exported.generic_text(e), e.in_avals, e.out_avals)
