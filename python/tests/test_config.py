@@ -562,12 +562,12 @@ def frontend_exists(name):
     return importlib.util.find_spec(f"zkdv.{name}") is not None
 
 
-@pytest.mark.parametrize("name, label", [("jax", "JAX"), ("torch", "PyTorch")])
-def test_missing_frontend_module_raises_import_error_saying_so(name, label):
-    if frontend_exists(name):
-        pytest.skip(f"zkdv.{name} exists in this build")
-    with pytest.raises(ImportError, match=f"the {label} frontend is not available in this build"):
-        getattr(zkdv, name)
+def test_missing_frontend_module_raises_import_error_saying_so():
+    # zkdv.jax exists in this build; zkdv.torch does not yet.
+    assert frontend_exists("jax")
+    assert not frontend_exists("torch")
+    with pytest.raises(ImportError, match="the PyTorch frontend is not available in this build"):
+        zkdv.torch
 
 
 @pytest.mark.parametrize("name", ["jax", "torch"])
@@ -626,10 +626,13 @@ def test_existing_frontend_is_imported_on_first_access_and_then_bound(tmp_path):
     assert result.stdout.strip() == "ok"
 
 
-def test_frontend_missing_a_package_of_its_extra_gives_the_install_hint(tmp_path):
-    # zkdv[jax] also installs flax and optax: a frontend failing to import flax says so.
-    code = fake_frontend_code(tmp_path, "jax", "import jax\nimport flax\n", hide="flax")
-    code += """
+def test_frontend_missing_a_package_of_its_extra_gives_the_install_hint():
+    # zkdv[jax] also installs flax and optax: the real zkdv.jax failing to import flax says so.
+    pytest.importorskip("jax")
+    code = """
+        import sys
+        sys.modules["flax"] = None  # as if flax were not installed
+        import zkdv
         try:
             zkdv.jax
         except ImportError as error:

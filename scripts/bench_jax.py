@@ -1,0 +1,154 @@
+"""``proof.jit`` against plain ``jax.jit``: step time, transcript bytes, close latency, check cost.
+
+For each model (a Flax MLP 784-1024-256-10 of about 1.07M parameters with Adam at batch 64, and
+the transformer block of the fixtures with global-norm clipping and AdamW), this script trains
+the same ``TrainState`` step under ``jax.jit`` (the baseline) and under ``proof.jit`` at check
+probabilities 0, 0.01, 0.1 and 1, in one process. Variants run in interleaved blocks of steps;
+a block's time includes waiting for its last step's outputs and (for ZKDV) ``proof.join()``, so
+commitments and sampled checks are counted. Reported: the median block time per step of each
+variant and its ratio to the baseline's median; transcript bytes per step record; ``close()``
+latency; and the mean time of one sampled check (state and update, as one job) relative to one
+baseline step.
+
+Usage: ``scripts/bench jax [--model mlp|transformer|all] [--blocks N] [--steps S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python" / "tests"))
+
+import jax  # noqa: E402
+
+jax.config.update("jax_platforms", "cpu")
+
+import flax.linen as nn  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import jax_steps  # noqa: E402
+import numpy as np  # noqa: E402
+import optax  # noqa: E402
+
+import zkdv  # noqa: E402
+from zkdv import transcript  # noqa: E402
+
+PROBABILITIES = (0.0, 0.01, 0.1, 1.0)
+
+
+class BigMlp(nn.Module):
+    @nn.compact
+    def __call__(self, x: jax.Array) -> jax.Array:
+        x = nn.relu(nn.Dense(1024)(x))
+        x = nn.relu(nn.Dense(256)(x))
+        return nn.Dense(10)(x)
+
+
+def mlp(proof: zkdv.jax.ZKDV) -> tuple[object, object]:
+    model = BigMlp()
+    params = model.init(jax.random.key(0), jnp.zeros((1, 784)))["params"]
+    state = zkdv.jax.contrib.TrainState.create(
+        proof=proof, apply_fn=model.apply, params=params, tx=optax.adam(1e-3)
+    )
+
+    def batches(n: int):  # noqa: ANN202
+        rng = np.random.default_rng(0)
+        for _ in range(n):
+            yield (
+                rng.normal(size=(64, 784)).astype(np.float32),
+                rng.integers(0, 10, (64,)).astype(np.int32),
+            )
+
+    return state, batches
+
+
+MODELS = {"mlp": mlp, "transformer": jax_steps.transformer}
+
+
+def run(model: str, blocks: int, steps: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        variants: dict[str, dict] = {}
+        baseline_proof = zkdv.jax.ZKDV(Path(tmp) / "unused")
+        state, batches = MODELS[model](baseline_proof)
+        n_params = sum(x.size for x in jax.tree.leaves(state.params))
+        data = list(batches(steps))
+        plain = jax.jit(jax_steps.train_step, donate_argnums=(0,))
+        variants["jax.jit"] = {"state": jax.device_put(state), "step": plain, "proof": None}
+        check_times: dict[str, list[float]] = {}
+        for p in PROBABILITIES:
+            name = f"p={p:g}"
+            policy = zkdv.SamplingPolicy(state_check_probability=p, update_check_probability=p)
+            proof = zkdv.jax.ZKDV(Path(tmp) / name, zkdv.ZKDVConfig(sampling_policy=policy))
+            proof.start(rolling_window=2, probe_ratio=0.01)
+            times = check_times.setdefault(name, [])
+            original = proof._checks_of
+
+            def timed(job, original=original, times=times):  # noqa: ANN001, ANN202
+                start = time.perf_counter()
+                original(job)
+                times.append(time.perf_counter() - start)
+
+            proof._checks_of = timed
+            pstate, _ = MODELS[model](proof)
+            variants[name] = {
+                "state": jax.device_put(pstate),
+                "step": proof.jit(jax_steps.train_step, donate_argnums=(0,)),
+                "proof": proof,
+            }
+        # Warm up: compile everything, fill the pipelines.
+        for v in variants.values():
+            for x, y in data[:3]:
+                v["state"], loss = v["step"](v["state"], x, y)
+            jax.block_until_ready(loss)
+            if v["proof"] is not None:
+                v["proof"].join()
+        per_step: dict[str, list[float]] = {name: [] for name in variants}
+        for _ in range(blocks):
+            for name, v in variants.items():
+                start = time.perf_counter()
+                for x, y in data:
+                    v["state"], loss = v["step"](v["state"], x, y)
+                jax.block_until_ready((v["state"], loss))
+                if v["proof"] is not None:
+                    v["proof"].join()
+                per_step[name].append((time.perf_counter() - start) / len(data))
+        base = statistics.median(per_step["jax.jit"])
+        print(f"\n{model}: {n_params:,} parameters, {blocks} blocks of {steps} steps")
+        print(f"{'variant':10} {'ms/step':>9} {'ratio':>7} {'checks':>7}")
+        for name, times in per_step.items():
+            m = statistics.median(times)
+            n = len(check_times.get(name, []))
+            print(f"{name:10} {m * 1e3:9.3f} {m / base:7.3f} {n:7d}")
+        for name, v in variants.items():
+            proof = v["proof"]
+            if proof is None:
+                continue
+            start = time.perf_counter()
+            proof.close()
+            close = time.perf_counter() - start
+            summary = transcript.inspect(proof.directory)
+            times = check_times[name]
+            mean_check = statistics.mean(times) if times else float("nan")
+            print(
+                f"{name:10} step record {summary['step_bytes']} B, close {close * 1e3:.1f} ms, "
+                f"one check {mean_check * 1e3:.2f} ms = {mean_check / base:.1f} baseline steps"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="all", choices=["all", *MODELS])
+    parser.add_argument("--blocks", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=40)
+    args = parser.parse_args()
+    for model in MODELS if args.model == "all" else [args.model]:
+        run(model, args.blocks, args.steps)
+
+
+if __name__ == "__main__":
+    main()
