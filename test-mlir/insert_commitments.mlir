@@ -2,11 +2,12 @@
 // RUN: not zkdv-opt --split-input-file --zkdv-insert-commitments %s 2>&1 | FileCheck %s --check-prefix=DEF
 // RUN: not zkdv-opt --zkdv-insert-commitments=ratio=0 %s 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not zkdv-opt --zkdv-insert-commitments=seed=3 %s 2>&1 | FileCheck %s --check-prefix=OPT2
+// RUN: not zkdv-opt --split-input-file --zkdv-insert-commitments="ratio=0.5 drop-deltas" %s 2>&1 | FileCheck %s --check-prefix=DROP
 
 // Each chunk is one module; chunks that break a precondition fail with a
 // diagnostic (so the whole run exits 1) while the others are printed.
 // OPT: error: --zkdv-insert-commitments: `ratio=0` is not a probe ratio in (0, 1]
-// OPT2: error: --zkdv-insert-commitments: unknown option `seed=3` (expected func=NAME and ratio=R)
+// OPT2: error: --zkdv-insert-commitments: unknown option `seed=3` (expected func=NAME, ratio=R and drop-deltas)
 
 // An f32 matrix delta: d = 6, k = 3 (ratio 0.5), three blocks of 2. One
 // probe_weight argument and one sketch result are appended; the sketch
@@ -25,6 +26,9 @@
 // CHECK-NEXT:      "stablehlo.return"(%[[XY]])
 // CHECK-NEXT:    }) {dimensions = array<i64: 2>} : (tensor<2x3x2xf32>, tensor<f32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    "func.return"(%[[P]], %[[D]], %[[S]]) : (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x3xf32>) -> ()
+// With drop-deltas the delta is sketched, then removed from the results.
+// DROP-LABEL: function_type = (tensor<2x6xf32>, tensor<6xf32>) -> (tensor<2x6xf32>, tensor<2x3xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "sketch"}]
+// DROP:    "func.return"(%{{.*}}, %{{.*}}) : (tensor<2x6xf32>, tensor<2x3xf32>) -> ()
 // With the default ratio 0.01, k = 1: one block of 6.
 // DEF-LABEL: function_type = (tensor<2x6xf32>, tensor<6xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x1xf32>)
 // DEF:         }) {dimensions = array<i64: 2>} : (tensor<2x1x6xf32>, tensor<f32>) -> tensor<2x1xf32>
@@ -110,6 +114,8 @@
 // Several leaves (b: d = 2, k = 1; a: d = 3, k = 2): only deltas are sketched, in delta order, after every
 // existing result (the loss stays where it was); a delta whose last dim is 0
 // gets nothing; existing attributes (donation, jax.result_info) are kept.
+// With drop-deltas, a donated argument's result index would change: refused.
+// DROP: error: `drop-deltas` renumbers the results, but an argument carries `tf.aliasing_output`
 // CHECK-LABEL: "func.func"() <{arg_attrs = [{tf.aliasing_output = 0 : i32, zkdv.path = "a", zkdv.role = "param"}, {zkdv.path = "b", zkdv.role = "param"}, {zkdv.path = "z", zkdv.role = "param"}, {zkdv.path = "m/a", zkdv.role = "opt_state"}, {zkdv.path = "b", zkdv.role = "probe_weight"}, {zkdv.path = "a", zkdv.role = "probe_weight"}]
 // CHECK-SAME:  function_type = (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<2xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<4x1xf32>, tensor<1x2xf32>)
 // CHECK-SAME:  res_attrs = [{{.*}}{jax.result_info = "loss", zkdv.path = "loss", zkdv.role = "user"}, {zkdv.path = "b", zkdv.role = "sketch"}, {zkdv.path = "a", zkdv.role = "sketch"}]

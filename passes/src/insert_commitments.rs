@@ -48,16 +48,21 @@
 //! the floor of this design there (a bare `sum` of the delta costs about as
 //! much); the earlier gather formulation cost 1.41x.
 //!
-//! Options: `func=NAME` (default `main`) and `ratio=R` in `(0, 1]` (default
+//! Options: `func=NAME` (default `main`), `ratio=R` in `(0, 1]` (default
 //! 0.01; only the shapes of the new arguments depend on it, and it must be
-//! the session's probe ratio).
+//! the session's probe ratio) and `drop-deltas`. With `drop-deltas` the
+//! `delta` results are removed after they are sketched: the production step
+//! then never writes its update to memory as an output (on XLA CPU that
+//! output alone costs a third of an MLP step). The remaining results keep
+//! their order; an argument carrying `tf.aliasing_output` is then refused,
+//! since the result indices it names change.
 //!
 //! Preconditions: the entry has roles on every argument and result (run
 //! `--zkdv-annotate-roles` first), has not been instrumented already, and its
 //! delta leaves have static shapes.
 //!
-//! Invariants: existing arguments, results, their attributes and every
-//! existing op are kept (new ops are only inserted before the return, which is
+//! Invariants: existing arguments, results (all but the deltas with
+//! `drop-deltas`), their attributes and every existing op are kept (new ops are only inserted before the return, which is
 //! rebuilt with the extra operands); `function_type`, `arg_attrs` and
 //! `res_attrs` stay consistent with the body, so `tf.aliasing_output` indices
 //! remain valid. The IR is read completely before it is changed.
@@ -88,14 +93,20 @@ const DEFAULT_RATIO: f64 = 0.01;
 struct Options {
     func: String,
     ratio: f64,
+    drop_deltas: bool,
 }
 
 fn parse_options(text: &str) -> Result<Options, String> {
     let mut options = Options {
         func: "main".into(),
         ratio: DEFAULT_RATIO,
+        drop_deltas: false,
     };
     for item in text.split_whitespace() {
+        if item == "drop-deltas" {
+            options.drop_deltas = true;
+            continue;
+        }
         match item.split_once('=') {
             Some(("func", name)) if !name.is_empty() => options.func = name.into(),
             Some(("ratio", value)) => {
@@ -108,8 +119,8 @@ fn parse_options(text: &str) -> Result<Options, String> {
             }
             _ => {
                 return Err(format!(
-                    "--zkdv-insert-commitments: unknown option `{item}` (expected func=NAME and \
-                     ratio=R)"
+                    "--zkdv-insert-commitments: unknown option `{item}` (expected func=NAME, \
+                     ratio=R and drop-deltas)"
                 ))
             }
         }
@@ -193,6 +204,28 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
     }
     let arg_dicts =
         port_dictionaries(&entry_ref, Side::Argument, signature.args.len()).map_err(fail)?;
+    if options.drop_deltas
+        && arg_dicts
+            .iter()
+            .flatten()
+            .any(|d| {
+                (0..d.len()).filter_map(|i| d.element(i).ok()).any(|(name, _)| {
+                    name.as_string_ref().as_str().ok() == Some("tf.aliasing_output")
+                })
+            })
+    {
+        return Err(fail(Diagnostic::error_at(
+            &entry_ref,
+            "`drop-deltas` renumbers the results, but an argument carries \
+             `tf.aliasing_output`; donate through the caller instead",
+        )));
+    }
+    // Results that stay, by index (all but the deltas with `drop-deltas`).
+    let kept: Vec<bool> = signature
+        .results
+        .iter()
+        .map(|port| !(options.drop_deltas && port.role == Role::Delta))
+        .collect();
     let res_dicts =
         port_dictionaries(&entry_ref, Side::Result, signature.results.len()).map_err(fail)?;
 
@@ -243,6 +276,12 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
             new_outputs.push(sketch_type);
         }
     }
+    let operands: Vec<Value> = operands
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| kept.get(*index).copied().unwrap_or(true))
+        .map(|(_, value)| value)
+        .collect();
     let ret = OperationBuilder::new("func.return", terminator.location())
         .add_operands(&operands)
         .build()
@@ -267,7 +306,9 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
     let outputs: Vec<Type> = signature
         .results
         .iter()
-        .map(|port| port.r#type)
+        .zip(&kept)
+        .filter(|(_, keep)| **keep)
+        .map(|(port, _)| port.r#type)
         .chain(new_outputs)
         .collect();
     let keep = |dicts: Vec<Option<DictionaryAttribute<'c>>>| -> Vec<Attribute<'c>> {
@@ -277,7 +318,12 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
             .collect()
     };
     let mut arg_attrs = keep(arg_dicts);
-    let mut res_attrs = keep(res_dicts);
+    let mut res_attrs: Vec<Attribute<'c>> = keep(res_dicts)
+        .into_iter()
+        .zip(&kept)
+        .filter(|(_, keep)| **keep)
+        .map(|(attr, _)| attr)
+        .collect();
     for leaf in &leaves {
         arg_attrs.push(port_dictionary(context, "probe_weight", &leaf.path));
         res_attrs.push(port_dictionary(context, "sketch", &leaf.path));
@@ -636,9 +682,10 @@ mod tests {
         assert_eq!((options.func.as_str(), options.ratio), ("step", 0.25));
         let options = parse_options("").unwrap();
         assert_eq!(
-            (options.func.as_str(), options.ratio),
-            ("main", DEFAULT_RATIO)
+            (options.func.as_str(), options.ratio, options.drop_deltas),
+            ("main", DEFAULT_RATIO, false)
         );
+        assert!(parse_options("drop-deltas ratio=0.5").unwrap().drop_deltas);
         for bad in [
             "ratio=0",
             "ratio=1.5",
@@ -646,6 +693,7 @@ mod tests {
             "ratio=NaN",
             "func=",
             "k=3",
+            "drop-deltas=1",
         ] {
             assert!(parse_options(bad).is_err(), "{bad}");
         }

@@ -199,7 +199,6 @@ def test_e_an_execution_fault_after_the_step_is_detected(tmp_path, policy):
 
     def corrupt(index, parts):
         if index == 6:
-            parts["deltas"][1] = parts["deltas"][1].at[0, 2].add(0.05)
             parts["post_params"][1] = parts["post_params"][1].at[0, 2].add(0.05)
 
     proof._fault_hook = corrupt
@@ -216,13 +215,14 @@ def test_a_poisoned_session_raises_on_later_operations(tmp_path):
     step = proof.jit(jax_steps.train_step)
 
     def corrupt(index, parts):
-        parts["deltas"] = [d + 1.0 for d in parts["deltas"]]  # every coordinate wrong
+        parts["post_params"] = [p + 1.0 for p in parts["post_params"]]  # all of them wrong
 
     proof._fault_hook = corrupt
     gen = batches(10)
     state, _ = step(state, *next(gen))
+    state, _ = step(state, *next(gen))
     with pytest.raises(zkdv.ZKDVPoisonedError):
-        proof.join()
+        proof.join()  # step 1's state check replays step 1 from the snapshot
     with pytest.raises(zkdv.ZKDVPoisonedError):
         step(state, *next(gen))
     with pytest.raises(zkdv.ZKDVPoisonedError):

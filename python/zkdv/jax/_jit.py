@@ -11,9 +11,12 @@ On the first call a :class:`ProvedFunction` builds a :class:`StepProgram`:
    opt_state, packed_batch) -> (post_params, post_opt_state, deltas, user_leaves)``, where the
    batch leaves are unpacked inside the program and ``user_leaves`` are the outputs that are not
    the post-update state. It is exported with ``jax.export`` and printed in generic form.
-3. *Production program*: ``--zkdv-annotate-roles --zkdv-insert-commitments`` add the probe
-   weight arguments and the update sketches; the result is compiled by JAX
-   (:mod:`zkdv.jax._exported`), donating exactly the donated parameter leaves.
+3. *Production program*: ``--zkdv-annotate-roles --zkdv-insert-commitments=drop-deltas`` add
+   the probe weight arguments and the update sketches and drop the update itself from the
+   outputs (returning it costs a third of a small MLP step on XLA CPU); the result is compiled by
+   JAX (:mod:`zkdv.jax._exported`), donating exactly the donated parameter leaves. The *replay
+   variant* is the same module with the update kept as an output; checks rebuild pre-states
+   and read the challenged update coordinate with it.
 4. *Attested program*: the user's ``proof.attest`` function when one is registered, else
    ``--zkdv-inline --zkdv-check-hermetic --zkdv-annotate-roles --zkdv-slice-update
    --zkdv-push-select`` of the canonical step: the fixed ABI ``(params, opt_state, batch,
@@ -200,6 +203,7 @@ class StepProgram:
     out_sources: list[tuple[str, int]]
     n_user: int
     production: Callable[..., Any]
+    replay: Callable[..., Any]
     production_text: str
     attested_text: str
     canonical_text: str
@@ -212,15 +216,15 @@ class StepProgram:
         """Parameter leaves."""
         return len(self.param_positions)
 
-    def split_outputs(self, outputs: Sequence[Any]) -> dict[str, list[Any]]:
-        """The production outputs by role."""
+    def split_outputs(self, outputs: Sequence[Any], deltas: bool = False) -> dict[str, list[Any]]:
+        """The outputs of the production program (or, with ``deltas``, its replay variant)."""
         p, o = self.n_params, len(self.opt_positions)
         parts = {}
         start = 0
         for key, count in (
             ("post_params", p),
             ("post_opt_state", o),
-            ("deltas", p),
+            ("deltas", p if deltas else 0),
             ("user", self.n_user),
             ("sketches", len(self.sketch_shapes)),
         ):
@@ -423,17 +427,23 @@ class ProvedFunction:
 
         # 3. Production: commitment hooks, compiled by JAX.
         ratio = proof._probe_ratio
-        production_text, _ = passes.run_passes(
-            canonical_text,
-            ["zkdv-annotate-roles", f"zkdv-insert-commitments=ratio={ratio!r}"],
-            f"<{name}: production>",
-        )
-        signature = _exported.signature(production_text)
-        in_avals = [jax.core.ShapedArray(s, d) for s, d in signature.arguments]
-        out_avals = [jax.core.ShapedArray(s, d) for s, d in signature.results]
-        n_sketch = len(out_avals) - len(exported.out_avals)
-        sketch_shapes = [tuple(a.shape) for a in out_avals[len(out_avals) - n_sketch :]]
-        rewritten = _exported.replace_module(exported, production_text, in_avals, out_avals)
+
+        def instrument(drop_deltas: bool) -> tuple[str, Any, list[tuple[int, ...]]]:
+            option = f"zkdv-insert-commitments=ratio={ratio!r}"
+            text, _ = passes.run_passes(
+                canonical_text,
+                ["zkdv-annotate-roles", f"{option} drop-deltas" if drop_deltas else option],
+                f"<{name}: production>",
+            )
+            signature = _exported.signature(text)
+            in_avals = [jax.core.ShapedArray(s, d) for s, d in signature.arguments]
+            out_avals = [jax.core.ShapedArray(s, d) for s, d in signature.results]
+            n_sketch = len(in_avals) - len(exported.in_avals)
+            sketches = [tuple(a.shape) for a in out_avals[len(out_avals) - n_sketch :]]
+            return text, _exported.replace_module(exported, text, in_avals, out_avals), sketches
+
+        production_text, rewritten, sketch_shapes = instrument(drop_deltas=True)
+        _, replay_exported, _ = instrument(drop_deltas=False)
         jit_options = {
             k: v
             for k, v in self._options.items()
@@ -449,6 +459,8 @@ class ProvedFunction:
                 stacklevel=3,
             )
         production = jax.jit(rewritten.call, donate_argnums=tuple(param_donation), **jit_options)
+        # Replays run on copies of host snapshots: every parameter buffer can be donated.
+        replay = jax.jit(replay_exported.call, donate_argnums=tuple(range(len(params))))
 
         # 4. The attested program.
         replay_text = canonical_text
@@ -482,6 +494,7 @@ class ProvedFunction:
             out_sources=outputs["sources"],
             n_user=outputs["n_user"],
             production=production,
+            replay=replay,
             production_text=production_text,
             attested_text=attested_text,
             canonical_text=canonical_text,

@@ -83,7 +83,6 @@ class _Pending:
     overlap: Overlap
     batch: np.ndarray
     sketches: list[Any]
-    deltas: list[Any]
     post_params: list[Any]
     post_opt_state: list[Any]
     snapshot: list[Any] | None
@@ -470,7 +469,6 @@ class ZKDV:
                 overlap=overlap,
                 batch=batch,
                 sketches=parts["sketches"],
-                deltas=parts["deltas"],
                 post_params=parts["post_params"],
                 post_opt_state=parts["post_opt_state"],
                 snapshot=snapshot,
@@ -566,8 +564,9 @@ class ZKDV:
         indices: list[int] = []
         if challenge.update:
             indices = list(challenge.update_indices())
-            committed.append(_element(pending.deltas, indices[0]))
             if len(indices) > 1:
+                # The post-update optimizer state is production's own output (never donated);
+                # the update coordinate is read when the check replays step t (see _checks_of).
                 committed.append(_element(pending.post_opt_state, indices[1]))
         job = _CheckJob(
             step=pending.step,
@@ -712,9 +711,10 @@ class ZKDV:
             for j, (b, root) in enumerate(zip(segment.batches, segment.batch_roots, strict=True))
             if hashing.commit_batch(b, self._rolling_window).root != root
         ]
-        # Rebuild the pre-state of t with the production program; with a state check, also
-        # recompute step t's own update sketches.
-        steps = replay_length + (1 if job.state else 0)
+        # Rebuild the pre-state of t with the replay variant of the production program (the
+        # same module, with the update kept as an output); then run step t itself, whose update
+        # sketches a state check compares and whose update coordinate an update check reads.
+        steps = replay_length + 1
         state = [jax.device_put(x) for x in segment.state]
         pairs: list[tuple[float, float]] = []
         pre_state: list[np.ndarray] = [np.asarray(x) for x in segment.state]
@@ -723,20 +723,19 @@ class ZKDV:
                 # Copies: the next call donates the parameter buffers.
                 pre_state = [np.array(x) for x in state]
             n_p = program.n_params
-            outputs = program.production(
+            outputs = program.replay(
                 *state[:n_p],
                 *state[n_p:],
                 segment.batches[j],
                 *program.weights,  # type: ignore[attr-defined]
             )
-            parts = program.split_outputs(outputs)
+            parts = program.split_outputs(outputs, deltas=True)
+            deltas = parts["deltas"]
             for committed, recomputed in zip(segment.updates[j], parts["sketches"], strict=True):
                 c = committed.reshape(-1).astype(np.float64)
                 r = np.asarray(recomputed).reshape(-1).astype(np.float64)
                 pairs.extend(zip(c.tolist(), r.tolist(), strict=True))
             state = parts["post_params"] + parts["post_opt_state"]
-        if steps == replay_length:
-            pre_state = [np.array(x) for x in state]
         if job.state:
             self._record(
                 _state_result(t, pairs, tolerance, replay_length),
@@ -754,14 +753,15 @@ class ZKDV:
             recomputed = [float(np.asarray(result[0]).reshape(()))]
             if len(indices) > 1:
                 recomputed.append(float(np.asarray(result[1]).reshape(())))
+            committed = [_element(deltas, indices[0]), *job.committed]
             check = CheckResult(
                 step=t,
                 kind="update",
                 indices=tuple(indices),
-                committed=tuple(job.committed),
+                committed=tuple(committed),
                 recomputed=tuple(recomputed),
                 tolerance=tolerance,
-                verdict=_verdict(tolerance, job.committed, recomputed),
+                verdict=_verdict(tolerance, committed, recomputed),
                 replay_length=replay_length,
             )
             self._record(check, altered)
