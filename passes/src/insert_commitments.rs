@@ -205,14 +205,11 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
     let arg_dicts =
         port_dictionaries(&entry_ref, Side::Argument, signature.args.len()).map_err(fail)?;
     if options.drop_deltas
-        && arg_dicts
-            .iter()
-            .flatten()
-            .any(|d| {
-                (0..d.len()).filter_map(|i| d.element(i).ok()).any(|(name, _)| {
-                    name.as_string_ref().as_str().ok() == Some("tf.aliasing_output")
-                })
-            })
+        && arg_dicts.iter().flatten().any(|d| {
+            (0..d.len())
+                .filter_map(|i| d.element(i).ok())
+                .any(|(name, _)| name.as_string_ref().as_str().ok() == Some("tf.aliasing_output"))
+        })
     {
         return Err(fail(Diagnostic::error_at(
             &entry_ref,

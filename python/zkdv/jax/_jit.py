@@ -204,6 +204,7 @@ class StepProgram:
     n_user: int
     production: Callable[..., Any]
     replay: Callable[..., Any]
+    production_exported: Any
     production_text: str
     attested_text: str
     canonical_text: str
@@ -458,9 +459,20 @@ class ProvedFunction:
                 "placed; this build compiles single-device steps",
                 stacklevel=3,
             )
-        production = jax.jit(rewritten.call, donate_argnums=tuple(param_donation), **jit_options)
+        # Both are compiled now, so neither the first step nor the first check pays for it.
+        production = (
+            jax.jit(rewritten.call, donate_argnums=tuple(param_donation), **jit_options)
+            .trace(*rewritten.in_avals)
+            .lower()
+            .compile()
+        )
         # Replays run on copies of host snapshots: every parameter buffer can be donated.
-        replay = jax.jit(replay_exported.call, donate_argnums=tuple(range(len(params))))
+        replay = (
+            jax.jit(replay_exported.call, donate_argnums=tuple(range(len(params))))
+            .trace(*replay_exported.in_avals)
+            .lower()
+            .compile()
+        )
 
         # 4. The attested program.
         replay_text = canonical_text
@@ -495,6 +507,7 @@ class ProvedFunction:
             n_user=outputs["n_user"],
             production=production,
             replay=replay,
+            production_exported=rewritten,
             production_text=production_text,
             attested_text=attested_text,
             canonical_text=canonical_text,
