@@ -12,7 +12,9 @@
 //! data movement, reductions, linear algebra, math); the interpreter itself
 //! runs the structural ops: `func.call` (the callee found by symbol in the
 //! enclosing module), `stablehlo.while`, `if`, `case`,
-//! `optimization_barrier` and `composite` (through its decomposition).
+//! `optimization_barrier` and `composite` (through its decomposition), and
+//! the Shardy layout hints `sdy.sharding_constraint` and `sdy.reshard` as
+//! identities (a replay runs on one host whatever the step's mesh).
 //! Families see an op's regions through [`Regions`] as [`Body`] values that
 //! call back into the interpreter, with a fast path for bodies that are a
 //! single binary op.
@@ -83,6 +85,8 @@ struct OpPlan {
 const STRUCTURAL: &[&str] = &[
     "func.call",
     "stablehlo.optimization_barrier",
+    "sdy.sharding_constraint",
+    "sdy.reshard",
     "stablehlo.composite",
     "stablehlo.if",
     "stablehlo.case",
@@ -628,7 +632,10 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         let owned = || operands.iter().map(|t| (*t).clone()).collect::<Vec<_>>();
         let result = match name {
             "func.call" => self.call(op, "callee", owned()),
-            "stablehlo.optimization_barrier" => Ok(owned()),
+            // Layout hints of a multi-device step (Shardy): the values are unchanged.
+            "stablehlo.optimization_barrier" | "sdy.sharding_constraint" | "sdy.reshard" => {
+                Ok(owned())
+            }
             "stablehlo.composite" => self.call(op, "decomposition", owned()),
             "stablehlo.if" => self.if_op(op, operands, frame),
             "stablehlo.case" => self.case(op, operands, frame),
@@ -1003,6 +1010,30 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "program.mlir:13:10: unsupported op `stablehlo.infeed`"
+        );
+    }
+
+    #[test]
+    fn shardy_layout_hints_are_identities() {
+        let source = r#""builtin.module"() ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["d"=4]>, sym_name = "mesh"}> : () -> ()
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "f"}> ({
+  ^bb0(%x: tensor<4xf32>):
+    %0 = "sdy.sharding_constraint"(%x) <{sharding = #sdy.sharding<@mesh, [{"d"}]>}> : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = "sdy.reshard"(%0) <{sharding = #sdy.sharding<@mesh, [{}]>}> : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = "stablehlo.add"(%1, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%2) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+"#;
+        let context = IrContext::new();
+        let module = context.parse(source, "sdy.mlir").unwrap();
+        let f = find_function(&module, "f").unwrap();
+        let x = HostTensor::from_f32(vec![4], &[1.0, 2.0, 3.0, 4.0]).unwrap();
+        let out = Interpreter.run(f, &[x]).unwrap();
+        assert_eq!(
+            out[0],
+            HostTensor::from_f32(vec![4], &[2.0, 4.0, 6.0, 8.0]).unwrap()
         );
     }
 

@@ -103,6 +103,7 @@ def replace_module(
     text: str,
     in_avals: Sequence[jax.core.ShapedArray],
     out_avals: Sequence[jax.core.ShapedArray],
+    kept_results: Sequence[int] | None = None,
 ) -> jax_export.Exported:
     """``exported`` with its module replaced by ``text`` and flat argument and result lists.
 
@@ -113,16 +114,29 @@ def replace_module(
     legalizes CHLO ops as ``jax.export`` does.
 
     Raises:
-        ValueError: when ``exported`` was exported for more than one device or platform (not
-            supported by this recipe yet).
+    ``kept_results`` lists which of ``exported``'s results the text still returns, in order
+    (default: all of them); the remaining results of ``text`` are the added ones.
+
+    Raises:
+        ValueError: when ``exported`` was exported for several platforms, or arguments were
+            removed.
     """
-    if exported.nr_devices != 1 or len(exported.platforms) != 1:
+    if len(exported.platforms) != 1:
         raise ValueError(
-            "zkdv.jax compiles single-device, single-platform steps; this step was exported "
-            f"for {exported.nr_devices} devices and platforms {exported.platforms}"
+            "zkdv.jax compiles single-platform steps; this step was exported for platforms "
+            f"{exported.platforms}"
         )
-    artifact = jax_mlir.serialize_portable_artifact(text, stablehlo.get_current_version())
     n_in, n_out = len(in_avals), len(out_avals)
+    old_in = len(exported.in_avals)
+    kept = list(range(len(exported.out_avals))) if kept_results is None else list(kept_results)
+    if n_in < old_in or n_out < len(kept):
+        raise ValueError("replace_module: the text has fewer arguments or results than kept")
+    mesh = next(
+        (s.mesh for s in exported._in_named_shardings + exported._out_named_shardings if s),
+        None,
+    )
+    added = None if mesh is None else jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
+    artifact = jax_mlir.serialize_portable_artifact(text, stablehlo.get_current_version())
     return dataclasses.replace(
         exported,
         mlir_module_serialized=artifact,
@@ -130,10 +144,12 @@ def replace_module(
         out_avals=tuple(out_avals),
         in_tree=jax.tree.structure((tuple(range(n_in)), {})),
         out_tree=jax.tree.structure(tuple(range(n_out))),
-        _in_named_shardings=(None,) * n_in,
-        _out_named_shardings=(None,) * n_out,
-        in_shardings_hlo=(None,) * n_in,
-        out_shardings_hlo=(None,) * n_out,
+        _in_named_shardings=tuple(exported._in_named_shardings) + (added,) * (n_in - old_in),
+        _out_named_shardings=tuple(exported._out_named_shardings[i] for i in kept)
+        + (added,) * (n_out - len(kept)),
+        in_shardings_hlo=tuple(exported.in_shardings_hlo) + (None,) * (n_in - old_in),
+        out_shardings_hlo=tuple(exported.out_shardings_hlo[i] for i in kept)
+        + (None,) * (n_out - len(kept)),
         module_kept_var_idx=tuple(range(n_in)),
         _get_vjp=None,
     )

@@ -184,6 +184,85 @@ def _one_transaction(transactions: list[Transaction], name: str) -> Transaction:
 
 
 @dataclass
+class Placement:
+    """Where the step's inputs live: one device, or a mesh with each state leaf's sharding.
+
+    On a mesh (inputs placed with multi-device ``NamedSharding``), parameters, deltas and
+    optimizer state keep their own shardings; the packed batch, the probe weights and the
+    sketches are replicated over the same mesh, and XLA inserts the cross-shard reductions the
+    sketches need.
+    """
+
+    mesh: Any = None
+    params: tuple[Any, ...] = ()
+    opt_state: tuple[Any, ...] = ()
+
+    @classmethod
+    def of(cls, flat: Sequence[Any], params: list[int], opt: list[int]) -> Placement:
+        """The placement of the first call's inputs."""
+        mesh = None
+        for x in flat:
+            sharding = getattr(x, "sharding", None)
+            if isinstance(sharding, jax.sharding.NamedSharding) and sharding.mesh.size > 1:
+                mesh = sharding.mesh
+                break
+        if mesh is None:
+            return cls()
+
+        def on_mesh(x: Any) -> Any:
+            sharding = getattr(x, "sharding", None)
+            if isinstance(sharding, jax.sharding.NamedSharding) and sharding.mesh == mesh:
+                return jax.sharding.NamedSharding(mesh, sharding.spec)
+            return jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
+
+        return cls(
+            mesh, tuple(on_mesh(flat[i]) for i in params), tuple(on_mesh(flat[i]) for i in opt)
+        )
+
+    @property
+    def replicated(self) -> Any:
+        """The replicated sharding over the mesh (``None`` on one device)."""
+        if self.mesh is None:
+            return None
+        return jax.sharding.NamedSharding(self.mesh, jax.sharding.PartitionSpec())
+
+    def jit_in_shardings(self) -> dict[str, Any]:
+        """``jax.jit`` options for the canonical step ``(params, opt_state, packed)``."""
+        if self.mesh is None:
+            return {}
+        return {"in_shardings": (self.params, self.opt_state, self.replicated)}
+
+    def constrain(self, leaves: Sequence[Any], shardings: Sequence[Any]) -> list[Any]:
+        """Traced leaves laid out as ``shardings``: ``reshard`` on a mesh of explicit axes
+        (where the layout is part of the type), a sharding constraint otherwise."""
+        explicit = all(t == jax.sharding.AxisType.Explicit for t in self.mesh.axis_types)
+        place = jax.sharding.reshard if explicit else jax.lax.with_sharding_constraint
+        return [place(x, s) for x, s in zip(leaves, shardings, strict=True)]
+
+    def put_state(self, leaves: Sequence[Any]) -> list[Any]:
+        """Host state leaves (parameters, then optimizer state) placed as production's."""
+        if self.mesh is None:
+            return [jax.device_put(x) for x in leaves]
+        shardings = self.params + self.opt_state
+        return [jax.device_put(x, s) for x, s in zip(leaves, shardings, strict=True)]
+
+    def structs(self, avals: Sequence[Any]) -> list[jax.ShapeDtypeStruct]:
+        """Abstract inputs of an instrumented step: state leaves first, then replicated ones."""
+        state = self.params + self.opt_state
+        out = []
+        for i, aval in enumerate(avals):
+            sharding = None
+            if self.mesh is not None:
+                sharding = state[i] if i < len(state) else self.replicated
+            out.append(jax.ShapeDtypeStruct(aval.shape, aval.dtype, sharding=sharding))
+        return out
+
+    def put_small(self, x: Any) -> Any:
+        """A batch or probe weight, on the device or replicated over the mesh."""
+        return jax.device_put(x) if self.mesh is None else jax.device_put(x, self.replicated)
+
+
+@dataclass
 class StepProgram:
     """Everything fixed by the first call of a ``proof.jit`` function."""
 
@@ -205,6 +284,7 @@ class StepProgram:
     production: Callable[..., Any]
     replay: Callable[..., Any]
     production_exported: Any
+    placement: Placement
     production_text: str
     attested_text: str
     canonical_text: str
@@ -377,6 +457,7 @@ class ProvedFunction:
             )
         param_donation = [k for k, i in enumerate(params) if i in donated]
         layout = BatchLayout.of([(avals[i].shape, avals[i].dtype) for i in batch])
+        placement = Placement.of(flat, params, opt)
 
         # 2. The canonical step.
         shape_info: dict[str, Any] = {}
@@ -412,6 +493,11 @@ class ProvedFunction:
                     sources.append(("u", len(user)))
                     user.append(leaf)
             shape_info.update(out_tree=out_tree, sources=sources, n_user=len(user))
+            if placement.mesh is not None:
+                # Every parameter, delta and optimizer leaf keeps its input's layout.
+                post_p = placement.constrain(post_p, placement.params)
+                deltas = placement.constrain(deltas, placement.params)
+                post_o = placement.constrain(post_o, placement.opt_state)
             return tuple(post_p), tuple(post_o), tuple(deltas), tuple(user)
 
         param_avals = [avals[i] for i in params]
@@ -420,9 +506,10 @@ class ProvedFunction:
         platforms = None
         if self._options.get("backend"):
             platforms = [self._options["backend"]]
-        exported = jax.export.export(jax.jit(canonical, keep_unused=True), platforms=platforms)(
-            tuple(param_avals), tuple(opt_avals), packed_aval
-        )
+        exported = jax.export.export(
+            jax.jit(canonical, keep_unused=True, **placement.jit_in_shardings()),
+            platforms=platforms,
+        )(tuple(param_avals), tuple(opt_avals), packed_aval)
         canonical_text = _exported.generic_text(exported)
         outputs = dict(shape_info)
 
@@ -441,7 +528,14 @@ class ProvedFunction:
             out_avals = [jax.core.ShapedArray(s, d) for s, d in signature.results]
             n_sketch = len(in_avals) - len(exported.in_avals)
             sketches = [tuple(a.shape) for a in out_avals[len(out_avals) - n_sketch :]]
-            return text, _exported.replace_module(exported, text, in_avals, out_avals), sketches
+            n_state = len(params) + len(opt)
+            kept = [
+                i
+                for i in range(len(exported.out_avals))
+                if not (drop_deltas and n_state <= i < n_state + len(params))
+            ]
+            rewritten = _exported.replace_module(exported, text, in_avals, out_avals, kept)
+            return text, rewritten, sketches
 
         production_text, rewritten, sketch_shapes = instrument(drop_deltas=True)
         _, replay_exported, _ = instrument(drop_deltas=False)
@@ -462,14 +556,14 @@ class ProvedFunction:
         # Both are compiled now, so neither the first step nor the first check pays for it.
         production = (
             jax.jit(rewritten.call, donate_argnums=tuple(param_donation), **jit_options)
-            .trace(*rewritten.in_avals)
+            .trace(*placement.structs(rewritten.in_avals))
             .lower()
             .compile()
         )
         # Replays run on copies of host snapshots: every parameter buffer can be donated.
         replay = (
             jax.jit(replay_exported.call, donate_argnums=tuple(range(len(params))))
-            .trace(*replay_exported.in_avals)
+            .trace(*placement.structs(replay_exported.in_avals))
             .lower()
             .compile()
         )
@@ -478,7 +572,11 @@ class ProvedFunction:
         replay_text = canonical_text
         if self._replays_differently(static, tree, len(flat)):
             replayed = jax.export.export(
-                jax.jit(functools.partial(canonical, replay=True), keep_unused=True),
+                jax.jit(
+                    functools.partial(canonical, replay=True),
+                    keep_unused=True,
+                    **placement.jit_in_shardings(),
+                ),
                 platforms=platforms,
             )(tuple(param_avals), tuple(opt_avals), packed_aval)
             replay_text = _exported.generic_text(replayed)
@@ -508,6 +606,7 @@ class ProvedFunction:
             production=production,
             replay=replay,
             production_exported=rewritten,
+            placement=placement,
             production_text=production_text,
             attested_text=attested_text,
             canonical_text=canonical_text,

@@ -64,13 +64,13 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def _host_sharding() -> Any:
-    """A sharding on the default device's host memory (pinned when available), or None."""
+def _host_memory_kind() -> str | None:
+    """The host memory kind snapshots go to: pinned when the backend has it, or None."""
     device = jax.devices()[0]
     kinds = {m.kind for m in device.addressable_memories()}
     for kind in ("pinned_host", "unpinned_host"):
         if kind in kinds:
-            return jax.sharding.SingleDeviceSharding(device, memory_kind=kind)
+            return kind
     return None
 
 
@@ -201,7 +201,7 @@ class ZKDV:
             )
         self._rolling_window = rolling_window
         self._probe_ratio = float(probe_ratio)
-        self._host = _host_sharding()
+        self._host = _host_memory_kind()
         self._committer = threading.Thread(
             target=self._commit_loop, name="zkdv-committer", daemon=True
         )
@@ -379,7 +379,7 @@ class ZKDV:
         program_runtime = runtime.Program(program.attested_text, "main", f"<{program.name}>")
         program.attested = program_runtime  # type: ignore[attr-defined]
         program.weights = [  # type: ignore[attr-defined]
-            jax.device_put(self._probe(path, aval.shape).weights())
+            program.placement.put_small(self._probe(path, aval.shape).weights())
             for path, aval in zip(program.param_paths, program.param_avals, strict=True)
             if (aval.shape[-1] if aval.shape else 1) > 0
         ]
@@ -482,9 +482,13 @@ class ZKDV:
         JAX orders the copy's read of each buffer before a later donation of that buffer
         reuses it, so the step may donate its parameters right after this returns.
         """
-        if self._host is not None:
+        if self._host is not None and all(isinstance(x, jax.Array) for x in leaves):
             try:
-                return list(jax.device_put(leaves, self._host))
+                return list(
+                    jax.device_put(
+                        leaves, [x.sharding.with_memory_kind(self._host) for x in leaves]
+                    )
+                )
             except (ValueError, RuntimeError, TypeError):
                 self._host = None
         return [np.array(leaf) for leaf in leaves]
@@ -715,7 +719,7 @@ class ZKDV:
         # same module, with the update kept as an output); then run step t itself, whose update
         # sketches a state check compares and whose update coordinate an update check reads.
         steps = replay_length + 1
-        state = [jax.device_put(x) for x in segment.state]
+        state = program.placement.put_state(segment.state)
         pairs: list[tuple[float, float]] = []
         pre_state: list[np.ndarray] = [np.asarray(x) for x in segment.state]
         for j in range(steps):
@@ -726,7 +730,7 @@ class ZKDV:
             outputs = program.replay(
                 *state[:n_p],
                 *state[n_p:],
-                segment.batches[j],
+                program.placement.put_small(segment.batches[j]),
                 *program.weights,  # type: ignore[attr-defined]
             )
             parts = program.split_outputs(outputs, deltas=True)
