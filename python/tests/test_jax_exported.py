@@ -81,10 +81,29 @@ def test_added_arguments_and_results_with_donation():
     assert out[-2].shape == (2, 2)
 
 
-def test_multi_device_exports_are_refused():
+def test_multi_platform_exports_are_refused():
     e = exported()
     import dataclasses
 
-    two = dataclasses.replace(e, nr_devices=2)
-    with pytest.raises(ValueError, match="single-device"):
+    two = dataclasses.replace(e, platforms=("cpu", "cuda"))
+    with pytest.raises(ValueError, match="single-platform"):
         _exported.replace_module(two, _exported.generic_text(e), e.in_avals, e.out_avals)
+
+
+def test_dropped_results_are_described_by_kept_results():
+    e = exported()
+    text, _ = passes.run_passes(
+        _exported.generic_text(e),
+        ["zkdv-annotate-roles", "zkdv-insert-commitments=ratio=0.5 drop-deltas"],
+    )
+    sig = _exported.signature(text)
+    in_avals = [jax.core.ShapedArray(s, d) for s, d in sig.arguments]
+    out_avals = [jax.core.ShapedArray(s, d) for s, d in sig.results]
+    kept = [0, 1, 2]  # post params (2) and post optimizer state (1); the 2 deltas are dropped
+    rewritten = _exported.replace_module(e, text, in_avals, out_avals, kept)
+    assert len(rewritten.out_avals) == 3 + 2  # kept results, then one sketch per delta
+    weights = [np.ones(s, np.float32) for s, _ in sig.arguments[4:]]
+    out = jax.jit(rewritten.call)(*jax.tree.leaves(ARGS), *weights)
+    want = jax.tree.leaves(jax.jit(step)(*ARGS))[:3]
+    for g, w in zip(out[:3], want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
