@@ -134,8 +134,9 @@ def run(model: str, blocks: int, steps: int) -> None:
             summary = transcript.inspect(proof.directory)
             times = check_times[name]
             mean_check = statistics.mean(times) if times else float("nan")
+            per_record = summary["step_bytes"] / max(summary["steps"], 1)
             print(
-                f"{name:10} step record {summary['step_bytes']} B, close {close * 1e3:.1f} ms, "
+                f"{name:10} step record {per_record:.0f} B, close {close * 1e3:.1f} ms, "
                 f"one check {mean_check * 1e3:.2f} ms = {mean_check / base:.1f} baseline steps"
             )
 
