@@ -159,6 +159,7 @@ class ZKDV:
         self._results: list[CheckResult] = []
         self._weights: dict[str, Any] = {}
         self._sketch_state: list[np.ndarray] | None = None
+        self._post_commitment: bytes | None = None
         self._state_steps = 0
         self._segment: _Segment | None = None
         self._last_post_params: list[Any] | None = None
@@ -532,12 +533,16 @@ class ZKDV:
                 pending.sketches, program.param_paths, program.param_avals, strict=True
             )
         ]
-        pre = self._state_commitment(program.param_paths, self._sketch_state)
+        # pre_state(t) is post_state(t-1), already hashed (the sketches did not change since).
+        pre = self._post_commitment or self._state_commitment(
+            program.param_paths, self._sketch_state
+        )
         self._sketch_state = [
             s + u.astype(np.float64) for s, u in zip(self._sketch_state, updates, strict=True)
         ]
         self._state_steps += 1
         post = self._state_commitment(program.param_paths, self._sketch_state)
+        self._post_commitment = post
         update = self._state_commitment(program.param_paths, updates)
         batch = hashing.commit_batch(pending.batch, self._rolling_window)
         with self._lock:
