@@ -51,7 +51,7 @@ use crate::value::{Data, ElementType, Tensor, TensorType, ValueError};
 const PARALLEL_WORK: usize = 1 << 15;
 /// Output rows per work item.
 const ROWS_PER_CHUNK: usize = 8;
-/// Output columns per cache tile.
+/// Output columns per work item when a product has few rows.
 const COLUMN_TILE: usize = 256;
 
 /// The family entry point: `dot_general`, `dot` and `convolution`.
@@ -208,24 +208,68 @@ struct Panel {
 /// `out[r * ldc + j] = sum_k a[r * depth + k] * b[k * ldb + j]` for
 /// `r < rows`, `j < cols`: each sum starts at zero and adds its products in
 /// increasing `k`, one at a time.
+///
+/// The loops are blocked for speed only: a register tile of [`MR`] rows by
+/// [`NR`] columns accumulates over the whole depth before it is stored, so
+/// every output element still sees exactly the sequence `0 + p_0 + p_1 +
+/// ...` and the bits do not depend on the blocking (the tests pin them).
 fn gemm<T: Ring>(a: &[T], b: &[T], out: &mut [T], p: Panel) {
-    for r in 0..p.rows {
-        out[r * p.ldc..r * p.ldc + p.cols].fill(T::ZERO);
-    }
-    let mut j0 = 0;
-    while j0 < p.cols {
-        let j1 = (j0 + COLUMN_TILE).min(p.cols);
-        for k in 0..p.depth {
-            let b_row = &b[k * p.ldb + j0..k * p.ldb + j1];
-            for r in 0..p.rows {
-                let x = a[r * p.depth + k];
-                let acc = &mut out[r * p.ldc + j0..r * p.ldc + j1];
-                for (o, &y) in acc.iter_mut().zip(b_row) {
-                    *o = o.add(x.mul(y));
+    let mut r0 = 0;
+    while r0 < p.rows {
+        let mr = (p.rows - r0).min(MR);
+        let mut j0 = 0;
+        while j0 + NR <= p.cols {
+            if mr == MR {
+                tile::<T, MR>(a, b, out, p, r0, j0);
+            } else {
+                for r in r0..r0 + mr {
+                    tile::<T, 1>(a, b, out, p, r, j0);
                 }
             }
+            j0 += NR;
         }
-        j0 = j1;
+        // The last columns, fewer than a tile: one element at a time.
+        for r in r0..r0 + mr {
+            for j in j0..p.cols {
+                let mut acc = T::ZERO;
+                for k in 0..p.depth {
+                    acc = acc.add(a[r * p.depth + k].mul(b[k * p.ldb + j]));
+                }
+                out[r * p.ldc + j] = acc;
+            }
+        }
+        r0 += mr;
+    }
+}
+
+/// Rows of a register tile in [`gemm`].
+const MR: usize = 4;
+/// Columns of a register tile in [`gemm`].
+const NR: usize = 16;
+
+/// One `ROWS x NR` tile of [`gemm`] at rows `r0..`, columns `j0..`.
+#[inline(always)]
+fn tile<T: Ring, const ROWS: usize>(
+    a: &[T],
+    b: &[T],
+    out: &mut [T],
+    p: Panel,
+    r0: usize,
+    j0: usize,
+) {
+    let mut acc = [[T::ZERO; NR]; ROWS];
+    for k in 0..p.depth {
+        let row = &b[k * p.ldb + j0..k * p.ldb + j0 + NR];
+        for (i, acc) in acc.iter_mut().enumerate() {
+            let x = a[(r0 + i) * p.depth + k];
+            for (o, &y) in acc.iter_mut().zip(row) {
+                *o = o.add(x.mul(y));
+            }
+        }
+    }
+    for (i, acc) in acc.iter().enumerate() {
+        let start = (r0 + i) * p.ldc + j0;
+        out[start..start + NR].copy_from_slice(acc);
     }
 }
 

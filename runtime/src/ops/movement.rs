@@ -682,6 +682,19 @@ pub fn bitcast_convert(operand: &Tensor, result: &TensorType) -> Result<Tensor, 
             Tensor::from_host(&host)
         };
     }
+    // Whole-byte types: the result is the operand's little-endian byte
+    // stream read back in the result's type (what the bit loop below
+    // computes, without visiting every bit).
+    let whole_bytes = |e: ElementType, width: usize| e != ElementType::I1 && width % 8 == 0;
+    if whole_bytes(operand.element, from) && whole_bytes(result.element, to) {
+        let host = crate::HostTensor::from_bytes(
+            result.element.dtype()?,
+            result.shape.iter().map(|&d| d as u64).collect(),
+            operand.le_bytes(),
+        )
+        .map_err(|e| mismatch(format!("bitcast_convert: {e}")))?;
+        return Tensor::from_host(&host);
+    }
     // Each element as its little-endian bit pattern in a u64.
     let words: Vec<u64> = match &operand.data {
         Data::Bool(v) => v.iter().map(|&b| u64::from(b)).collect(),
