@@ -402,14 +402,13 @@ impl Tensor {
     /// everywhere; ops that only move or reinterpret values keep payloads.
     pub fn canonicalize_nans(&mut self) {
         match &mut self.data {
+            // A select per element rather than a branch, so the loop vectorizes.
             Data::F64(v) => v
                 .iter_mut()
-                .filter(|x| x.is_nan())
-                .for_each(|x| *x = f64::NAN),
+                .for_each(|x| *x = if x.is_nan() { f64::NAN } else { *x }),
             Data::F32(v) => v
                 .iter_mut()
-                .filter(|x| x.is_nan())
-                .for_each(|x| *x = f32::NAN),
+                .for_each(|x| *x = if x.is_nan() { f32::NAN } else { *x }),
             Data::C64(v) => v
                 .iter_mut()
                 .flatten()
