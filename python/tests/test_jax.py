@@ -621,3 +621,25 @@ def test_warning_free_honest_run(tmp_path):
         for x, y in batches(3):
             state, _ = step(state, x, y)
         proof.close()
+
+
+def test_in_and_out_shardings_place_inputs_and_outputs(tmp_path):
+    proof = session(tmp_path)
+    state, batches = jax_steps.mlp(proof)
+    device = jax.devices()[0]
+    on_device = jax.sharding.SingleDeviceSharding(device)
+    host_kinds = {m.kind for m in device.addressable_memories()}
+    out_kind = "pinned_host" if "pinned_host" in host_kinds else "device"
+    out_sharding = jax.sharding.SingleDeviceSharding(device, memory_kind=out_kind)
+    step = proof.jit(
+        jax_steps.train_step,
+        in_shardings=(on_device, on_device, on_device),
+        out_shardings=(on_device, out_sharding),
+    )
+    for x, y in batches(2):
+        state, loss = step(state, x, y)
+    assert loss.sharding.memory_kind == out_kind
+    assert all(leaf.sharding == on_device for leaf in jax.tree.leaves(state.params))
+    with pytest.raises(ValueError, match="in_shardings has 2 entries"):
+        proof.jit(jax_steps.train_step, in_shardings=(on_device, on_device))(state, x, y)
+    proof.close()

@@ -34,7 +34,6 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -347,6 +346,7 @@ class ProvedFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         proof = self._proof
         proof._require_running("call a proof.jit function")
+        args = self._place_inputs(args)
         static, dyn = split_static(self._spec, args, kwargs)
         flat, tree = jax.tree.flatten(dyn)
         with self._lock:
@@ -354,7 +354,34 @@ class ProvedFunction:
                 self._program = self._build(static, tree, flat)
         program = self._program
         self._check_compatible(program, static, tree, flat)
-        return proof._run_step(program, flat)
+        out = proof._run_step(program, flat)
+        out_shardings = self._options.get("out_shardings")
+        if out_shardings is not None:
+            out = jax.device_put(out, out_shardings)
+        return out
+
+    def _place_inputs(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The positional arguments placed as ``in_shardings`` asks (a prefix of ``args``).
+
+        The step is compiled for the placement of its inputs, so placing them first gives
+        ``jax.jit``'s meaning to ``in_shardings``; static arguments are left alone.
+        """
+        in_shardings = self._options.get("in_shardings")
+        if in_shardings is None:
+            return args
+        if not isinstance(in_shardings, tuple | list):
+            in_shardings = (in_shardings,) * len(args)
+        if len(in_shardings) != len(args):
+            raise ValueError(
+                f"proof.jit: in_shardings has {len(in_shardings)} entries for {len(args)} "
+                "positional arguments"
+            )
+        n = len(args)
+        static = {i % n for i in self._spec.static_argnums if -n <= i < n}
+        return tuple(
+            a if i in static or s is None else jax.device_put(a, s)
+            for i, (a, s) in enumerate(zip(args, in_shardings, strict=True))
+        )
 
     def lower_step(self, *args: Any, **kwargs: Any) -> StepProgram:
         """Build (or return) the compiled step for these arguments without running it."""
@@ -544,15 +571,6 @@ class ProvedFunction:
             for k, v in self._options.items()
             if k in ("device", "backend", "compiler_options", "inline")
         }
-        if (
-            self._options.get("out_shardings") is not None
-            or self._options.get("in_shardings") is not None
-        ):
-            warnings.warn(
-                f"proof.jit({name}): in_shardings/out_shardings are kept on the inputs as "
-                "placed; this build compiles single-device steps",
-                stacklevel=3,
-            )
         # Both are compiled now, so neither the first step nor the first check pays for it.
         production = (
             jax.jit(rewritten.call, donate_argnums=tuple(param_donation), **jit_options)
