@@ -583,19 +583,21 @@ create_exception!(
     "The replay runtime could not run a program (unsupported op, bad input)."
 );
 
-/// A program borrowed through its held mutex guard, for the GIL-free part of
-/// a call.
-struct Exclusive<'a>(&'a zkdv_runtime::Program);
+/// A program's mutex, carried into the GIL-free part of a call, where it is
+/// locked. Locking it while holding the GIL would deadlock: a thread that
+/// holds the lock must take the GIL back when its run ends, while another
+/// thread, holding the GIL, waits for the lock.
+struct Exclusive<'a>(&'a std::sync::Mutex<zkdv_runtime::Program>);
 
 // SAFETY: `py.detach` runs its closure on the calling thread (it only
-// releases the GIL), and the mutex guard behind the reference is held for
-// the whole call, so no other thread can touch the program meanwhile.
+// releases the GIL), and the program is only touched through the mutex, so
+// no two threads use it at once.
 unsafe impl Send for Exclusive<'_> {}
 
 impl<'a> Exclusive<'a> {
-    /// The program (taking `self` whole, so a closure captures the wrapper,
-    /// not its field).
-    fn into_inner(self) -> &'a zkdv_runtime::Program {
+    /// The mutex (taking `self` whole, so a closure captures the wrapper, not
+    /// its field).
+    fn into_inner(self) -> &'a std::sync::Mutex<zkdv_runtime::Program> {
         self.0
     }
 }
@@ -626,19 +628,24 @@ impl Program {
 
     /// `(dtype tag, shape)` of each argument.
     #[getter]
-    fn arguments(&self) -> PyResult<Vec<(String, Vec<usize>)>> {
-        let program = self
-            .inner
-            .lock()
-            .map_err(|_| RuntimeError::new_err("the program was poisoned by a panic"))?;
-        program
-            .arguments()
-            .iter()
-            .map(|ty| {
-                let dtype = ty.element.dtype().map_err(value_error)?;
-                Ok((dtype.tag().to_owned(), ty.shape.clone()))
-            })
-            .collect()
+    fn arguments(&self, py: Python<'_>) -> PyResult<Vec<(String, Vec<usize>)>> {
+        // Locked without the GIL, as in `run` (see `Exclusive`).
+        let exclusive = Exclusive(&self.inner);
+        py.detach(move || -> Result<Vec<(String, Vec<usize>)>, String> {
+            let program = exclusive
+                .into_inner()
+                .lock()
+                .map_err(|_| "the program was poisoned by a panic".to_owned())?;
+            program
+                .arguments()
+                .iter()
+                .map(|ty| {
+                    let dtype = ty.element.dtype().map_err(|e| e.to_string())?;
+                    Ok((dtype.tag().to_owned(), ty.shape.clone()))
+                })
+                .collect()
+        })
+        .map_err(RuntimeError::new_err)
     }
 
     /// Run on inputs given as `(dtype tag, shape, flat uint8 view)` (read in
@@ -669,13 +676,12 @@ impl Program {
                 .map_err(|e| value_error(format!("input {index}: {e}")))?;
             views.push((dtype, shape.as_slice(), bytes));
         }
-        let program = self
-            .inner
-            .lock()
-            .map_err(|_| RuntimeError::new_err("the program was poisoned by a panic"))?;
-        let exclusive = Exclusive(&program);
+        let exclusive = Exclusive(&self.inner);
         let outputs = py.detach(move || -> Result<Vec<zkdv_runtime::HostTensor>, String> {
-            let program = exclusive.into_inner();
+            let program = exclusive
+                .into_inner()
+                .lock()
+                .map_err(|_| "the program was poisoned by a panic".to_owned())?;
             let tensors = views
                 .iter()
                 .enumerate()

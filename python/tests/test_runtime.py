@@ -154,3 +154,52 @@ def test_bad_inputs_are_clear_errors():
         program.run(inputs, max_ops=10)
     with pytest.raises(runtime.RuntimeError, match="exceeds the limit of 4"):
         program.run(inputs, max_elements=4)
+
+
+def test_one_program_runs_from_several_threads_without_deadlock():
+    # A run holds the program's lock without the GIL; a second thread that took the lock while
+    # holding the GIL would wait forever for the first, which needs the GIL back to return. A
+    # deadlock holds the GIL, so the threads run in a subprocess that the test can time out.
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        f"""
+        import threading
+        import numpy as np
+        from zkdv import runtime
+
+        data = np.load({str(INPUTS / "mlp_adam.npz")!r})
+        program = runtime.Program(open({str(INPUTS / "mlp_adam.mlir")!r}).read())
+        inputs = [data[f"arg_{{i}}"] for i in range(len(program.arguments))]
+        want = [np.asarray(x).copy() for x in program(*inputs)]
+        failures = []
+
+        def work():
+            try:
+                for _ in range(30):
+                    got = program(*inputs)
+                    assert len(program.arguments) == len(inputs)
+                    for g, w in zip(got, want, strict=True):
+                        np.testing.assert_array_equal(g, w)
+            except BaseException as error:
+                failures.append(error)
+
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not failures, failures
+        print("ok")
+        """
+    )
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("deadlock: three threads running one Program did not finish in 120 s")
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "ok"

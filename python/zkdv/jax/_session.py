@@ -725,7 +725,8 @@ class ZKDV:
         # sketches a state check compares and whose update coordinate an update check reads.
         steps = replay_length + 1
         state = program.placement.put_state(segment.state)
-        pairs: list[tuple[float, float]] = []
+        committed_sketches: list[np.ndarray] = []
+        recomputed_sketches: list[np.ndarray] = []
         pre_state: list[np.ndarray] = [np.asarray(x) for x in segment.state]
         for j in range(steps):
             if j == replay_length:
@@ -741,13 +742,18 @@ class ZKDV:
             parts = program.split_outputs(outputs, deltas=True)
             deltas = parts["deltas"]
             for committed, recomputed in zip(segment.updates[j], parts["sketches"], strict=True):
-                c = committed.reshape(-1).astype(np.float64)
-                r = np.asarray(recomputed).reshape(-1).astype(np.float64)
-                pairs.extend(zip(c.tolist(), r.tolist(), strict=True))
+                committed_sketches.append(committed.reshape(-1))
+                recomputed_sketches.append(np.asarray(recomputed).reshape(-1))
             state = parts["post_params"] + parts["post_opt_state"]
         if job.state:
             self._record(
-                _state_result(t, pairs, tolerance, replay_length),
+                _state_result(
+                    t,
+                    np.concatenate(committed_sketches).astype(np.float64),
+                    np.concatenate(recomputed_sketches).astype(np.float64),
+                    tolerance,
+                    replay_length,
+                ),
                 altered,
             )
         if job.update:
@@ -822,21 +828,29 @@ def _verdict(tolerance: Any, committed: list[float], recomputed: list[float]) ->
 
 
 def _state_result(
-    step: int, pairs: list[tuple[float, float]], tolerance: Any, replay_length: int
+    step: int,
+    committed: np.ndarray,
+    recomputed: np.ndarray,
+    tolerance: Any,
+    replay_length: int,
 ) -> CheckResult:
-    """A state check's record: the first pair out of tolerance, else the worst pair."""
-    if not pairs:
-        pairs = [(0.0, 0.0)]
-    worst, ratio = pairs[0], -1.0
-    for c, r in pairs:
-        if not tolerance.accepts(c, r):
-            worst = (c, r)
-            break
-        allowed = tolerance.abs + tolerance.rel * abs(c)
-        q = abs(c - r) / allowed if allowed > 0 else 0.0
-        if q > ratio:
-            worst, ratio = (c, r), q
-    c, r = worst
+    """A state check's record: the first pair out of tolerance, else the worst pair.
+
+    The comparison is the one ``Tolerance.accepts`` makes (``|c - r| <= abs + rel * |c|``, a
+    NaN never passes), vectorized over every sketch value of the replay.
+    """
+    if committed.size == 0:
+        committed, recomputed = np.zeros(1), np.zeros(1)
+    allowed = tolerance.abs + tolerance.rel * np.abs(committed)
+    difference = np.abs(committed - recomputed)
+    failing = np.flatnonzero(~(difference <= allowed))
+    if failing.size:
+        at = int(failing[0])
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(allowed > 0, difference / allowed, 0.0)
+        at = int(np.argmax(ratio))
+    c, r = float(committed[at]), float(recomputed[at])
     return CheckResult(
         step=step,
         kind="state",
