@@ -643,3 +643,36 @@ def test_in_and_out_shardings_place_inputs_and_outputs(tmp_path):
     with pytest.raises(ValueError, match="in_shardings has 2 entries"):
         proof.jit(jax_steps.train_step, in_shardings=(on_device, on_device))(state, x, y)
     proof.close()
+
+
+@pytest.mark.parametrize("policy", [zkdv.overlap.UNCHECKED, zkdv.overlap.ALWAYS])
+def test_snapshots_use_a_bounded_pool_primed_before_training(tmp_path, policy):
+    proof = session(tmp_path, replay_snapshot_interval=2)
+    tx = optax.adam(0.01)
+
+    @proof.jit(donate_argnums=(0,))
+    def step(params, opt_state, batch):
+        transaction = zkdv.jax.Transaction(
+            batch=batch, params=params, opt_state=opt_state, overlap=policy
+        )
+        x = jax.lax.bitcast_convert_type(batch, jnp.float32)
+        grads = jax.grad(lambda p: jnp.sum(jnp.tanh(x @ p["w"]) ** 2))(params)
+        updates, new_opt_state = tx.update(grads, opt_state, params)
+        new_params = optax.apply_updates(params, updates)
+        transaction.update(deltas=updates, params=new_params, opt_state=new_opt_state)
+        return new_params, new_opt_state
+
+    params = jax.device_put({"w": jnp.full((4, 3), 0.5)})
+    opt_state = jax.device_put(tx.init(params))
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        batch = rng.normal(size=(5, 4)).astype(np.float32).view(np.uint32)
+        params, opt_state = step(params, opt_state, batch)
+    proof.close()
+    pool = proof._pool
+    assert pool is not None, "snapshots did not use the pool"
+    # Ten snapshots went through a pool of three trees, never more than three at once.
+    assert pool.most_in_use <= pool.size == 3
+    assert pool.in_use == 1  # only the last segment's tree: every other one came back
+    assert transcript.inspect(tmp_path / "proof")["snapshots"] == list(range(0, 20, 2))
+    assert len(proof.checks) == 40 and all(c.passed for c in proof.checks)

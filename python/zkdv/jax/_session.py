@@ -46,9 +46,14 @@ from zkdv import hashing, passes, runtime, transcript
 from zkdv.checks import CheckResult, ZKDVPoisonedError
 from zkdv.config import ZKDVConfig
 from zkdv.jax._jit import ProvedFunction, StepProgram
+from zkdv.jax._snapshots import SnapshotPool
 from zkdv.overlap import Overlap
 
 __all__ = ["ZKDV"]
+
+# Snapshot trees alive at once: the current segment's, the next one in flight, and one held by
+# a check still replaying from an older segment (under zkdv.overlap.ALWAYS).
+_POOL_SIZE = 3
 
 # Limits for the attested program in the Rust runtime (a check computes a few coordinates).
 _MAX_OPS = 50_000_000
@@ -97,6 +102,10 @@ class _Segment:
     batches: list[np.ndarray] = field(default_factory=list)
     batch_roots: list[bytes] = field(default_factory=list)
     updates: list[list[np.ndarray]] = field(default_factory=list)
+    tree: list[Any] | None = None
+    """The snapshot's host arrays when they came from the pool (returned when unused)."""
+    users: int = 1
+    """The committer while the segment is current, plus every check replaying from it."""
 
 
 class ZKDV:
@@ -164,6 +173,7 @@ class ZKDV:
         self._segment: _Segment | None = None
         self._last_post_params: list[Any] | None = None
         self._host = None
+        self._pool: SnapshotPool | None = None
         # Test-only: called as hook(step, parts) on the production outputs of every step before
         # they are committed, to simulate execution faults (python/tests/test_jax_faults.py).
         self._fault_hook: Callable[[int, dict[str, list[Any]]], None] | None = None
@@ -481,9 +491,19 @@ class ZKDV:
         """Start the copy of the pre-state to host memory; it completes asynchronously.
 
         JAX orders the copy's read of each buffer before a later donation of that buffer
-        reuses it, so the step may donate its parameters right after this returns.
+        reuses it, so the step may donate its parameters right after this returns. The copy
+        goes into a tree of the bounded snapshot pool (:mod:`zkdv.jax._snapshots`) when the
+        leaves are placed as the pool was built for.
         """
         if self._host is not None and all(isinstance(x, jax.Array) for x in leaves):
+            if self._pool is None:
+                try:
+                    self._pool = SnapshotPool(leaves, self._host, _POOL_SIZE)
+                except (ValueError, RuntimeError, TypeError):
+                    self._host = None
+                    return [np.array(leaf) for leaf in leaves]
+            if self._pool.matches(leaves):
+                return self._pool.copy(leaves, self._raise_if_poisoned)
             try:
                 return list(
                     jax.device_put(
@@ -577,8 +597,10 @@ class ZKDV:
                 # The post-update optimizer state is production's own output (never donated);
                 # the update coordinate is read when the check replays step t (see _checks_of).
                 committed.append(_element(pending.post_opt_state, indices[1]))
+        self._hold_segment(segment)
         job = _CheckJob(
             step=pending.step,
+            owner=segment,
             program=program,
             segment=_Segment(
                 segment.step,
@@ -636,7 +658,26 @@ class ZKDV:
             self._sketch_state = exact
         else:
             self._compare_state(pending.step, program, params, exact)
-        self._segment = _Segment(pending.step, state)
+        old = self._segment
+        pooled = self._pool is not None and all(isinstance(x, jax.Array) for x in pending.snapshot)
+        self._segment = _Segment(
+            pending.step, state, tree=list(pending.snapshot) if pooled else None
+        )
+        if old is not None:
+            self._release_segment(old)
+
+    def _hold_segment(self, segment: _Segment) -> None:
+        with self._flow:
+            segment.users += 1
+
+    def _release_segment(self, segment: _Segment) -> None:
+        """One user fewer; the last one returns the snapshot's tree to the pool."""
+        with self._flow:
+            segment.users -= 1
+            done = segment.users == 0
+        if done and segment.tree is not None and self._pool is not None:
+            tree, segment.tree, segment.state = segment.tree, None, []
+            self._pool.release(tree)
 
     def _compare_state(
         self, step: int, program: StepProgram, params: list[np.ndarray], exact: list[np.ndarray]
@@ -699,7 +740,10 @@ class ZKDV:
 
     def _run_checks(self, job: _CheckJob) -> None:
         try:
-            self._checks_of(job)
+            try:
+                self._checks_of(job)
+            finally:
+                self._release_segment(job.owner)
         except ZKDVPoisonedError as failure:
             self._poison(failure)
         except BaseException as error:  # noqa: BLE001
@@ -804,6 +848,8 @@ class _CheckJob:
     """What a sampled check needs, captured when the challenge is known."""
 
     step: int
+    owner: _Segment
+    """The session's segment this job replays from (released when the job is done)."""
     program: StepProgram
     segment: _Segment
     state: bool
