@@ -6,10 +6,11 @@ generator of the step's inputs, so a test trains the same model with and without
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-import flax.linen as nn
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -17,37 +18,9 @@ import optax
 
 import zkdv
 
-
-class Mlp(nn.Module):
-    """Dense -> relu -> Dense."""
-
-    hidden: int = 16
-    classes: int = 4
-
-    @nn.compact
-    def __call__(self, x: jax.Array) -> jax.Array:
-        return nn.Dense(self.classes)(nn.relu(nn.Dense(self.hidden)(x)))
-
-
-class DecoderBlock(nn.Module):
-    """One pre-LayerNorm decoder block with causal attention and a tied output embedding."""
-
-    vocab: int = 16
-    width: int = 8
-    heads: int = 2
-    mlp: int = 16
-
-    @nn.compact
-    def __call__(self, tokens: jax.Array) -> jax.Array:
-        embed = nn.Embed(self.vocab, self.width)
-        x = embed(tokens)
-        h = nn.LayerNorm()(x)
-        h = nn.MultiHeadDotProductAttention(
-            num_heads=self.heads, use_bias=False, deterministic=True
-        )(h, mask=nn.make_causal_mask(tokens))
-        x = x + h
-        h = nn.Dense(self.width)(nn.gelu(nn.Dense(self.mlp)(nn.LayerNorm()(x))))
-        return embed.attend(x + h)
+# The models of the test-mlir fixtures (scripts/export_fixtures.py), at other sizes.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from export_fixtures import DecoderBlock, Mlp  # noqa: E402
 
 
 def cross_entropy(logits: jax.Array, labels: jax.Array) -> jax.Array:
@@ -68,7 +41,7 @@ def mlp(
     proof: Any, features: int = 8, batch: int = 16, hidden: int = 16, lr: float = 1e-2
 ) -> tuple[Any, Callable[[int], Iterator[tuple[np.ndarray, np.ndarray]]]]:
     """An MLP with Adam, and a batch generator ``(x f32[batch, features], y i32[batch])``."""
-    model = Mlp(hidden=hidden)
+    model = Mlp(hidden=hidden, classes=4)
     params = model.init(jax.random.key(0), jnp.zeros((1, features)))["params"]
     state = zkdv.jax.contrib.TrainState.create(
         proof=proof, apply_fn=model.apply, params=params, tx=optax.adam(lr)

@@ -1,8 +1,8 @@
 """Run StableHLO module text (MLIR generic or pretty form) on CPU through JAX, for tests.
 
 ``run_module(text, inputs)`` compiles the module's public ``main`` with XLA on the CPU and calls
-it on numpy arrays, returning numpy arrays. ``signature(text)`` reads ``main``'s argument and
-result types. The recipe (DESIGN.md §7), all public API:
+it on numpy arrays, returning numpy arrays. ``signature(text)`` (from ``zkdv.jax._exported``)
+reads ``main``'s argument and result types. The recipe (DESIGN.md §7), all public API:
 
 1. ``jax.extend.mlir.serialize_portable_artifact(text, version)`` turns the text into a
    StableHLO portable artifact (what ``jax.export`` stores). It legalizes CHLO ops first;
@@ -30,60 +30,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.extend import mlir as jax_mlir
-from jax.extend.mlir import ir
 from jax.extend.mlir.dialects import stablehlo
 
-# MLIR element types of tensors, as numpy dtypes.
-_ELEMENT_TYPES = {
-    "i1": np.bool_,
-    "i8": np.int8,
-    "i16": np.int16,
-    "i32": np.int32,
-    "i64": np.int64,
-    "ui8": np.uint8,
-    "ui16": np.uint16,
-    "ui32": np.uint32,
-    "ui64": np.uint64,
-    "f16": np.float16,
-    "f32": np.float32,
-    "f64": np.float64,
-    "bf16": jnp.bfloat16,
-}
-
-
-@dataclasses.dataclass(frozen=True)
-class Signature:
-    """The argument and result types of a module's ``main``: (shape, dtype) pairs."""
-
-    arguments: tuple[tuple[tuple[int, ...], np.dtype], ...]
-    results: tuple[tuple[tuple[int, ...], np.dtype], ...]
-
-
-def _tensor(type_: ir.Type) -> tuple[tuple[int, ...], np.dtype]:
-    tensor = ir.RankedTensorType(type_)
-    if not tensor.has_static_shape:
-        raise ValueError(f"main has a dynamically shaped tensor: {type_}")
-    element = str(tensor.element_type)
-    if element not in _ELEMENT_TYPES:
-        raise ValueError(f"unsupported element type {element} in {type_}")
-    return tuple(tensor.shape), np.dtype(_ELEMENT_TYPES[element])
-
-
-def signature(text: str) -> Signature:
-    """Parse ``text`` (unregistered dialects allowed) and read the type of its public ``main``."""
-    with ir.Context() as context:
-        context.allow_unregistered_dialects = True
-        stablehlo.register_dialect(context)
-        module = ir.Module.parse(text)
-        for op in module.body.operations:
-            op = op.operation
-            if op.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
-                function_type = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
-                return Signature(
-                    tuple(_tensor(t) for t in function_type.inputs),
-                    tuple(_tensor(t) for t in function_type.results),
-                )
-    raise ValueError("the module has no func.func @main")
+from zkdv.jax._exported import Signature, signature
 
 
 @functools.cache

@@ -256,6 +256,13 @@ class Placement:
             out.append(jax.ShapeDtypeStruct(aval.shape, aval.dtype, sharding=sharding))
         return out
 
+    def compile(
+        self, exported: Any, donate_argnums: tuple[int, ...], options: dict[str, Any]
+    ) -> Any:
+        """``exported.call`` compiled ahead of time for inputs placed as this placement's."""
+        jitted = jax.jit(exported.call, donate_argnums=donate_argnums, **options)
+        return jitted.trace(*self.structs(exported.in_avals)).lower().compile()
+
     def put_small(self, x: Any) -> Any:
         """A batch or probe weight, on the device or replicated over the mesh."""
         return jax.device_put(x) if self.mesh is None else jax.device_put(x, self.replicated)
@@ -533,10 +540,15 @@ class ProvedFunction:
         platforms = None
         if self._options.get("backend"):
             platforms = [self._options["backend"]]
-        exported = jax.export.export(
-            jax.jit(canonical, keep_unused=True, **placement.jit_in_shardings()),
-            platforms=platforms,
-        )(tuple(param_avals), tuple(opt_avals), packed_aval)
+
+        def export_canonical(replay: bool) -> Any:
+            step = functools.partial(canonical, replay=replay)
+            return jax.export.export(
+                jax.jit(step, keep_unused=True, **placement.jit_in_shardings()),
+                platforms=platforms,
+            )(tuple(param_avals), tuple(opt_avals), packed_aval)
+
+        exported = export_canonical(replay=False)
         canonical_text = _exported.generic_text(exported)
         outputs = dict(shape_info)
 
@@ -572,32 +584,14 @@ class ProvedFunction:
             if k in ("device", "backend", "compiler_options", "inline")
         }
         # Both are compiled now, so neither the first step nor the first check pays for it.
-        production = (
-            jax.jit(rewritten.call, donate_argnums=tuple(param_donation), **jit_options)
-            .trace(*placement.structs(rewritten.in_avals))
-            .lower()
-            .compile()
-        )
+        production = placement.compile(rewritten, tuple(param_donation), jit_options)
         # Replays run on copies of host snapshots: every parameter buffer can be donated.
-        replay = (
-            jax.jit(replay_exported.call, donate_argnums=tuple(range(len(params))))
-            .trace(*placement.structs(replay_exported.in_avals))
-            .lower()
-            .compile()
-        )
+        replay = placement.compile(replay_exported, tuple(range(len(params))), {})
 
         # 4. The attested program.
         replay_text = canonical_text
         if self._replays_differently(static, tree, len(flat)):
-            replayed = jax.export.export(
-                jax.jit(
-                    functools.partial(canonical, replay=True),
-                    keep_unused=True,
-                    **placement.jit_in_shardings(),
-                ),
-                platforms=platforms,
-            )(tuple(param_avals), tuple(opt_avals), packed_aval)
-            replay_text = _exported.generic_text(replayed)
+            replay_text = _exported.generic_text(export_canonical(replay=True))
         attested_text = proof._attested_text(
             replay_text,
             name,
