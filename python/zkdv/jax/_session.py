@@ -657,7 +657,7 @@ class ZKDV:
         if self._sketch_state is None:
             self._sketch_state = exact
         else:
-            self._compare_state(pending.step, program, params, exact)
+            self._compare_state(pending.step, program.param_paths, params, exact)
         old = self._segment
         pooled = self._pool is not None and all(isinstance(x, jax.Array) for x in pending.snapshot)
         self._segment = _Segment(
@@ -680,7 +680,7 @@ class ZKDV:
             self._pool.release(tree)
 
     def _compare_state(
-        self, step: int, program: StepProgram, params: list[np.ndarray], exact: list[np.ndarray]
+        self, step: int, paths: list[str], params: list[np.ndarray], exact: list[np.ndarray]
     ) -> None:
         """The state's exact parameter sketches against the ones accumulated from updates.
 
@@ -691,9 +691,7 @@ class ZKDV:
         """
         assert self._sketch_state is not None
         tolerance = self.config.tolerance
-        for path, x, s_exact, s_acc in zip(
-            program.param_paths, params, exact, self._sketch_state, strict=True
-        ):
+        for path, x, s_exact, s_acc in zip(paths, params, exact, self._sketch_state, strict=True):
             probe = self._probe(path, tuple(x.shape))
             block = math.ceil(probe.d / probe.k)
             scale = float(np.max(np.abs(x.astype(np.float64)))) if x.size else 0.0
@@ -724,11 +722,7 @@ class ZKDV:
             return  # donated to a later computation outside the session: nothing to compare
         program_paths = [p for p, _ in self._layout[0]]
         exact = self._exact_sketches(program_paths, params)
-
-        class _Paths:
-            param_paths = program_paths
-
-        self._compare_state(self._steps, _Paths, params, exact)  # type: ignore[arg-type]
+        self._compare_state(self._steps, program_paths, params, exact)
 
     def _poison(self, failure: ZKDVPoisonedError) -> None:
         with self._flow:
