@@ -10,7 +10,12 @@ variant and its ratio to the baseline's median; transcript bytes per step record
 latency; and the mean time of one sampled check (state and update, as one job) relative to one
 baseline step.
 
-Usage: ``scripts/bench jax [--model mlp|transformer|all] [--blocks N] [--steps S]``.
+``--breakdown`` times the parts of a ZKDV step alone instead, against the same plain step: the
+production program (commitment hooks, no update output), its replay variant, the host work of
+one commitment (packing, batch hashing, sketch commitments) and one run of the attested program
+in the Rust runtime.
+
+Usage: ``scripts/bench jax [--model mlp|transformer|all] [--blocks N] [--steps S] [--breakdown]``.
 """
 
 from __future__ import annotations
@@ -141,14 +146,87 @@ def run(model: str, blocks: int, steps: int) -> None:
             )
 
 
+def _median_ms(f, reps: int = 30) -> float:  # noqa: ANN001
+    f()  # warm up
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
+def breakdown(model: str) -> None:
+    """The parts of a ZKDV step, each timed alone, against the plain step."""
+    from zkdv import hashing, runtime
+
+    with tempfile.TemporaryDirectory() as tmp:
+        policy = zkdv.SamplingPolicy(state_check_probability=0.0, update_check_probability=0.0)
+        proof = zkdv.jax.ZKDV(Path(tmp) / "p", zkdv.ZKDVConfig(sampling_policy=policy))
+        proof.start(rolling_window=2, probe_ratio=0.01)
+        state, batches = MODELS[model](proof)
+        (x, y), *_ = batches(1)
+        step = proof.jit(jax_steps.train_step, donate_argnums=(0,))
+        program = step.lower_step(state, x, y)
+        flat = jax.tree.leaves((state, x, y))
+        host = [np.asarray(flat[i]) for i in program.param_positions + program.opt_positions]
+        batch_leaves = [np.asarray(flat[i]) for i in program.batch_positions]
+        packed = program.layout.pack(batch_leaves)
+        plain = jax.jit(jax_steps.train_step, donate_argnums=(0,))
+        current = {"state": jax.device_put(state)}
+
+        def run_plain() -> None:
+            current["state"], loss = plain(current["state"], x, y)
+            jax.block_until_ready(loss)
+
+        def looped(call, with_deltas: bool):  # noqa: ANN001, ANN202
+            leaves = {"state": [jax.device_put(a) for a in host]}
+            device_batch = jax.device_put(packed)
+
+            def run() -> None:
+                out = call(*leaves["state"], device_batch, *program.weights)
+                parts = program.split_outputs(out, deltas=with_deltas)
+                leaves["state"] = parts["post_params"] + parts["post_opt_state"]
+                jax.block_until_ready(out)
+
+            return run
+
+        sketches = [np.zeros(s, np.float32) for s in program.sketch_shapes]
+
+        def host_work() -> None:
+            words = program.layout.pack(batch_leaves)
+            hashing.commit_batch(words, 2)
+            for s in sketches:
+                hashing.commit_tensor(s)
+
+        attested = runtime.Program(program.attested_text)
+        inputs = [*host, packed, np.uint64(0), np.uint64(0)]
+        base = _median_ms(run_plain)
+        rows = [
+            ("plain jax.jit step", base),
+            ("production program alone", _median_ms(looped(program.production, False))),
+            ("replay variant alone", _median_ms(looped(program.replay, True))),
+            ("host work of one commitment", _median_ms(host_work)),
+            ("attested program (Rust runtime)", _median_ms(lambda: attested.run(inputs), 5)),
+        ]
+        proof.close()
+        print(f"\n{model}: the parts of a step, each alone")
+        for name, ms in rows:
+            print(f"{name:34} {ms:9.3f} ms {ms / base:7.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="all", choices=["all", *MODELS])
     parser.add_argument("--blocks", type=int, default=5)
     parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--breakdown", action="store_true", help="time the parts alone")
     args = parser.parse_args()
     for model in MODELS if args.model == "all" else [args.model]:
-        run(model, args.blocks, args.steps)
+        if args.breakdown:
+            breakdown(model)
+        else:
+            run(model, args.blocks, args.steps)
 
 
 if __name__ == "__main__":

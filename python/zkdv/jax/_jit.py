@@ -587,8 +587,8 @@ class ProvedFunction:
         }
         # Both are compiled now, so neither the first step nor the first check pays for it.
         production = placement.compile(rewritten, tuple(param_donation), jit_options)
-        # Replays run on copies of host snapshots: every parameter buffer can be donated.
-        replay = placement.compile(replay_exported, tuple(range(len(params))), {})
+        # Replays run on copies of host snapshots: every state buffer can be donated.
+        replay = placement.compile(replay_exported, tuple(range(len(params) + len(opt))), {})
 
         # 4. The attested program.
         replay_text = canonical_text
