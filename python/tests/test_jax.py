@@ -676,3 +676,65 @@ def test_snapshots_use_a_bounded_pool_primed_before_training(tmp_path, policy):
     assert pool.in_use == 1  # only the last segment's tree: every other one came back
     assert transcript.inspect(tmp_path / "proof")["snapshots"] == list(range(0, 20, 2))
     assert len(proof.checks) == 40 and all(c.passed for c in proof.checks)
+
+
+@pytest.mark.parametrize(
+    "policy, ahead",
+    [(zkdv.overlap.ALWAYS, 6), (zkdv.overlap.UNCHECKED, 2), (zkdv.overlap.NEVER, 1)],
+)
+def test_a_sampled_check_fences_training_unless_always(tmp_path, policy, ahead):
+    # Every step is checked, and checks are held at a gate: ALWAYS lets training run ahead of
+    # them, UNCHECKED admits one successor of the checked step (max_in_flight=2), NEVER none.
+    import threading
+    import time
+
+    proof = session(tmp_path)
+    gate = threading.Event()
+    check = proof._checks_of
+
+    def gated(job):
+        gate.wait(120)
+        check(job)
+
+    proof._checks_of = gated
+    tx = optax.sgd(0.1)
+
+    @proof.jit
+    def step(params, opt_state, batch):
+        transaction = zkdv.jax.Transaction(
+            batch=batch, params=params, opt_state=opt_state, overlap=policy
+        )
+        x = jax.lax.bitcast_convert_type(batch, jnp.float32)
+        grads = jax.grad(lambda p: jnp.sum(x @ p["w"]))(params)
+        updates, new_opt_state = tx.update(grads, opt_state, params)
+        new_params = optax.apply_updates(params, updates)
+        transaction.update(deltas=updates, params=new_params, opt_state=new_opt_state)
+        return new_params, new_opt_state
+
+    params = {"w": jnp.ones((4, 2))}
+    opt_state = tx.init(params)
+    batch = np.ones((3, 4), np.float32).view(np.uint32)
+    params, opt_state = step(params, opt_state, batch)  # compiled here, before the gate closes
+    gate.set()
+    proof.join()
+    gate.clear()
+    dispatched = []
+
+    def train():
+        p, o = params, opt_state
+        for i in range(6):
+            p, o = step(p, o, batch)
+            dispatched.append(i)
+
+    thread = threading.Thread(target=train, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while len(dispatched) < ahead and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)  # time to run further ahead than allowed, if the fence were broken
+    assert len(dispatched) == ahead
+    gate.set()
+    thread.join(120)
+    assert len(dispatched) == 6
+    proof.close()
+    assert len(proof.checks) == 14 and all(c.passed for c in proof.checks)
