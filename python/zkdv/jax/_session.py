@@ -91,6 +91,8 @@ class _Pending:
     post_params: list[Any]
     post_opt_state: list[Any]
     snapshot: list[Any] | None
+    pooled: bool = False
+    """Whether the snapshot's arrays are a tree of the snapshot pool."""
 
 
 @dataclass
@@ -456,9 +458,9 @@ class ZKDV:
             params = [flat[i] for i in program.param_positions]
             opt_state = [flat[i] for i in program.opt_positions]
             batch = program.layout.pack([np.asarray(flat[i]) for i in program.batch_positions])
-            snapshot = None
+            snapshot, pooled = None, False
             if step % self.replay_snapshot_interval == 0:
-                snapshot = self._launch_snapshot(params + opt_state)
+                snapshot, pooled = self._launch_snapshot(params + opt_state)
             outputs = program.production(
                 *params,
                 *opt_state,
@@ -483,12 +485,15 @@ class ZKDV:
                 post_params=parts["post_params"],
                 post_opt_state=parts["post_opt_state"],
                 snapshot=snapshot,
+                pooled=pooled,
             )
         )
         return program.user_output(parts)
 
-    def _launch_snapshot(self, leaves: list[Any]) -> list[Any]:
+    def _launch_snapshot(self, leaves: list[Any]) -> tuple[list[Any], bool]:
         """Start the copy of the pre-state to host memory; it completes asynchronously.
+
+        Returns the copy and whether it is a tree of the snapshot pool.
 
         JAX orders the copy's read of each buffer before a later donation of that buffer
         reuses it, so the step may donate its parameters right after this returns. The copy
@@ -501,18 +506,15 @@ class ZKDV:
                     self._pool = SnapshotPool(leaves, self._host, _POOL_SIZE)
                 except (ValueError, RuntimeError, TypeError):
                     self._host = None
-                    return [np.array(leaf) for leaf in leaves]
+                    return [np.array(leaf) for leaf in leaves], False
             if self._pool.matches(leaves):
-                return self._pool.copy(leaves, self._raise_if_poisoned)
+                return self._pool.copy(leaves, self._raise_if_poisoned), True
             try:
-                return list(
-                    jax.device_put(
-                        leaves, [x.sharding.with_memory_kind(self._host) for x in leaves]
-                    )
-                )
+                shardings = [x.sharding.with_memory_kind(self._host) for x in leaves]
+                return list(jax.device_put(leaves, shardings)), False
             except (ValueError, RuntimeError, TypeError):
                 self._host = None
-        return [np.array(leaf) for leaf in leaves]
+        return [np.array(leaf) for leaf in leaves], False
 
     def _drain(self) -> None:
         with self._flow:
@@ -659,9 +661,8 @@ class ZKDV:
         else:
             self._compare_state(pending.step, program.param_paths, params, exact)
         old = self._segment
-        pooled = self._pool is not None and all(isinstance(x, jax.Array) for x in pending.snapshot)
         self._segment = _Segment(
-            pending.step, state, tree=list(pending.snapshot) if pooled else None
+            pending.step, state, tree=list(pending.snapshot) if pending.pooled else None
         )
         if old is not None:
             self._release_segment(old)
