@@ -597,6 +597,8 @@ def test_packing_round_trips_every_dtype():
     layout = BatchLayout.of([(x.shape, x.dtype) for x in leaves])
     packed = layout.pack(leaves)
     assert packed.dtype == np.uint32 and packed.shape == layout.shape
+    # Packing on the device gives the same words as packing on the host.
+    np.testing.assert_array_equal(np.asarray(jax.jit(layout.pack_traced)(leaves)), packed)
     assert layout.rows == 5 and layout.width == 3 + 1 + 2 + 4 + 1 + 1
     unpacked = jax.jit(layout.unpack)(packed)
     for want, got in zip(leaves, unpacked, strict=True):
@@ -605,6 +607,13 @@ def test_packing_round_trips_every_dtype():
     single = np.arange(12, dtype=np.uint32).reshape(3, 4)
     one = BatchLayout.of([(single.shape, single.dtype)])
     np.testing.assert_array_equal(one.pack([single]), single)
+    np.testing.assert_array_equal(np.asarray(jax.jit(one.pack_traced)([single])), single)
+    scalars = [np.array(3, np.int32), np.array(1.5, np.float32), np.array(True)]
+    only_side = BatchLayout.of([(x.shape, x.dtype) for x in scalars])
+    assert only_side.shape == (1, 3)
+    np.testing.assert_array_equal(
+        np.asarray(jax.jit(only_side.pack_traced)(scalars)), only_side.pack(scalars)
+    )
 
 
 def test_a_complex_batch_input_is_rejected():

@@ -225,6 +225,14 @@ class Placement:
             return None
         return jax.sharding.NamedSharding(self.mesh, jax.sharding.PartitionSpec())
 
+    @property
+    def replicate(self) -> Callable[[Any], Any] | None:
+        """Lays a traced value out replicated over the mesh (``None`` on one device)."""
+        if self.mesh is None:
+            return None
+        replicated = self.replicated
+        return lambda x: self.constrain([x], [replicated])[0]
+
     def jit_in_shardings(self) -> dict[str, Any]:
         """``jax.jit`` options for the canonical step ``(params, opt_state, packed)``."""
         if self.mesh is None:
@@ -289,6 +297,7 @@ class StepProgram:
     n_user: int
     production: Callable[..., Any]
     replay: Callable[..., Any]
+    pack: Callable[..., Any]
     production_exported: Any
     placement: Placement
     production_text: str
@@ -619,6 +628,12 @@ class ProvedFunction:
             n_user=outputs["n_user"],
             production=production,
             replay=replay,
+            # The batch is packed on the device, so dispatching a step never waits for the
+            # previous one (a step counter in the batch is the previous step's output).
+            pack=jax.jit(
+                functools.partial(layout.pack_traced, replicate=placement.replicate),
+                out_shardings=placement.replicated,
+            ),
             production_exported=rewritten,
             placement=placement,
             production_text=production_text,

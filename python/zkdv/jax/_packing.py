@@ -126,6 +126,48 @@ class BatchLayout:
                 side[slot.offset : slot.offset + slot.words] = words.reshape(-1)
         return out
 
+    def pack_traced(self, leaves, replicate=None):  # noqa: ANN001, ANN201  (traced arrays)
+        """:meth:`pack` in ``jax.numpy``, to run on the device (bitwise the same words).
+
+        ``replicate``, when given, lays each leaf out replicated first (on a mesh, the batch
+        leaves may be sharded while the packed batch is replicated).
+        """
+        import jax.numpy as jnp
+        from jax import lax
+
+        if replicate is not None:
+            leaves = [replicate(jnp.asarray(leaf)) for leaf in leaves]
+        rows = []
+        side = []
+        data_rows = self.rows if self.has_row_leaves else 0
+        for slot, leaf in zip(self.slots, leaves, strict=True):
+            leaf = jnp.asarray(leaf, dtype=slot.dtype).reshape(slot.shape)
+            unsigned = _UNSIGNED[slot.dtype.itemsize]
+            if slot.dtype == np.bool_:
+                words = leaf.astype(jnp.uint32)
+            else:
+                bits = lax.bitcast_convert_type(leaf, jnp.dtype(unsigned))
+                if slot.dtype.itemsize == 8:
+                    # Low word first, as the little-endian host bytes.
+                    words = lax.bitcast_convert_type(bits, jnp.uint32)
+                else:
+                    words = bits.astype(jnp.uint32)
+            if slot.row_leaf:
+                rows.append(words.reshape(self.rows, -1))
+            else:
+                side.append(words.reshape(-1))
+        parts = []
+        if data_rows:
+            parts.append(jnp.concatenate(rows, axis=1))
+        if side:
+            flat = jnp.concatenate(side)
+            n_side = self.shape[0] - data_rows
+            flat = jnp.pad(flat, (0, n_side * self.width - flat.shape[0]))
+            parts.append(flat.reshape(n_side, self.width))
+        if not parts:
+            return jnp.zeros(self.shape, jnp.uint32)
+        return jnp.concatenate(parts, axis=0) if len(parts) > 1 else parts[0]
+
     def unpack(self, packed):  # noqa: ANN001, ANN201  (a traced jax array in, arrays out)
         """The leaves, as traced ``jax.numpy`` arrays, from the traced packed batch."""
         import jax.numpy as jnp

@@ -1,7 +1,8 @@
 """``zkdv.jax.ZKDV``: the proof session, its pipeline, snapshots and sampled checks.
 
-The training thread only dispatches: it packs the batch, launches the snapshot copy when one is
-due, runs the compiled production step and queues a :class:`_Pending` transaction. One
+The training thread only dispatches: it packs the batch (on the device), launches the snapshot
+copy when one is due, runs the compiled production step and queues a :class:`_Pending`
+transaction. One
 committer thread takes transactions in order and does everything else:
 
 - hashes the packed batch (rolling window hashes and a Merkle root over rows) and the update
@@ -86,7 +87,8 @@ class _Pending:
     step: int
     program: StepProgram
     overlap: Overlap
-    batch: np.ndarray
+    batch: Any
+    """The packed batch, on the device (the committer copies it to the host)."""
     sketches: list[Any]
     post_params: list[Any]
     post_opt_state: list[Any]
@@ -457,7 +459,7 @@ class ZKDV:
             step = self._steps
             params = [flat[i] for i in program.param_positions]
             opt_state = [flat[i] for i in program.opt_positions]
-            batch = program.layout.pack([np.asarray(flat[i]) for i in program.batch_positions])
+            batch = program.pack([flat[i] for i in program.batch_positions])
             snapshot, pooled = None, False
             if step % self.replay_snapshot_interval == 0:
                 snapshot, pooled = self._launch_snapshot(params + opt_state)
@@ -549,6 +551,7 @@ class ZKDV:
             return
         segment = self._segment
         assert segment is not None and self._sketch_state is not None
+        host_batch = np.array(pending.batch)  # a copy: the retained evidence
         updates = [
             np.asarray(s).reshape(self._sketch_shape(p, a))
             for s, p, a in zip(
@@ -566,7 +569,7 @@ class ZKDV:
         post = self._state_commitment(program.param_paths, self._sketch_state)
         self._post_commitment = post
         update = self._state_commitment(program.param_paths, updates)
-        batch = hashing.commit_batch(pending.batch, self._rolling_window)
+        batch = hashing.commit_batch(host_batch, self._rolling_window)
         with self._lock:
             receipt = self._writer.append_step(
                 {
@@ -584,7 +587,7 @@ class ZKDV:
                     "overlap": pending.overlap.to_record(),
                 }
             )
-        segment.batches.append(pending.batch)
+        segment.batches.append(host_batch)
         segment.batch_roots.append(batch.root)
         segment.updates.append(updates)
         challenge = receipt.challenge
