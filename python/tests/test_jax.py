@@ -272,15 +272,21 @@ def test_a_step_declares_exactly_one_transaction(tmp_path):
     proof.close()
 
 
-def explicit_step(tx):
+def squared(x, w):
+    return jnp.sum((x @ w) ** 2)
+
+
+def explicit_step(tx, loss=squared, overlap=None, on_trace=None):
+    """A step of the explicit API on ``params = {"w": ...}`` and a batch of float32 bits."""
+
     def step(params, opt_state, batch):
-        transaction = zkdv.jax.Transaction(batch=batch, params=params, opt_state=opt_state)
+        if on_trace is not None:
+            on_trace()
+        transaction = zkdv.jax.Transaction(
+            batch=batch, params=params, opt_state=opt_state, overlap=overlap
+        )
         x = jax.lax.bitcast_convert_type(batch, jnp.float32)
-
-        def loss(p):
-            return jnp.sum((x @ p["w"]) ** 2)
-
-        grads = jax.grad(loss)(params)
+        grads = jax.grad(lambda p: loss(x, p["w"]))(params)
         updates, new_opt_state = tx.update(grads, opt_state, params)
         new_params = optax.apply_updates(params, updates)
         transaction.update(deltas=updates, params=new_params, opt_state=new_opt_state)
@@ -324,17 +330,7 @@ def test_overlap_policies_all_commit_and_check(tmp_path, policy):
     tx = optax.adam(0.01)
     params = {"w": jnp.ones((4, 2))}
 
-    @proof.jit(donate_argnums=(0,))
-    def step(params, opt_state, batch):
-        transaction = zkdv.jax.Transaction(
-            batch=batch, params=params, opt_state=opt_state, overlap=policy
-        )
-        x = jax.lax.bitcast_convert_type(batch, jnp.float32)
-        grads = jax.grad(lambda p: jnp.sum((x @ p["w"]) ** 2))(params)
-        updates, new_opt_state = tx.update(grads, opt_state, params)
-        new_params = optax.apply_updates(params, updates)
-        transaction.update(deltas=updates, params=new_params, opt_state=new_opt_state)
-        return new_params, new_opt_state
+    step = proof.jit(explicit_step(tx, overlap=policy), donate_argnums=(0,))
 
     opt_state = tx.init(params)
     rng = np.random.default_rng(0)
@@ -354,18 +350,14 @@ def test_changing_the_overlap_policy_does_not_retrace(tmp_path):
     current = {"policy": zkdv.overlap.ALWAYS}
     traces = []
 
-    @proof.jit
-    def step(params, opt_state, batch):
-        traces.append(1)
-        transaction = zkdv.jax.Transaction(
-            batch=batch, params=params, opt_state=opt_state, overlap=lambda: current["policy"]
+    step = proof.jit(
+        explicit_step(
+            tx,
+            lambda x, w: jnp.sum(x @ w),
+            overlap=lambda: current["policy"],
+            on_trace=lambda: traces.append(1),
         )
-        x = jax.lax.bitcast_convert_type(batch, jnp.float32)
-        grads = jax.grad(lambda p: jnp.sum(x @ p["w"]))(params)
-        updates, new_opt_state = tx.update(grads, opt_state, params)
-        new_params = optax.apply_updates(params, updates)
-        transaction.update(deltas=updates, params=new_params, opt_state=new_opt_state)
-        return new_params, new_opt_state
+    )
 
     opt_state = tx.init(params)
     batch = np.ones((3, 4), np.float32).view(np.uint32)
@@ -659,17 +651,8 @@ def test_snapshots_use_a_bounded_pool_primed_before_training(tmp_path, policy):
     proof = session(tmp_path, replay_snapshot_interval=2)
     tx = optax.adam(0.01)
 
-    @proof.jit(donate_argnums=(0,))
-    def step(params, opt_state, batch):
-        transaction = zkdv.jax.Transaction(
-            batch=batch, params=params, opt_state=opt_state, overlap=policy
-        )
-        x = jax.lax.bitcast_convert_type(batch, jnp.float32)
-        grads = jax.grad(lambda p: jnp.sum(jnp.tanh(x @ p["w"]) ** 2))(params)
-        updates, new_opt_state = tx.update(grads, opt_state, params)
-        new_params = optax.apply_updates(params, updates)
-        transaction.update(deltas=updates, params=new_params, opt_state=new_opt_state)
-        return new_params, new_opt_state
+    loss = lambda x, w: jnp.sum(jnp.tanh(x @ w) ** 2)  # noqa: E731
+    step = proof.jit(explicit_step(tx, loss, overlap=policy), donate_argnums=(0,))
 
     params = jax.device_put({"w": jnp.full((4, 3), 0.5)})
     opt_state = jax.device_put(tx.init(params))
@@ -708,17 +691,7 @@ def test_a_sampled_check_fences_training_unless_always(tmp_path, policy, ahead):
     proof._checks_of = gated
     tx = optax.sgd(0.1)
 
-    @proof.jit
-    def step(params, opt_state, batch):
-        transaction = zkdv.jax.Transaction(
-            batch=batch, params=params, opt_state=opt_state, overlap=policy
-        )
-        x = jax.lax.bitcast_convert_type(batch, jnp.float32)
-        grads = jax.grad(lambda p: jnp.sum(x @ p["w"]))(params)
-        updates, new_opt_state = tx.update(grads, opt_state, params)
-        new_params = optax.apply_updates(params, updates)
-        transaction.update(deltas=updates, params=new_params, opt_state=new_opt_state)
-        return new_params, new_opt_state
+    step = proof.jit(explicit_step(tx, lambda x, w: jnp.sum(x @ w), overlap=policy))
 
     params = {"w": jnp.ones((4, 2))}
     opt_state = tx.init(params)
