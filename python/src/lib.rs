@@ -10,7 +10,8 @@ use std::path::PathBuf;
 
 use numpy::ndarray::Array2;
 use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    PyUntypedArrayMethods,
 };
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
@@ -602,9 +603,6 @@ impl<'a> Exclusive<'a> {
     }
 }
 
-/// A tensor crossing the binding: dtype tag, shape, little-endian bytes.
-type TensorParts<'py> = (String, Vec<u64>, Bound<'py, PyBytes>);
-
 /// A generic-form StableHLO program parsed once and run by the runtime's
 /// deterministic CPU interpreter.
 #[pyclass(frozen, module = "zkdv._native")]
@@ -648,18 +646,22 @@ impl Program {
         .map_err(RuntimeError::new_err)
     }
 
-    /// Run on inputs given as `(dtype tag, shape, flat uint8 view)` (read in
-    /// place, with the GIL released); returns the results in the same form
-    /// with `bytes`. `max_ops` and `max_elements` bound the run (ops
-    /// evaluated, elements of any one result); unbounded by default.
+    /// Run on `inputs`, each a C-contiguous native-endian numpy array of
+    /// float32, float64, int32, int64, uint32, uint64 or bool (read in place
+    /// with the GIL released), or any dtype as `(dtype tag, shape, flat
+    /// uint8 view)`. Returns one result each, a numpy array for those types
+    /// (handed over without a copy where the interpreter already holds that
+    /// element type) and otherwise `(tag, shape, bytes)`. `max_ops` and
+    /// `max_elements` bound the run (ops evaluated, elements of any one
+    /// result); unbounded by default.
     #[pyo3(signature = (inputs, max_ops = None, max_elements = None))]
     fn run<'py>(
         &self,
         py: Python<'py>,
-        inputs: Vec<(String, Vec<u64>, PyReadonlyArray1<'py, u8>)>,
+        inputs: Vec<Bound<'py, PyAny>>,
         max_ops: Option<u64>,
         max_elements: Option<usize>,
-    ) -> PyResult<Vec<TensorParts<'py>>> {
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
         let mut limits = zkdv_runtime::Limits::default();
         if let Some(ops) = max_ops {
             limits.max_ops = ops;
@@ -667,48 +669,185 @@ impl Program {
         if let Some(elements) = max_elements {
             limits.max_elements = elements;
         }
-        let mut views = Vec::with_capacity(inputs.len());
-        for (index, (tag, shape, data)) in inputs.iter().enumerate() {
-            let dtype = hashing::DType::from_tag(tag)
-                .map_err(|e| value_error(format!("input {index}: {e}")))?;
-            let bytes = data
-                .as_slice()
-                .map_err(|e| value_error(format!("input {index}: {e}")))?;
-            views.push((dtype, shape.as_slice(), bytes));
-        }
+        let guards = inputs
+            .iter()
+            .enumerate()
+            .map(|(index, input)| {
+                InputGuard::extract(input).map_err(|e| value_error(format!("input {index}: {e}")))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let views = guards
+            .iter()
+            .enumerate()
+            .map(|(index, guard)| {
+                guard
+                    .view()
+                    .map_err(|e| value_error(format!("input {index}: {e}")))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
         let exclusive = Exclusive(&self.inner);
-        let outputs = py.detach(move || -> Result<Vec<zkdv_runtime::HostTensor>, String> {
+        let outputs = py.detach(move || -> Result<Vec<zkdv_runtime::Tensor>, String> {
             let program = exclusive
                 .into_inner()
                 .lock()
                 .map_err(|_| "the program was poisoned by a panic".to_owned())?;
             let tensors = views
-                .iter()
+                .into_iter()
                 .enumerate()
-                .map(|(index, (dtype, shape, bytes))| {
-                    zkdv_runtime::Tensor::from_le_bytes(*dtype, shape, bytes)
-                        .map_err(|e| format!("input {index}: {e}"))
-                })
+                .map(|(index, view)| view.tensor().map_err(|e| format!("input {index}: {e}")))
                 .collect::<Result<Vec<_>, _>>()?;
-            let results = program
+            program
                 .run_limited(tensors, limits)
-                .map_err(|e| e.to_string())?;
-            results
-                .iter()
-                .map(|t| t.to_host().map_err(|e| e.to_string()))
-                .collect()
+                .map_err(|e| e.to_string())
         });
         let outputs = outputs.map_err(RuntimeError::new_err)?;
-        Ok(outputs
+        outputs
             .into_iter()
-            .map(|host| {
-                (
-                    host.dtype().tag().to_owned(),
-                    host.shape().to_vec(),
-                    PyBytes::new(py, host.bytes()),
-                )
-            })
-            .collect())
+            .map(|tensor| tensor_to_python(py, tensor))
+            .collect()
+    }
+}
+
+/// An input array, borrowed for the run.
+enum InputGuard<'py> {
+    F32(numpy::PyReadonlyArrayDyn<'py, f32>),
+    F64(numpy::PyReadonlyArrayDyn<'py, f64>),
+    I32(numpy::PyReadonlyArrayDyn<'py, i32>),
+    I64(numpy::PyReadonlyArrayDyn<'py, i64>),
+    U32(numpy::PyReadonlyArrayDyn<'py, u32>),
+    U64(numpy::PyReadonlyArrayDyn<'py, u64>),
+    Bool(numpy::PyReadonlyArrayDyn<'py, bool>),
+    Parts(String, Vec<u64>, PyReadonlyArray1<'py, u8>),
+}
+
+/// An input's elements, readable without the GIL.
+enum InputView<'a> {
+    F32(Vec<usize>, &'a [f32]),
+    F64(Vec<usize>, &'a [f64]),
+    I32(Vec<usize>, &'a [i32]),
+    I64(Vec<usize>, &'a [i64]),
+    U32(Vec<usize>, &'a [u32]),
+    U64(Vec<usize>, &'a [u64]),
+    Bool(Vec<usize>, &'a [bool]),
+    Bytes(hashing::DType, &'a [u64], &'a [u8]),
+}
+
+impl<'py> InputGuard<'py> {
+    fn extract(input: &Bound<'py, PyAny>) -> PyResult<Self> {
+        macro_rules! array {
+            ($variant:ident, $t:ty) => {
+                if let Ok(array) = input.cast::<numpy::PyArrayDyn<$t>>() {
+                    return Ok(Self::$variant(array.try_readonly()?));
+                }
+            };
+        }
+        array!(F32, f32);
+        array!(F64, f64);
+        array!(I32, i32);
+        array!(I64, i64);
+        array!(U32, u32);
+        array!(U64, u64);
+        array!(Bool, bool);
+        let (tag, shape, data) =
+            input.extract::<(String, Vec<u64>, PyReadonlyArray1<'py, u8>)>()?;
+        Ok(Self::Parts(tag, shape, data))
+    }
+
+    fn view(&self) -> PyResult<InputView<'_>> {
+        macro_rules! view {
+            ($variant:ident, $array:expr) => {
+                InputView::$variant($array.shape().to_vec(), $array.as_slice()?)
+            };
+        }
+        Ok(match self {
+            Self::F32(a) => view!(F32, a),
+            Self::F64(a) => view!(F64, a),
+            Self::I32(a) => view!(I32, a),
+            Self::I64(a) => view!(I64, a),
+            Self::U32(a) => view!(U32, a),
+            Self::U64(a) => view!(U64, a),
+            Self::Bool(a) => view!(Bool, a),
+            Self::Parts(tag, shape, data) => InputView::Bytes(
+                hashing::DType::from_tag(tag).map_err(value_error)?,
+                shape,
+                data.as_slice()?,
+            ),
+        })
+    }
+}
+
+impl InputView<'_> {
+    fn tensor(self) -> Result<zkdv_runtime::Tensor, String> {
+        use zkdv_runtime::{Data, ElementType, Tensor};
+        let (element, shape, data) = match self {
+            Self::Bytes(dtype, shape, bytes) => {
+                return Tensor::from_le_bytes(dtype, shape, bytes).map_err(|e| e.to_string())
+            }
+            Self::F32(shape, v) => (ElementType::F32, shape, Data::F32(v.to_vec())),
+            Self::F64(shape, v) => (ElementType::F64, shape, Data::F64(v.to_vec())),
+            Self::I32(shape, v) => (
+                ElementType::Signed(32),
+                shape,
+                Data::Signed(v.iter().map(|&x| i64::from(x)).collect()),
+            ),
+            Self::I64(shape, v) => (ElementType::Signed(64), shape, Data::Signed(v.to_vec())),
+            Self::U32(shape, v) => (
+                ElementType::Unsigned(32),
+                shape,
+                Data::Unsigned(v.iter().map(|&x| u64::from(x)).collect()),
+            ),
+            Self::U64(shape, v) => (ElementType::Unsigned(64), shape, Data::Unsigned(v.to_vec())),
+            Self::Bool(shape, v) => (ElementType::I1, shape, Data::Bool(v.to_vec())),
+        };
+        Tensor::new(element, shape, data).map_err(|e| e.to_string())
+    }
+}
+
+/// A result as a numpy array (the interpreter's buffer itself for f32, f64,
+/// i64, u64 and bool; a narrowing copy for i32 and u32), or as `(tag,
+/// shape, bytes)` for the other types.
+fn tensor_to_python(py: Python<'_>, tensor: zkdv_runtime::Tensor) -> PyResult<Bound<'_, PyAny>> {
+    use zkdv_runtime::{Data, ElementType, Tensor};
+    fn shaped<'py, T: numpy::Element>(
+        py: Python<'py>,
+        values: Vec<T>,
+        shape: Vec<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Ok(values.into_pyarray(py).reshape(shape)?.into_any())
+    }
+    let Tensor {
+        element,
+        shape,
+        data,
+    } = tensor;
+    match (element, data) {
+        (ElementType::F32, Data::F32(v)) => shaped(py, v, shape),
+        (ElementType::F64, Data::F64(v)) => shaped(py, v, shape),
+        (ElementType::I1, Data::Bool(v)) => shaped(py, v, shape),
+        (ElementType::Signed(64), Data::Signed(v)) => shaped(py, v, shape),
+        (ElementType::Unsigned(64), Data::Unsigned(v)) => shaped(py, v, shape),
+        // Held widened; the values fit the type's width.
+        (ElementType::Signed(32), Data::Signed(v)) => {
+            shaped(py, v.into_iter().map(|x| x as i32).collect(), shape)
+        }
+        (ElementType::Unsigned(32), Data::Unsigned(v)) => {
+            shaped(py, v.into_iter().map(|x| x as u32).collect(), shape)
+        }
+        (element, data) => {
+            let host = Tensor {
+                element,
+                shape,
+                data,
+            }
+            .to_host()
+            .map_err(|e| RuntimeError::new_err(e.to_string()))?;
+            let parts = (
+                host.dtype().tag().to_owned(),
+                host.shape().to_vec(),
+                PyBytes::new(py, host.bytes()),
+            );
+            Ok(parts.into_pyobject(py)?.into_any())
+        }
     }
 }
 

@@ -35,6 +35,13 @@ _DTYPES: dict[str, str] = {
 }
 
 
+# Dtypes the binding reads straight from a C-contiguous array (native byte order); every other
+# array crosses as (tag, shape, little-endian bytes).
+_DIRECT = frozenset(
+    np.dtype(name) for name in ("float32", "float64", "int32", "int64", "uint32", "uint64", "bool")
+)
+
+
 def _dtype(tag: str) -> np.dtype:
     if tag == "bf16":
         import ml_dtypes  # bfloat16 arrays need ml_dtypes (installed with jax)
@@ -85,8 +92,13 @@ class Program:
         then cannot hang or exhaust the verifier. Going past one raises
         :class:`zkdv.runtime.RuntimeError`.
         """
-        parts = [_canonical(np.asarray(x)) for x in inputs]
-        results = self._native.run(parts, max_ops, max_elements)
+        parts = [
+            x
+            if type(x) is np.ndarray and x.dtype in _DIRECT and x.flags.c_contiguous
+            else _canonical(np.asarray(x))
+            for x in inputs
+        ]
         return [
-            np.frombuffer(data, dtype=_dtype(tag)).reshape(shape) for tag, shape, data in results
+            r if isinstance(r, np.ndarray) else np.frombuffer(r[2], dtype=_dtype(r[0])).reshape(r[1])
+            for r in self._native.run(parts, max_ops, max_elements)
         ]

@@ -51,6 +51,9 @@ pub type HookResult = Option<Result<Vec<Tensor>, RuntimeError>>;
 pub struct PlanCache {
     blocks: RefCell<AddressMap<usize, Rc<Vec<Vec<*const c_void>>>>>,
     ops: RefCell<AddressMap<usize, Rc<OpPlan>>>,
+    /// The `func.func` each `func.call` or `stablehlo.composite` runs, by
+    /// the calling op.
+    callees: RefCell<AddressMap<usize, mlir_sys::MlirOperation>>,
     /// Printed attribute texts ([`attrs::text`] reads them while a run is
     /// going).
     attrs: Rc<attrs::AttrTexts>,
@@ -79,7 +82,43 @@ struct OpPlan {
     terminator: bool,
     /// Whether the interpreter runs the op itself ([`Exec::structural`]).
     structural: bool,
+    /// The op's operand values (raw pointers), in order.
+    operands: Vec<*const c_void>,
+    /// The op's result values (raw pointers), in order.
+    results_keys: Vec<*const c_void>,
+    /// Whether the op may take the buffers of operands whose last use it is.
+    reuse: Reuse,
+    /// Values that ops nested in the op's regions read (they stay in the
+    /// frame while the op runs).
+    nested_uses: Vec<*const c_void>,
 }
+
+/// How an op can reuse the buffer of an operand that dies at it (one that
+/// is defined in the running block, is used by nothing after the op and
+/// appears once among its operands). Reuse never changes a result's bits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reuse {
+    /// Always computes fresh results.
+    None,
+    /// Takes its operands as owned values (calls, loops, identities):
+    /// dying operands are moved in, the others copied.
+    Owned,
+    /// `stablehlo.reshape`: a dying operand keeps its buffer, reshaped.
+    Reshape,
+    /// A float binary op computed into a dying operand
+    /// ([`ops::binary_in_place`]).
+    Binary(ops::BinaryOp),
+}
+
+/// The ops of [`Reuse::Owned`].
+const OWNED: &[&str] = &[
+    "func.call",
+    "stablehlo.optimization_barrier",
+    "sdy.sharding_constraint",
+    "sdy.reshard",
+    "stablehlo.composite",
+    "stablehlo.while",
+];
 
 /// The ops [`Exec::structural`] runs.
 const STRUCTURAL: &[&str] = &[
@@ -426,36 +465,48 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             next = current.next_in_block();
             let op = &current;
             let plan = self.plan(op);
-            let operands = op
-                .operands()
-                .map(|value| {
-                    frame
-                        .get(value.to_raw().ptr)
-                        .ok_or_else(|| malformed(op, "an operand is used before it is defined"))
-                })
-                .collect::<Result<Vec<&Tensor>, _>>()?;
             if plan.terminator {
-                return Ok(operands.into_iter().cloned().collect());
+                return returned(op, &mut frame, &plan.operands);
             }
             self.charge(op, &plan)?;
-            let results = self.op(op, &plan, &operands, &frame)?;
-            if results.len() != op.result_count() {
+            let dies = dying.get(index).map_or(&[][..], Vec::as_slice);
+            let reused = if plan.reuse == Reuse::None
+                || (self.offload.is_some() && plan.reuse != Reuse::Owned)
+            {
+                None
+            } else {
+                self.reusing(op, &plan, &mut frame, dies)?
+            };
+            let results = match reused {
+                Some(results) => results,
+                None => {
+                    let operands = plan
+                        .operands
+                        .iter()
+                        .map(|&key| {
+                            frame.get(key).ok_or_else(|| {
+                                malformed(op, "an operand is used before it is defined")
+                            })
+                        })
+                        .collect::<Result<Vec<&Tensor>, _>>()?;
+                    self.op(op, &plan, &operands, &frame)?
+                }
+            };
+            if results.len() != plan.results_keys.len() {
                 return Err(RuntimeError::from_value(
                     op,
                     ValueError::Mismatch(format!(
                         "{} results computed for {} declared",
                         results.len(),
-                        op.result_count()
+                        plan.results_keys.len()
                     )),
                 ));
             }
-            if let Some(keys) = dying.get(index) {
-                for key in keys {
-                    frame.values.remove(key);
-                }
+            for key in dies {
+                frame.values.remove(key);
             }
-            for (result, tensor) in op.results().zip(results) {
-                frame.values.insert(result.to_raw().ptr, tensor);
+            for (&key, tensor) in plan.results_keys.iter().zip(results) {
+                frame.values.insert(key, tensor);
             }
             index += 1;
         }
@@ -511,7 +562,33 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             .then(|| attrs::text(op, "value").and_then(|text| Tensor::from_dense_text(&text)));
         let canonical_nans = NAN_PRODUCERS.contains(&name.as_str())
             || (name.starts_with("chlo.") && name != "chlo.top_k");
+        let reuse = if OWNED.contains(&name.as_str()) {
+            Reuse::Owned
+        } else {
+            use ops::BinaryOp;
+            match name.as_str() {
+                "stablehlo.reshape" => Reuse::Reshape,
+                "stablehlo.add" => Reuse::Binary(BinaryOp::Add),
+                "stablehlo.subtract" => Reuse::Binary(BinaryOp::Subtract),
+                "stablehlo.multiply" => Reuse::Binary(BinaryOp::Multiply),
+                "stablehlo.divide" => Reuse::Binary(BinaryOp::Divide),
+                "stablehlo.maximum" => Reuse::Binary(BinaryOp::Maximum),
+                "stablehlo.minimum" => Reuse::Binary(BinaryOp::Minimum),
+                _ => Reuse::None,
+            }
+        };
         let plan = Rc::new(OpPlan {
+            operands: op.operands().map(|v| v.to_raw().ptr).collect(),
+            results_keys: op.results().map(|v| v.to_raw().ptr).collect(),
+            reuse,
+            nested_uses: if op.region_count() > 0 {
+                zkdv_passes::ir::collect_nested_ops(*op)
+                    .iter()
+                    .flat_map(|inner| inner.operands().map(|v| v.to_raw().ptr))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             results: attrs::result_types(op),
             constant,
             terminator: name == "func.return" || name == "stablehlo.return",
@@ -614,11 +691,125 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                 }),
             };
         };
-        let mut results = results;
+        self.finish(op, plan, results)
+    }
+
+    /// Runs an op of [`Reuse`] other than `None`, taking the buffers of
+    /// operands that die at it; `None` when no operand can be taken (the op
+    /// then runs the ordinary way).
+    fn reusing(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        plan: &OpPlan,
+        frame: &mut Frame<'_>,
+        dies: &[*const c_void],
+    ) -> Result<Option<Vec<Tensor>>, RuntimeError> {
+        let keys = &plan.operands;
+        let takeable = |i: usize| {
+            let key = keys[i];
+            dies.contains(&key)
+                && keys.iter().filter(|&&other| other == key).count() == 1
+                && !plan.nested_uses.contains(&key)
+                && frame.values.contains_key(&key)
+        };
+        let missing = || malformed(op, "an operand is used before it is defined");
+        let results = match plan.reuse {
+            Reuse::None => return Ok(None),
+            Reuse::Owned => {
+                let take: Vec<bool> = (0..keys.len()).map(takeable).collect();
+                let mut args = Vec::with_capacity(keys.len());
+                for (&key, take) in keys.iter().zip(take) {
+                    let value = if take {
+                        frame.values.remove(&key)
+                    } else {
+                        frame.get(key).cloned()
+                    };
+                    args.push(value.ok_or_else(missing)?);
+                }
+                match self.owned_structural(op, &plan.name, args, frame) {
+                    Some(results) => results?,
+                    None => return Ok(None),
+                }
+            }
+            Reuse::Reshape => {
+                if keys.len() != 1 || !takeable(0) {
+                    return Ok(None);
+                }
+                let shape = match &plan.results {
+                    Ok(types) if types.len() == 1 => types[0].shape.clone(),
+                    _ => return Ok(None),
+                };
+                let mut tensor = frame.values.remove(&keys[0]).ok_or_else(missing)?;
+                if shape.iter().product::<usize>() != tensor.data.len() {
+                    return Err(RuntimeError::from_value(
+                        op,
+                        ValueError::Mismatch(format!(
+                            "reshape: {:?} has a different element count than {shape:?}",
+                            tensor.shape
+                        )),
+                    ));
+                }
+                tensor.shape = shape;
+                vec![tensor]
+            }
+            Reuse::Binary(kind) => {
+                let float = |i: usize| {
+                    frame.values.get(&keys[i]).is_some_and(|t| {
+                        matches!(t.element, crate::ElementType::F32 | crate::ElementType::F64)
+                    })
+                };
+                let Some(i) = (0..keys.len().min(2)).find(|&i| takeable(i) && float(i)) else {
+                    return Ok(None);
+                };
+                if keys.len() != 2 {
+                    return Ok(None);
+                }
+                let mut target = frame.values.remove(&keys[i]).ok_or_else(missing)?;
+                let other = frame.get(keys[1 - i]).ok_or_else(missing)?;
+                let done = ops::binary_in_place(kind, &mut target, other, i == 0)
+                    .map_err(|error| RuntimeError::from_value(op, error))?;
+                if !done {
+                    frame.values.insert(keys[i], target);
+                    return Ok(None);
+                }
+                vec![target]
+            }
+        };
+        self.finish(op, plan, results).map(Some)
+    }
+
+    /// Canonical NaNs where the op computes floats, then the declared types.
+    fn finish(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        plan: &OpPlan,
+        mut results: Vec<Tensor>,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
         if plan.canonical_nans {
             results.iter_mut().for_each(Tensor::canonicalize_nans);
         }
         check_declared(op, plan, results)
+    }
+
+    /// The structural ops that take their operands as owned values.
+    fn owned_structural(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        name: &str,
+        args: Vec<Tensor>,
+        frame: &Frame<'_>,
+    ) -> Option<Result<Vec<Tensor>, RuntimeError>> {
+        let result = match name {
+            "func.call" => self.call(op, "callee", args),
+            // Layout hints of a multi-device step (Shardy): the values are unchanged.
+            "stablehlo.optimization_barrier" | "sdy.sharding_constraint" | "sdy.reshard" => {
+                Ok(args)
+            }
+            "stablehlo.composite" => self.call(op, "decomposition", args),
+            "stablehlo.while" => self.while_op(op, args, frame),
+            _ => return None,
+        };
+        Some(result)
     }
 
     /// The ops the interpreter runs itself: calls and control flow.
@@ -629,17 +820,13 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         operands: &[&Tensor],
         frame: &Frame<'_>,
     ) -> Option<Result<Vec<Tensor>, RuntimeError>> {
-        let owned = || operands.iter().map(|t| (*t).clone()).collect::<Vec<_>>();
+        if OWNED.contains(&name) {
+            let args = operands.iter().map(|t| (*t).clone()).collect();
+            return self.owned_structural(op, name, args, frame);
+        }
         let result = match name {
-            "func.call" => self.call(op, "callee", owned()),
-            // Layout hints of a multi-device step (Shardy): the values are unchanged.
-            "stablehlo.optimization_barrier" | "sdy.sharding_constraint" | "sdy.reshard" => {
-                Ok(owned())
-            }
-            "stablehlo.composite" => self.call(op, "decomposition", owned()),
             "stablehlo.if" => self.if_op(op, operands, frame),
             "stablehlo.case" => self.case(op, operands, frame),
-            "stablehlo.while" => self.while_op(op, owned(), frame),
             // A grid of processes (see `crate::parallel`).
             "interpreter.run_parallel" => {
                 crate::parallel::run_parallel(op, operands, &|callee| self.lookup(op, callee))
@@ -668,8 +855,19 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         symbol: &str,
         args: Vec<Tensor>,
     ) -> Result<Vec<Tensor>, RuntimeError> {
-        let text = attrs::text(op, symbol).map_err(|e| RuntimeError::from_value(op, e))?;
-        let func = self.lookup(op, text.trim_start_matches('@'))?;
+        let key = op.to_raw().ptr as usize;
+        let cached = self.cache.callees.borrow().get(&key).copied();
+        let func = match cached {
+            // SAFETY: the pointer was taken from a live op of this module
+            // (the cache belongs to one parsed module, which outlives it).
+            Some(raw) => unsafe { OperationRef::from_raw(raw) },
+            None => {
+                let text = attrs::text(op, symbol).map_err(|e| RuntimeError::from_value(op, e))?;
+                let func = self.lookup(op, text.trim_start_matches('@'))?;
+                self.cache.callees.borrow_mut().insert(key, func.to_raw());
+                func
+            }
+        };
         self.function(func, args, false)
     }
 
@@ -763,6 +961,33 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
     }
 }
 
+/// The values a terminator returns: moved out of the block's frame, except a
+/// value the frame does not own (captured from an enclosing block) or one
+/// returned again later in the list, which are copied.
+fn returned(
+    op: &OperationRef<'_, '_>,
+    frame: &mut Frame<'_>,
+    keys: &[*const c_void],
+) -> Result<Vec<Tensor>, RuntimeError> {
+    let mut values = Vec::with_capacity(keys.len());
+    for (i, key) in keys.iter().enumerate() {
+        let moved = if keys[i + 1..].contains(key) {
+            None
+        } else {
+            frame.values.remove(key)
+        };
+        let value = match moved {
+            Some(value) => value,
+            None => frame
+                .get(*key)
+                .cloned()
+                .ok_or_else(|| malformed(op, "an operand is used before it is defined"))?,
+        };
+        values.push(value);
+    }
+    Ok(values)
+}
+
 /// Checks computed results against the op's declared result types.
 fn check_declared(
     op: &OperationRef<'_, '_>,
@@ -784,7 +1009,7 @@ fn check_declared(
         ));
     }
     for (result, declared) in results.iter().zip(declared) {
-        if *declared != result.tensor_type() {
+        if declared.element != result.element || declared.shape != result.shape {
             return Err(RuntimeError::from_value(
                 op,
                 ValueError::Mismatch(format!(

@@ -143,6 +143,75 @@ pub fn binary(op: BinaryOp, lhs: &Tensor, rhs: &Tensor) -> Result<Tensor, ValueE
     Tensor::new(element, lhs.shape.clone(), data)
 }
 
+macro_rules! float_in_place {
+    ($op:expr, $a:expr, $b:expr, $lhs:expr, $t:ty) => {{
+        // One monomorphic loop per op, as in `float_binary!`.
+        match $op {
+            BinaryOp::Add => zip_in_place($a, $b, $lhs, |x: $t, y| x + y),
+            BinaryOp::Subtract => zip_in_place($a, $b, $lhs, |x: $t, y| x - y),
+            BinaryOp::Multiply => zip_in_place($a, $b, $lhs, |x: $t, y| x * y),
+            BinaryOp::Divide => zip_in_place($a, $b, $lhs, |x: $t, y| x / y),
+            BinaryOp::Maximum | BinaryOp::Minimum => {
+                let max = $op == BinaryOp::Maximum;
+                zip_in_place($a, $b, $lhs, |x: $t, y| {
+                    if x == y && x == 0.0 {
+                        if x.is_sign_negative() == max {
+                            y
+                        } else {
+                            x
+                        }
+                    } else {
+                        float_max(x, y, |v: $t| v.is_nan(), max)
+                    }
+                })
+            }
+        }
+    }};
+}
+
+/// [`binary`] computed into `target`, which holds the left operand
+/// (`target_is_lhs`) or the right one, reusing its buffer: every element is
+/// the same IEEE operation on the same operands, so the bits equal
+/// [`binary`]'s. Only `f32` and `f64` tensors are done in place; for any
+/// other type `target` is left untouched and `Ok(false)` says so.
+pub fn binary_in_place(
+    op: BinaryOp,
+    target: &mut Tensor,
+    other: &Tensor,
+    target_is_lhs: bool,
+) -> Result<bool, ValueError> {
+    same_type("binary op", target, other)?;
+    let exact_f32 = target.element == ElementType::F32;
+    match (&mut target.data, &other.data) {
+        (Data::F64(a), Data::F64(b)) => float_in_place!(op, a, b, target_is_lhs, f64),
+        (Data::F32(a), Data::F32(b)) if exact_f32 => {
+            float_in_place!(op, a, b, target_is_lhs, f32)
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// `target[i] = f(target[i], other[i])`, or `f(other[i], target[i])`.
+fn zip_in_place<T: Copy>(
+    target: &mut [T],
+    other: &[T],
+    target_is_lhs: bool,
+    f: impl Fn(T, T) -> T,
+) {
+    if target_is_lhs {
+        target
+            .iter_mut()
+            .zip(other)
+            .for_each(|(x, &y)| *x = f(*x, y));
+    } else {
+        target
+            .iter_mut()
+            .zip(other)
+            .for_each(|(x, &y)| *x = f(y, *x));
+    }
+}
+
 /// A binary op on complex tensors: arithmetic in `f64` parts (rounded once
 /// per part for `complex<f32>`); `maximum`/`minimum` by the lexicographic
 /// order of `(re, im)`, a NaN part propagating its element.

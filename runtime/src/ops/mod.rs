@@ -17,7 +17,8 @@ pub mod shape;
 
 pub use bitwise::{bitwise, not, BitwiseOp};
 pub use elementwise::{
-    binary, compare, convert, select, unary, BinaryOp, CompareType, Direction, UnaryOp,
+    binary, binary_in_place, compare, convert, select, unary, BinaryOp, CompareType, Direction,
+    UnaryOp,
 };
 pub use shape::{broadcast_in_dim, iota, reshape, transpose};
 
