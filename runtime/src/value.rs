@@ -265,6 +265,21 @@ impl Data {
         self.len() == 0
     }
 
+    /// The elements of a row-major array of `shape` with its dimensions
+    /// permuted: result dimension `k` is dimension `permutation[k]` (a
+    /// valid permutation of `shape`'s rank, which the caller checks).
+    pub fn permuted(&self, shape: &[usize], permutation: &[usize]) -> Data {
+        match self {
+            Data::F64(v) => Data::F64(permute(v, shape, permutation)),
+            Data::F32(v) => Data::F32(permute(v, shape, permutation)),
+            Data::Bool(v) => Data::Bool(permute(v, shape, permutation)),
+            Data::Signed(v) => Data::Signed(permute(v, shape, permutation)),
+            Data::Unsigned(v) => Data::Unsigned(permute(v, shape, permutation)),
+            Data::C64(v) => Data::C64(permute(v, shape, permutation)),
+            Data::C128(v) => Data::C128(permute(v, shape, permutation)),
+        }
+    }
+
     /// The elements at `indices`, in that order.
     pub fn gather(&self, indices: &[usize]) -> Data {
         fn pick<T: Copy>(v: &[T], indices: &[usize]) -> Vec<T> {
@@ -280,6 +295,62 @@ impl Data {
             Data::C128(v) => Data::C128(pick(v, indices)),
         }
     }
+}
+
+/// [`Data::permuted`] on one element type: a plain 2-D transpose goes tile
+/// by tile (both sides stay in cache), anything else row by row of the
+/// result, each row a strided read of the source.
+fn permute<T: Copy>(source: &[T], shape: &[usize], permutation: &[usize]) -> Vec<T> {
+    let rank = shape.len();
+    let Some(&first) = source.first() else {
+        return Vec::new();
+    };
+    if rank < 2 || permutation.iter().enumerate().all(|(k, &p)| k == p) {
+        return source.to_vec();
+    }
+    if rank == 2 {
+        const TILE: usize = 32;
+        let (rows, cols) = (shape[1], shape[0]);
+        let mut out = vec![first; source.len()];
+        for i0 in (0..rows).step_by(TILE) {
+            for j0 in (0..cols).step_by(TILE) {
+                for i in i0..(i0 + TILE).min(rows) {
+                    for j in j0..(j0 + TILE).min(cols) {
+                        out[i * cols + j] = source[j * rows + i];
+                    }
+                }
+            }
+        }
+        return out;
+    }
+    let mut source_strides = vec![1usize; rank];
+    for k in (0..rank - 1).rev() {
+        source_strides[k] = source_strides[k + 1] * shape[k + 1];
+    }
+    let out_shape: Vec<usize> = permutation.iter().map(|&p| shape[p]).collect();
+    let strides: Vec<usize> = permutation.iter().map(|&p| source_strides[p]).collect();
+    let (inner, inner_stride) = (out_shape[rank - 1], strides[rank - 1]);
+    let mut out = Vec::with_capacity(source.len());
+    let mut index = vec![0usize; rank - 1];
+    let mut base = 0usize;
+    for _ in 0..source.len() / inner.max(1) {
+        if inner_stride == 1 {
+            out.extend_from_slice(&source[base..base + inner]);
+        } else {
+            out.extend((0..inner).map(|j| source[base + j * inner_stride]));
+        }
+        // The next row: an odometer over the outer result dimensions.
+        for k in (0..rank - 1).rev() {
+            index[k] += 1;
+            base += strides[k];
+            if index[k] < out_shape[k] {
+                break;
+            }
+            base -= strides[k] * out_shape[k];
+            index[k] = 0;
+        }
+    }
+    out
 }
 
 /// A tensor the interpreter computes on.
@@ -401,14 +472,27 @@ impl Tensor {
     /// `interpreter::NAN_PRODUCERS`), so NaN results are the same bits
     /// everywhere; ops that only move or reinterpret values keep payloads.
     pub fn canonicalize_nans(&mut self) {
+        // A read-only scan first (a NaN is rare; writing every element back
+        // would cost a second pass over memory), then a select per element
+        // rather than a branch, so both loops vectorize.
+        fn any_nan<T: Copy + PartialEq>(v: &[T]) -> bool {
+            #[allow(clippy::eq_op)] // x != x is the NaN test, branch-free
+            v.chunks(256)
+                .any(|chunk| chunk.iter().fold(false, |found, &x| found | (x != x)))
+        }
         match &mut self.data {
-            // A select per element rather than a branch, so the loop vectorizes.
-            Data::F64(v) => v
-                .iter_mut()
-                .for_each(|x| *x = if x.is_nan() { f64::NAN } else { *x }),
-            Data::F32(v) => v
-                .iter_mut()
-                .for_each(|x| *x = if x.is_nan() { f32::NAN } else { *x }),
+            Data::F64(v) => {
+                if any_nan(v) {
+                    v.iter_mut()
+                        .for_each(|x| *x = if x.is_nan() { f64::NAN } else { *x });
+                }
+            }
+            Data::F32(v) => {
+                if any_nan(v) {
+                    v.iter_mut()
+                        .for_each(|x| *x = if x.is_nan() { f32::NAN } else { *x });
+                }
+            }
             Data::C64(v) => v
                 .iter_mut()
                 .flatten()

@@ -147,13 +147,13 @@ macro_rules! float_in_place {
     ($op:expr, $a:expr, $b:expr, $lhs:expr, $t:ty) => {{
         // One monomorphic loop per op, as in `float_binary!`.
         match $op {
-            BinaryOp::Add => zip_in_place($a, $b, $lhs, |x: $t, y| x + y),
-            BinaryOp::Subtract => zip_in_place($a, $b, $lhs, |x: $t, y| x - y),
-            BinaryOp::Multiply => zip_in_place($a, $b, $lhs, |x: $t, y| x * y),
-            BinaryOp::Divide => zip_in_place($a, $b, $lhs, |x: $t, y| x / y),
+            BinaryOp::Add => zip_in_place($a, $b, $lhs, <$t>::NAN, |x: $t, y| x + y),
+            BinaryOp::Subtract => zip_in_place($a, $b, $lhs, <$t>::NAN, |x: $t, y| x - y),
+            BinaryOp::Multiply => zip_in_place($a, $b, $lhs, <$t>::NAN, |x: $t, y| x * y),
+            BinaryOp::Divide => zip_in_place($a, $b, $lhs, <$t>::NAN, |x: $t, y| x / y),
             BinaryOp::Maximum | BinaryOp::Minimum => {
                 let max = $op == BinaryOp::Maximum;
-                zip_in_place($a, $b, $lhs, |x: $t, y| {
+                zip_in_place($a, $b, $lhs, <$t>::NAN, |x: $t, y| {
                     if x == y && x == 0.0 {
                         if x.is_sign_negative() == max {
                             y
@@ -172,8 +172,10 @@ macro_rules! float_in_place {
 /// [`binary`] computed into `target`, which holds the left operand
 /// (`target_is_lhs`) or the right one, reusing its buffer: every element is
 /// the same IEEE operation on the same operands, so the bits equal
-/// [`binary`]'s. Only `f32` and `f64` tensors are done in place; for any
-/// other type `target` is left untouched and `Ok(false)` says so.
+/// [`binary`]'s after NaN canonicalization, which this applies itself
+/// ([`Tensor::canonicalize_nans`]). Only `f32` and `f64` tensors are done in
+/// place; for any other type `target` is left untouched and `Ok(false)`
+/// says so.
 pub fn binary_in_place(
     op: BinaryOp,
     target: &mut Tensor,
@@ -192,23 +194,28 @@ pub fn binary_in_place(
     Ok(true)
 }
 
-/// `target[i] = f(target[i], other[i])`, or `f(other[i], target[i])`.
-fn zip_in_place<T: Copy>(
+/// `target[i] = f(target[i], other[i])`, or `f(other[i], target[i])`, with
+/// NaN results made canonical in the same pass (a select, so the loop still
+/// vectorizes); the interpreter then skips its separate canonicalization.
+fn zip_in_place<T: Copy + PartialEq>(
     target: &mut [T],
     other: &[T],
     target_is_lhs: bool,
+    nan: T,
     f: impl Fn(T, T) -> T,
 ) {
+    #[allow(clippy::eq_op)] // r != r is the NaN test, branch-free
+    let canonical = |r: T| if r != r { nan } else { r };
     if target_is_lhs {
         target
             .iter_mut()
             .zip(other)
-            .for_each(|(x, &y)| *x = f(*x, y));
+            .for_each(|(x, &y)| *x = canonical(f(*x, y)));
     } else {
         target
             .iter_mut()
             .zip(other)
-            .for_each(|(x, &y)| *x = f(y, *x));
+            .for_each(|(x, &y)| *x = canonical(f(y, *x)));
     }
 }
 
@@ -629,6 +636,52 @@ mod tests {
 
     fn f32s(v: &[f32]) -> Tensor {
         Tensor::new(ElementType::F32, vec![v.len()], Data::F32(v.to_vec())).unwrap()
+    }
+
+    /// In place, on either side, the bits are those of `binary` with NaNs
+    /// canonical: NaN payloads, signed zeros, infinities, subnormals.
+    #[test]
+    fn in_place_binary_ops_match_binary() {
+        let payload = f32::from_bits(0x7fc0_1234);
+        let a = [
+            1.5,
+            -0.0,
+            0.0,
+            f32::INFINITY,
+            payload,
+            1e-40,
+            -3.0,
+            f32::NAN,
+        ];
+        let b = [-2.25, 0.0, -0.0, f32::INFINITY, 2.0, 1e-39, payload, 0.0];
+        let ops = [
+            BinaryOp::Add,
+            BinaryOp::Subtract,
+            BinaryOp::Multiply,
+            BinaryOp::Divide,
+            BinaryOp::Maximum,
+            BinaryOp::Minimum,
+        ];
+        for op in ops {
+            let mut expected = binary(op, &f32s(&a), &f32s(&b)).unwrap();
+            expected.canonicalize_nans();
+            let bits = |t: &Tensor| match &t.data {
+                Data::F32(v) => v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                _ => unreachable!(),
+            };
+            let mut lhs = f32s(&a);
+            assert!(binary_in_place(op, &mut lhs, &f32s(&b), true).unwrap());
+            assert_eq!(bits(&lhs), bits(&expected), "{op:?} into lhs");
+            let mut rhs = f32s(&b);
+            assert!(binary_in_place(op, &mut rhs, &f32s(&a), false).unwrap());
+            assert_eq!(bits(&rhs), bits(&expected), "{op:?} into rhs");
+        }
+        let mut ints = i32s(&[1, 2]);
+        assert!(!binary_in_place(BinaryOp::Add, &mut ints, &i32s(&[3, 4]), true).unwrap());
+        assert_eq!(ints.data, Data::Signed(vec![1, 2]));
+        assert!(
+            binary_in_place(BinaryOp::Add, &mut f32s(&[1.0]), &f32s(&[1.0, 2.0]), true).is_err()
+        );
     }
 
     fn i32s(v: &[i64]) -> Tensor {
