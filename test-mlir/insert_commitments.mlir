@@ -114,8 +114,8 @@
 // Several leaves (b: d = 2, k = 1; a: d = 3, k = 2): only deltas are sketched, in delta order, after every
 // existing result (the loss stays where it was); a delta whose last dim is 0
 // gets nothing; existing attributes (donation, jax.result_info) are kept.
-// With drop-deltas, a donated argument's result index would change: refused.
-// DROP: error: `drop-deltas` renumbers the results, but an argument carries `tf.aliasing_output`
+// With drop-deltas, the donation alias of a post-update result before the deltas is unchanged.
+// DROP-LABEL: "func.func"() <{arg_attrs = [{tf.aliasing_output = 0 : i32, zkdv.path = "a", zkdv.role = "param"}, {zkdv.path = "b", zkdv.role = "param"}
 // CHECK-LABEL: "func.func"() <{arg_attrs = [{tf.aliasing_output = 0 : i32, zkdv.path = "a", zkdv.role = "param"}, {zkdv.path = "b", zkdv.role = "param"}, {zkdv.path = "z", zkdv.role = "param"}, {zkdv.path = "m/a", zkdv.role = "opt_state"}, {zkdv.path = "b", zkdv.role = "probe_weight"}, {zkdv.path = "a", zkdv.role = "probe_weight"}]
 // CHECK-SAME:  function_type = (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<2xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<4x1xf32>, tensor<1x2xf32>)
 // CHECK-SAME:  res_attrs = [{{.*}}{jax.result_info = "loss", zkdv.path = "loss", zkdv.role = "user"}, {zkdv.path = "b", zkdv.role = "sketch"}, {zkdv.path = "a", zkdv.role = "sketch"}]
@@ -125,6 +125,33 @@
   ^bb0(%a: tensor<3xf32>, %b: tensor<4x2xf32>, %z: tensor<2x0xf32>, %m: tensor<3xf32>):
     %l = "stablehlo.constant"() <{value = dense<1.0> : tensor<f32>}> : () -> tensor<f32>
     "func.return"(%a, %b, %z, %m, %b, %z, %a, %l) : (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// With drop-deltas, a donation alias of a result after the dropped delta follows it (2 -> 1).
+// DROP-LABEL: "func.func"() <{arg_attrs = [{tf.aliasing_output = 1 : i32, zkdv.path = "w", zkdv.role = "param"}, {zkdv.path = "w", zkdv.role = "probe_weight"}], function_type = (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<1x1xf32>)
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{tf.aliasing_output = 2 : i32, zkdv.path = "w", zkdv.role = "param"}], function_type = (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "delta"}, {zkdv.path = "u", zkdv.role = "user"}], sym_name = "main"}> ({
+  ^bb0(%w: tensor<2xf32>):
+    %d = "stablehlo.negate"(%w) : (tensor<2xf32>) -> tensor<2xf32>
+    %p = "stablehlo.add"(%w, %d) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    "func.return"(%p, %d, %w) : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// With drop-deltas, a donation alias of the dropped delta itself is refused.
+// DROP: insert_commitments.mlir:[[@LINE+3]]:3: error: `drop-deltas` removes result 1, which an argument's `tf.aliasing_output` aliases; donate that argument to another result
+// CHECK-LABEL: "func.func"() <{arg_attrs = [{tf.aliasing_output = 1 : i32, zkdv.path = "v", zkdv.role = "param"}
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{tf.aliasing_output = 1 : i32, zkdv.path = "v", zkdv.role = "param"}], function_type = (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>), res_attrs = [{zkdv.path = "v", zkdv.role = "post_param"}, {zkdv.path = "v", zkdv.role = "delta"}], sym_name = "main"}> ({
+  ^bb0(%v: tensor<2xf32>):
+    %d = "stablehlo.negate"(%v) : (tensor<2xf32>) -> tensor<2xf32>
+    %p = "stablehlo.add"(%v, %d) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    "func.return"(%p, %d) : (tensor<2xf32>, tensor<2xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
 

@@ -54,8 +54,9 @@
 //! `delta` results are removed after they are sketched: the production step
 //! then never writes its update to memory as an output (on XLA CPU that
 //! output alone costs a third of an MLP step). The remaining results keep
-//! their order; an argument carrying `tf.aliasing_output` is then refused,
-//! since the result indices it names change.
+//! their order, and every argument's `tf.aliasing_output` (the donation
+//! alias JAX writes) is renumbered to follow its result; an alias of a
+//! dropped delta is refused.
 //!
 //! Preconditions: the entry has roles on every argument and result (run
 //! `--zkdv-annotate-roles` first), has not been instrumented already, and its
@@ -68,10 +69,12 @@
 //! remain valid. The IR is read completely before it is changed.
 
 use melior::ir::{
-    attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute, TypeAttribute},
+    attribute::{
+        ArrayAttribute, DictionaryAttribute, IntegerAttribute, StringAttribute, TypeAttribute,
+    },
     block::BlockLike,
     operation::{OperationBuilder, OperationLike, OperationMutLike},
-    r#type::{DimSize, FunctionType, RankedTensorType, ShapedTypeLike},
+    r#type::{DimSize, FunctionType, IntegerType, RankedTensorType, ShapedTypeLike},
     Attribute, Block, BlockRef, Identifier, Location, Module, OperationRef, Region, RegionLike,
     Type, Value, ValueLike,
 };
@@ -204,19 +207,6 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
     }
     let arg_dicts =
         port_dictionaries(&entry_ref, Side::Argument, signature.args.len()).map_err(fail)?;
-    if options.drop_deltas
-        && arg_dicts.iter().flatten().any(|d| {
-            (0..d.len())
-                .filter_map(|i| d.element(i).ok())
-                .any(|(name, _)| name.as_string_ref().as_str().ok() == Some("tf.aliasing_output"))
-        })
-    {
-        return Err(fail(Diagnostic::error_at(
-            &entry_ref,
-            "`drop-deltas` renumbers the results, but an argument carries \
-             `tf.aliasing_output`; donate through the caller instead",
-        )));
-    }
     // Results that stay, by index (all but the deltas with `drop-deltas`).
     let kept: Vec<bool> = signature
         .results
@@ -225,6 +215,14 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
         .collect();
     let res_dicts =
         port_dictionaries(&entry_ref, Side::Result, signature.results.len()).map_err(fail)?;
+    // Donation aliases name result indices: renumber them past the dropped
+    // deltas (an alias of a dropped delta itself cannot stay).
+    let mut arg_dicts = arg_dicts;
+    if options.drop_deltas {
+        for dict in arg_dicts.iter_mut().flatten() {
+            *dict = renumber_alias(context, &entry_ref, *dict, &kept).map_err(fail)?;
+        }
+    }
 
     // 2. Rewrite the body: new block arguments, sketch ops, a new return.
     let location = entry_ref.location();
@@ -352,6 +350,56 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
         ArrayAttribute::new(context, &res_attrs).into(),
     );
     Ok(())
+}
+
+/// The argument attribute by which JAX marks a donated argument aliased to
+/// a result.
+const ALIAS_ATTR: &str = "tf.aliasing_output";
+
+/// `dict` with its `tf.aliasing_output` (a result index) renumbered for the
+/// results that stay (`kept`); an alias of a result that goes is an error.
+fn renumber_alias<'c>(
+    context: &'c melior::Context,
+    entry: &OperationRef<'c, '_>,
+    dict: DictionaryAttribute<'c>,
+    kept: &[bool],
+) -> Result<DictionaryAttribute<'c>, Diagnostic> {
+    let mut entries = Vec::with_capacity(dict.len());
+    let mut changed = false;
+    for i in 0..dict.len() {
+        let Ok((name, value)) = dict.element(i) else {
+            continue;
+        };
+        if name.as_string_ref().as_str().ok() != Some(ALIAS_ATTR) {
+            entries.push((name, value));
+            continue;
+        }
+        let index = IntegerAttribute::try_from(value)
+            .ok()
+            .and_then(|v| usize::try_from(v.value()).ok())
+            .filter(|&v| v < kept.len())
+            .ok_or_else(|| {
+                Diagnostic::error_at(entry, format!("`{ALIAS_ATTR}` is not a result index"))
+            })?;
+        if !kept[index] {
+            return Err(Diagnostic::error_at(
+                entry,
+                format!(
+                    "`drop-deltas` removes result {index}, which an argument's \
+                     `{ALIAS_ATTR}` aliases; donate that argument to another result"
+                ),
+            ));
+        }
+        let renumbered = kept[..index].iter().filter(|&&k| k).count();
+        let ty = IntegerType::new(context, 32).into();
+        entries.push((name, IntegerAttribute::new(ty, renumbered as i64).into()));
+        changed |= renumbered != index;
+    }
+    Ok(if changed {
+        DictionaryAttribute::new(context, &entries)
+    } else {
+        dict
+    })
 }
 
 /// The sketch plan of one delta leaf, `None` when its last dimension is 0.

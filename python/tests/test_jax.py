@@ -184,6 +184,75 @@ def test_attest_apply_fn_replaces_apply_fn_only_in_replay(tmp_path):
     assert len(proof.checks) == 6
 
 
+def test_production_apply_fn_that_jax_export_refuses_runs_with_attest_apply_fn(tmp_path):
+    # A host callback (here a numpy activation through jax.pure_callback, and a debug print)
+    # cannot pass jax.export; production runs it anyway, and the exportable attest_apply_fn
+    # is what sampled checks replay.
+    proof = session(tmp_path)
+    state, batches = jax_steps.mlp(proof)
+    model_apply = state.apply_fn
+    host_calls = []
+
+    def host_tanh(x):
+        host_calls.append(x.shape)
+        return np.tanh(x)
+
+    def production_apply(variables, x):
+        x = jax.pure_callback(host_tanh, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+        jax.debug.callback(lambda s: host_calls.append("debug"), x.sum())
+        return model_apply(variables, x)
+
+    def replay_apply(variables, x):
+        return model_apply(variables, jnp.tanh(x))
+
+    (x0, _), *_ = batches(1)
+    with pytest.raises(NotImplementedError, match="host_callbacks"):
+        jax.export.export(jax.jit(production_apply))({"params": state.params}, x0)
+    params, tx = state.params, state.tx
+    plain = zkdv.jax.contrib.TrainState.create(
+        proof=proof, apply_fn=production_apply, params=jax.tree.map(jnp.copy, params), tx=tx
+    )
+    state = zkdv.jax.contrib.TrainState.create(
+        proof=proof,
+        apply_fn=production_apply,
+        params=params,
+        tx=tx,
+        attest_apply_fn=replay_apply,
+    )
+    step = proof.jit(jax_steps.train_step, donate_argnums=(0,))
+    reference = jax.jit(jax_steps.train_step)
+    for x, y in batches(4):
+        plain, _ = reference(plain, x, y)
+        state, _ = step(state, x, y)
+    proof.close()
+    jax.effects_barrier()
+    assert "debug" in host_calls
+    # Bitwise the same training as jax.jit, every check passed.
+    for a, b in zip(jax.tree.leaves(state.params), jax.tree.leaves(plain.params), strict=True):
+        assert np.array_equal(np.asarray(a), np.asarray(b))
+    assert len(proof.checks) == 8
+    assert all(check.passed for check in proof.checks)
+    assert transcript.inspect(tmp_path / "proof")["status"] == "ok"
+
+
+def test_a_step_jax_export_refuses_needs_an_exportable_attested_program(tmp_path):
+    proof = session(tmp_path)
+    state, batches = jax_steps.mlp(proof)
+    model_apply = state.apply_fn
+
+    def production_apply(variables, x):
+        jax.debug.callback(lambda s: None, x.sum())
+        return model_apply(variables, x)
+
+    state = zkdv.jax.contrib.TrainState.create(
+        proof=proof, apply_fn=production_apply, params=state.params, tx=state.tx
+    )
+    step = proof.jit(jax_steps.train_step)
+    (x, y), *_ = batches(1)
+    with pytest.raises(ValueError, match="cannot pass jax.export.*attest_apply_fn"):
+        step(state, x, y)
+
+
 def test_every_dynamic_non_state_input_is_packed_into_the_batch(tmp_path):
     proof = session(tmp_path)
     state, batches = jax_steps.mlp(proof, features=8, batch=16)

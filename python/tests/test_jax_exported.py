@@ -107,3 +107,38 @@ def test_dropped_results_are_described_by_kept_results():
     want = jax.tree.leaves(jax.jit(step)(*ARGS))[:3]
     for g, w in zip(out[:3], want, strict=True):
         np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+def callback_step(p0, p1, o, b):
+    """``step`` with a host callback in it, which ``jax.export`` refuses."""
+    scale = jax.pure_callback(
+        lambda s: np.float32(s) * np.float32(0.5), jax.ShapeDtypeStruct((), jnp.float32), b.sum()
+    )
+    new, post_o, deltas, _ = step((p0, p1), (o,), b.astype(jnp.float32) * scale)
+    return new, post_o, deltas, ()
+
+
+def test_a_lowering_with_host_callbacks_compiles_rewritten_with_donation():
+    flat = jax.tree.leaves(ARGS)
+    with pytest.raises(NotImplementedError, match="host_callbacks"):
+        jax.export.export(jax.jit(callback_step))(*flat)
+    lowered = jax.jit(callback_step, keep_unused=True, donate_argnums=(0, 1)).trace(*flat).lower()
+    text, _ = passes.run_passes(
+        _exported.lowered_text(lowered),
+        ["zkdv-annotate-roles", "zkdv-insert-commitments=ratio=0.5 drop-deltas"],
+    )
+    sig = _exported.signature(text)
+    in_avals = [jax.core.ShapedArray(s, d) for s, d in sig.arguments]
+    out_avals = [jax.core.ShapedArray(s, d) for s, d in sig.results]
+    compiled = _exported.compile_lowered(lowered, text, in_avals, out_avals, [0, 1, 2])
+    params = [jax.device_put(x) for x in flat[:2]]
+    weights = [np.ones(s, np.float32) for s, _ in sig.arguments[4:]]
+    out = compiled(*params, *flat[2:], *weights)
+    assert all(p.is_deleted() for p in params)  # the donation survived the rewrite
+    want = jax.tree.leaves(jax.jit(callback_step)(*flat))[:3]
+    assert len(out) == 3 + 2  # post params, post optimizer state, then two sketches
+    for g, w in zip(out[:3], want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+    with pytest.raises(ValueError, match="keep_unused"):
+        dropped = jax.jit(lambda x, y: x).trace(*flat[:2]).lower()
+        _exported.compile_lowered(dropped, _exported.lowered_text(dropped), [], [], [0])

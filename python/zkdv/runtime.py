@@ -99,6 +99,8 @@ class Program:
             for x in inputs
         ]
         return [
-            r if isinstance(r, np.ndarray) else np.frombuffer(r[2], dtype=_dtype(r[0])).reshape(r[1])
+            r
+            if isinstance(r, np.ndarray)
+            else np.frombuffer(r[2], dtype=_dtype(r[0])).reshape(r[1])
             for r in self._native.run(parts, max_ops, max_elements)
         ]

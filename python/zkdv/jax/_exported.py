@@ -1,4 +1,4 @@
-"""The one place where ``zkdv.jax`` relies on JAX internals: rewriting an ``Exported``.
+"""The one place where ``zkdv.jax`` relies on JAX internals: compiling rewritten modules.
 
 ``proof.jit`` compiles a StableHLO module that the Rust passes rewrote (DESIGN.md §7 records the
 recipe, verified on jax 0.12): the step is exported with the public ``jax.export.export``, its
@@ -6,13 +6,23 @@ module text goes through the passes, and the rewritten text replaces
 ``Exported.mlir_module_serialized``. When the passes add arguments (probe weights) or results
 (sketches), the fields that describe them change too, and some of those are private
 (``_in_named_shardings``, ``_out_named_shardings``, ``_get_vjp``), and so is JAX's helper
-that makes an MLIR context with its dialects registered. Nothing else in the frontend
-touches a private name; ``python/tests/test_jax_exported.py`` pins this module's behaviour so a
-JAX upgrade that breaks it fails there first.
+that makes an MLIR context with its dialects registered.
+
+A step that ``jax.export`` refuses (a host callback such as ``jax.debug.print`` or
+``jax.pure_callback``, a custom call without compatibility guarantees) is lowered with
+``jax.jit(...).trace(...).lower()`` instead, and :func:`compile_lowered` compiles the rewritten
+text through a copy of that lowering: its compile arguments carry the host callbacks (each
+callback op names its index in that list), effects and donation. That route reads and replaces
+private fields of the lowering (``_lowering``, ``_hlo``, ``_executable``, ``compile_args``,
+``_donated_invars``) and uses JAX's private ``ArgInfo``, ``AllArgsInfo`` and ``UNSPECIFIED``.
+
+Nothing else in the frontend touches a private name; ``python/tests/test_jax_exported.py`` pins
+this module's behaviour so a JAX upgrade that breaks it fails there first.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +35,14 @@ from jax.extend import mlir as jax_mlir
 from jax.extend.mlir import ir
 from jax.extend.mlir.dialects import stablehlo
 
-__all__ = ["Signature", "generic_text", "replace_module", "signature"]
+__all__ = [
+    "Signature",
+    "compile_lowered",
+    "generic_text",
+    "lowered_text",
+    "replace_module",
+    "signature",
+]
 
 # MLIR element types of tensors, as numpy dtypes (bf16 through ml_dtypes, which jax installs).
 _ELEMENT_TYPES = {
@@ -153,3 +170,71 @@ def replace_module(
         module_kept_var_idx=tuple(range(n_in)),
         _get_vjp=None,
     )
+
+
+def lowered_text(lowered: jax.stages.Lowered) -> str:
+    """The StableHLO module of ``lowered`` in generic op form without locations."""
+    module = lowered.compiler_ir("stablehlo")
+    with _context():
+        module = ir.Module.parse(str(module))
+        return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+
+
+def compile_lowered(
+    lowered: jax.stages.Lowered,
+    text: str,
+    in_avals: Sequence[jax.core.ShapedArray],
+    out_avals: Sequence[jax.core.ShapedArray],
+    kept_results: Sequence[int],
+) -> jax.stages.Compiled:
+    """Compile ``text``, a rewrite of ``lowered``'s module, keeping its callbacks and donation.
+
+    ``lowered`` must have been lowered from a function of flat positional arrays with every
+    argument kept (``keep_unused=True``). ``text`` may append arguments (never donated) and
+    results, and drop results: ``kept_results`` lists which of ``lowered``'s results it still
+    returns, in order; the rest of its results are new. The compiled function takes
+    ``len(in_avals)`` positional arrays and returns a tuple of ``len(out_avals)`` arrays.
+
+    Raises:
+        ValueError: when ``lowered`` dropped arguments or ``text`` removed some.
+    """
+    from jax._src.interpreters.pxla import AllArgsInfo
+    from jax._src.sharding_impls import UNSPECIFIED
+    from jax._src.stages import ArgInfo
+
+    old = lowered._lowering
+    args = old.compile_args
+    n_old = len(args["global_in_avals"])
+    if sorted(args["kept_var_idx"]) != list(range(n_old)) or len(in_avals) < n_old:
+        raise ValueError("compile_lowered: arguments were dropped (lower with keep_unused=True)")
+    n_new = len(in_avals) - n_old
+    kept = list(kept_results)
+    n_added = len(out_avals) - len(kept)
+    with _context():
+        module = ir.Module.parse(text)
+    new = copy.copy(old)
+    new._hlo = module
+    new._executable = None
+    new._donated_invars = tuple(old._donated_invars) + (False,) * n_new
+    compile_args = dict(args)
+    compile_args.update(
+        global_in_avals=list(in_avals),
+        in_shardings=tuple(args["in_shardings"]) + (UNSPECIFIED,) * n_new,
+        in_layouts=tuple(args["in_layouts"]) + (None,) * n_new,
+        kept_var_idx=set(range(len(in_avals))),
+        all_args_info=AllArgsInfo(
+            list(in_avals),
+            args["all_args_info"].debug_info._replace(arg_names=None, result_paths=None),
+        ),
+        global_out_avals=list(out_avals),
+        out_shardings=tuple(args["out_shardings"][i] for i in kept) + (UNSPECIFIED,) * n_added,
+        out_layouts=tuple(args["out_layouts"][i] for i in kept) + (None,) * n_added,
+    )
+    new.compile_args = compile_args
+    donated = [info.donated for info in jax.tree.leaves(lowered.args_info)]
+    args_info = (
+        tuple(ArgInfo(aval, i < n_old and donated[i]) for i, aval in enumerate(in_avals)),
+        {},
+    )
+    out_tree = jax.tree.structure(tuple(range(len(out_avals))))
+    return jax.stages.Lowered(new, args_info, out_tree).compile()

@@ -10,11 +10,15 @@ On the first call a :class:`ProvedFunction` builds a :class:`StepProgram`:
 2. *Canonical step*: the same function re-traced with the ABI of the passes, ``(params,
    opt_state, packed_batch) -> (post_params, post_opt_state, deltas, user_leaves)``, where the
    batch leaves are unpacked inside the program and ``user_leaves`` are the outputs that are not
-   the post-update state. It is exported with ``jax.export`` and printed in generic form.
+   the post-update state. It is exported with ``jax.export`` and printed in generic form. A
+   step that ``jax.export`` refuses (host callbacks, custom calls without compatibility
+   guarantees) is lowered with ``jax.jit(...).lower()`` instead; its attested program must then
+   come from an exportable ``attest_apply_fn`` or a ``proof.attest`` function.
 3. *Production program*: ``--zkdv-annotate-roles --zkdv-insert-commitments=drop-deltas`` add
    the probe weight arguments and the update sketches and drop the update itself from the
    outputs (returning it costs a third of a small MLP step on XLA CPU); the result is compiled by
-   JAX (:mod:`zkdv.jax._exported`), donating exactly the donated parameter leaves. The *replay
+   JAX (:mod:`zkdv.jax._exported`, through ``Exported`` or, for a refused step, through a copy
+   of its lowering), donating exactly the donated parameter leaves. The *replay
    variant* is the same module with the update kept as an output; checks rebuild pre-states
    and read the challenged update coordinate with it.
 4. *Attested program*: the user's ``proof.attest`` function when one is registered, else
@@ -298,7 +302,6 @@ class StepProgram:
     production: Callable[..., Any]
     replay: Callable[..., Any]
     pack: Callable[..., Any]
-    production_exported: Any
     placement: Placement
     production_text: str
     attested_text: str
@@ -559,50 +562,88 @@ class ProvedFunction:
                 platforms=platforms,
             )(tuple(param_avals), tuple(opt_avals), packed_aval)
 
-        exported = export_canonical(replay=False)
-        canonical_text = _exported.generic_text(exported)
+        n_state = len(params) + len(opt)
+
+        def lower_canonical(donate: Sequence[int]) -> Any:
+            """The canonical step lowered from flat arrays without ``jax.export``."""
+
+            def flat_step(*xs: Any) -> Any:
+                return canonical(xs[: len(params)], xs[len(params) : n_state], xs[n_state])
+
+            shardings = {}
+            if placement.mesh is not None:
+                state = placement.params + placement.opt_state
+                shardings = {"in_shardings": (*state, placement.replicated)}
+            jitted = jax.jit(flat_step, keep_unused=True, donate_argnums=tuple(donate), **shardings)
+            return jitted.trace(*param_avals, *opt_avals, packed_aval).lower()
+
+        # A step that jax.export refuses (a host callback, a custom call without compatibility
+        # guarantees) still runs in production; only the attested program must be exportable.
+        refused: Exception | None = None
+        try:
+            exported: Any = export_canonical(replay=False)
+            canonical_text = _exported.generic_text(exported)
+        except (NotImplementedError, ValueError) as error:
+            exported, refused = None, error
+            canonical_text = _exported.lowered_text(lower_canonical(param_donation))
         outputs = dict(shape_info)
 
         # 3. Production: commitment hooks, compiled by JAX.
         ratio = proof._probe_ratio
+        jit_options = {
+            k: v
+            for k, v in self._options.items()
+            if k in ("device", "backend", "compiler_options", "inline")
+        }
 
-        def instrument(drop_deltas: bool) -> tuple[str, Any, list[tuple[int, ...]]]:
+        def instrument(
+            drop_deltas: bool, donate: Sequence[int], options: dict[str, Any]
+        ) -> tuple[str, Any, list[tuple[int, ...]]]:
+            lowered = None if exported is not None else lower_canonical(donate)
+            base = canonical_text if lowered is None else _exported.lowered_text(lowered)
             option = f"zkdv-insert-commitments=ratio={ratio!r}"
             text, _ = passes.run_passes(
-                canonical_text,
+                base,
                 ["zkdv-annotate-roles", f"{option} drop-deltas" if drop_deltas else option],
                 f"<{name}: production>",
             )
             signature = _exported.signature(text)
             in_avals = [jax.core.ShapedArray(s, d) for s, d in signature.arguments]
             out_avals = [jax.core.ShapedArray(s, d) for s, d in signature.results]
-            n_sketch = len(in_avals) - len(exported.in_avals)
+            n_sketch = len(in_avals) - (n_state + 1)
             sketches = [tuple(a.shape) for a in out_avals[len(out_avals) - n_sketch :]]
-            n_state = len(params) + len(opt)
+            n_out = len(out_avals) - n_sketch + (len(params) if drop_deltas else 0)
             kept = [
                 i
-                for i in range(len(exported.out_avals))
+                for i in range(n_out)
                 if not (drop_deltas and n_state <= i < n_state + len(params))
             ]
+            if lowered is not None:
+                return (
+                    text,
+                    _exported.compile_lowered(lowered, text, in_avals, out_avals, kept),
+                    sketches,
+                )
             rewritten = _exported.replace_module(exported, text, in_avals, out_avals, kept)
-            return text, rewritten, sketches
+            return text, placement.compile(rewritten, tuple(donate), options), sketches
 
-        production_text, rewritten, sketch_shapes = instrument(drop_deltas=True)
-        _, replay_exported, _ = instrument(drop_deltas=False)
-        jit_options = {
-            k: v
-            for k, v in self._options.items()
-            if k in ("device", "backend", "compiler_options", "inline")
-        }
         # Both are compiled now, so neither the first step nor the first check pays for it.
-        production = placement.compile(rewritten, tuple(param_donation), jit_options)
+        production_text, production, sketch_shapes = instrument(
+            drop_deltas=True, donate=param_donation, options=jit_options
+        )
         # Replays run on copies of host snapshots: every state buffer can be donated.
-        replay = placement.compile(replay_exported, tuple(range(len(params) + len(opt))), {})
+        _, replay, _ = instrument(drop_deltas=False, donate=range(n_state), options={})
 
         # 4. The attested program.
         replay_text = canonical_text
         if self._replays_differently(static, tree, len(flat)):
             replay_text = _exported.generic_text(export_canonical(replay=True))
+        elif refused is not None and proof._attest is None:
+            raise ValueError(
+                f"proof.jit({name}): the step cannot pass jax.export ({refused}), and the "
+                "attested program that checks replay must be exportable; give the TrainState "
+                "an exportable attest_apply_fn, or register the transition with @proof.attest"
+            ) from refused
         attested_text = proof._attested_text(
             replay_text,
             name,
@@ -634,7 +675,6 @@ class ProvedFunction:
                 functools.partial(layout.pack_traced, replicate=placement.replicate),
                 out_shardings=placement.replicated,
             ),
-            production_exported=rewritten,
             placement=placement,
             production_text=production_text,
             attested_text=attested_text,
