@@ -53,6 +53,8 @@ const PARALLEL_WORK: usize = 1 << 15;
 const ROWS_PER_CHUNK: usize = 8;
 /// Output columns per work item when a product has few rows.
 const COLUMN_TILE: usize = 256;
+/// Up to this many rows per matrix, work items split the columns.
+const COLUMN_SPLIT_ROWS: usize = 256;
 
 /// The family entry point: `dot_general`, `dot` and `convolution`.
 pub fn family(
@@ -199,8 +201,10 @@ struct Panel {
     depth: usize,
     /// Output columns.
     cols: usize,
-    /// Row stride of `b`.
+    /// Row stride of `b` (of `b` transposed, when `b_transposed`).
     ldb: usize,
+    /// Whether `b` is stored transposed: `b[k][j]` at `j * ldb + k`.
+    b_transposed: bool,
     /// Row stride of `out`.
     ldc: usize,
 }
@@ -242,33 +246,61 @@ unsafe fn gemm_avx2<T: Ring>(a: &[T], b: &[T], out: &mut [T], p: Panel) {
 }
 
 /// The body of [`gemm`], inlined into each instruction-set variant.
+///
+/// Columns go in strips of [`NR`]: each strip of `b` is first copied into a
+/// contiguous `depth x NR` buffer (one pass over `b` in all), so the tiles
+/// of every row block stream it from cache instead of striding through `b`
+/// a row (often a page) per product. Copying changes no value, and every
+/// output element still accumulates its products in increasing `k`.
 #[inline(always)]
 fn gemm_portable<T: Ring>(a: &[T], b: &[T], out: &mut [T], p: Panel) {
-    let mut r0 = 0;
-    while r0 < p.rows {
-        let mr = (p.rows - r0).min(MR);
-        let mut j0 = 0;
-        while j0 + NR <= p.cols {
+    let mut strip: Vec<T> = Vec::with_capacity(p.depth * NR);
+    let mut j0 = 0;
+    while j0 + NR <= p.cols {
+        strip.clear();
+        if p.b_transposed {
+            strip.resize(p.depth * NR, T::ZERO);
+            for jj in 0..NR {
+                let column = &b[(j0 + jj) * p.ldb..][..p.depth];
+                for (k, &v) in column.iter().enumerate() {
+                    strip[k * NR + jj] = v;
+                }
+            }
+        } else {
+            for k in 0..p.depth {
+                strip.extend_from_slice(&b[k * p.ldb + j0..k * p.ldb + j0 + NR]);
+            }
+        }
+        let mut r0 = 0;
+        while r0 < p.rows {
+            let mr = (p.rows - r0).min(MR);
             if mr == MR {
-                tile::<T, MR>(a, b, out, p, r0, j0);
+                tile::<T, MR>(a, &strip, out, p, r0, j0);
             } else {
                 for r in r0..r0 + mr {
-                    tile::<T, 1>(a, b, out, p, r, j0);
+                    tile::<T, 1>(a, &strip, out, p, r, j0);
                 }
             }
-            j0 += NR;
+            r0 += mr;
         }
-        // The last columns, fewer than a tile: one element at a time.
-        for r in r0..r0 + mr {
-            for j in j0..p.cols {
-                let mut acc = T::ZERO;
-                for k in 0..p.depth {
-                    acc = acc.add(a[r * p.depth + k].mul(b[k * p.ldb + j]));
-                }
-                out[r * p.ldc + j] = acc;
+        j0 += NR;
+    }
+    // The last columns, fewer than a strip: one element at a time.
+    let at = |k: usize, j: usize| {
+        if p.b_transposed {
+            b[j * p.ldb + k]
+        } else {
+            b[k * p.ldb + j]
+        }
+    };
+    for r in 0..p.rows {
+        for j in j0..p.cols {
+            let mut acc = T::ZERO;
+            for k in 0..p.depth {
+                acc = acc.add(a[r * p.depth + k].mul(at(k, j)));
             }
+            out[r * p.ldc + j] = acc;
         }
-        r0 += mr;
     }
 }
 
@@ -277,21 +309,22 @@ const MR: usize = 4;
 /// Columns of a register tile in [`gemm`].
 const NR: usize = 16;
 
-/// One `ROWS x NR` tile of [`gemm`] at rows `r0..`, columns `j0..`.
+/// One `ROWS x NR` tile of [`gemm`] at rows `r0..`, columns `j0..`, reading
+/// `b`'s columns `j0..j0 + NR` from `strip` (`depth x NR`, row-major).
 #[inline(always)]
 fn tile<T: Ring, const ROWS: usize>(
     a: &[T],
-    b: &[T],
+    strip: &[T],
     out: &mut [T],
     p: Panel,
     r0: usize,
     j0: usize,
 ) {
     let mut acc = [[T::ZERO; NR]; ROWS];
-    for k in 0..p.depth {
-        let row = &b[k * p.ldb + j0..k * p.ldb + j0 + NR];
-        for (i, acc) in acc.iter_mut().enumerate() {
-            let x = a[(r0 + i) * p.depth + k];
+    let rows: [&[T]; ROWS] = std::array::from_fn(|i| &a[(r0 + i) * p.depth..][..p.depth]);
+    for (k, row) in strip.chunks_exact(NR).enumerate() {
+        for (acc, lhs) in acc.iter_mut().zip(&rows) {
+            let x = lhs[k];
             for (o, &y) in acc.iter_mut().zip(row) {
                 *o = o.add(x.mul(y));
             }
@@ -436,12 +469,27 @@ fn free_dims(
 /// type and arranged as row-major `[batch, rows, depth]` (lhs) and
 /// `[batch, depth, cols]` (rhs) matrices, the contracting index in the
 /// order of the module docs: every backend multiplies these.
+#[cfg(feature = "cuda")]
 pub(crate) fn dot_operands<'t>(
     lhs: &'t Tensor,
     rhs: &'t Tensor,
     dims: &DotDimensions,
     result: &TensorType,
 ) -> Result<(Cow<'t, Tensor>, Cow<'t, Tensor>, MatmulShape), ValueError> {
+    let (a, b, shape, _) = arranged_operands(lhs, rhs, dims, result, false)?;
+    Ok((a, b, shape))
+}
+
+/// [`dot_operands`]; with `may_transpose`, the rhs comes as `[batch, cols,
+/// depth]` when that is its layout already (the flag says so), which saves
+/// copying a transposed weight matrix (`x @ W.T`, and most gradients).
+fn arranged_operands<'t>(
+    lhs: &'t Tensor,
+    rhs: &'t Tensor,
+    dims: &DotDimensions,
+    result: &TensorType,
+    may_transpose: bool,
+) -> Result<(Cow<'t, Tensor>, Cow<'t, Tensor>, MatmulShape, bool), ValueError> {
     if dims.lhs_batching.len() != dims.rhs_batching.len()
         || dims.lhs_contracting.len() != dims.rhs_contracting.len()
     {
@@ -507,15 +555,28 @@ pub(crate) fn dot_operands<'t>(
         .chain(&rhs_free)
         .copied()
         .collect();
+    let transposed_perm: Vec<usize> = dims
+        .rhs_batching
+        .iter()
+        .chain(&rhs_free)
+        .chain(&dims.rhs_contracting)
+        .copied()
+        .collect();
+    let identity = |perm: &[usize]| perm.iter().enumerate().all(|(i, &p)| i == p);
+    let transposed = may_transpose && !identity(&rhs_perm) && identity(&transposed_perm);
     let a = arrange(lhs, result.element, &lhs_perm)?;
-    let b = arrange(rhs, result.element, &rhs_perm)?;
+    let b = if transposed {
+        arrange(rhs, result.element, &transposed_perm)?
+    } else {
+        arrange(rhs, result.element, &rhs_perm)?
+    };
     let shape = MatmulShape {
         batch,
         rows,
         depth,
         cols,
     };
-    Ok((a, b, shape))
+    Ok((a, b, shape, transposed))
 }
 
 /// `stablehlo.dot_general`: the result is indexed by the batch dimensions,
@@ -527,15 +588,15 @@ pub fn dot_general(
     dims: &DotDimensions,
     result: &TensorType,
 ) -> Result<Tensor, ValueError> {
-    let (a, b, shape) = dot_operands(lhs, rhs, dims, result)?;
+    let (a, b, shape, t) = arranged_operands(lhs, rhs, dims, result, true)?;
     let data = match (&a.data, &b.data) {
-        (Data::F32(a), Data::F32(b)) => Data::F32(batched_matmul(a, b, shape)),
-        (Data::F64(a), Data::F64(b)) => Data::F64(batched_matmul(a, b, shape)),
-        (Data::Signed(a), Data::Signed(b)) => Data::Signed(batched_matmul(a, b, shape)),
-        (Data::Unsigned(a), Data::Unsigned(b)) => Data::Unsigned(batched_matmul(a, b, shape)),
-        (Data::Bool(a), Data::Bool(b)) => Data::Bool(batched_matmul(a, b, shape)),
-        (Data::C64(a), Data::C64(b)) => Data::C64(batched_matmul(a, b, shape)),
-        (Data::C128(a), Data::C128(b)) => Data::C128(batched_matmul(a, b, shape)),
+        (Data::F32(a), Data::F32(b)) => Data::F32(batched_matmul(a, b, shape, t)),
+        (Data::F64(a), Data::F64(b)) => Data::F64(batched_matmul(a, b, shape, t)),
+        (Data::Signed(a), Data::Signed(b)) => Data::Signed(batched_matmul(a, b, shape, t)),
+        (Data::Unsigned(a), Data::Unsigned(b)) => Data::Unsigned(batched_matmul(a, b, shape, t)),
+        (Data::Bool(a), Data::Bool(b)) => Data::Bool(batched_matmul(a, b, shape, t)),
+        (Data::C64(a), Data::C64(b)) => Data::C64(batched_matmul(a, b, shape, t)),
+        (Data::C128(a), Data::C128(b)) => Data::C128(batched_matmul(a, b, shape, t)),
         _ => {
             return Err(mismatch(format!(
                 "dot_general: operands {:?} and {:?} do not convert to {:?}",
@@ -563,8 +624,9 @@ pub(crate) struct MatmulShape {
     pub(crate) cols: usize,
 }
 
-/// `out[b, m, n] = sum_k a[b, m, k] * b[b, k, n]`, all row-major.
-fn batched_matmul<T: Ring>(a: &[T], b: &[T], s: MatmulShape) -> Vec<T> {
+/// `out[b, m, n] = sum_k a[b, m, k] * b[b, k, n]`, all row-major; with
+/// `b_transposed`, `b` is stored as `[batch, cols, depth]` instead.
+fn batched_matmul<T: Ring>(a: &[T], b: &[T], s: MatmulShape, b_transposed: bool) -> Vec<T> {
     let total_rows = s.batch * s.rows;
     let mut out = vec![T::ZERO; total_rows * s.cols];
     if out.is_empty() {
@@ -573,37 +635,49 @@ fn batched_matmul<T: Ring>(a: &[T], b: &[T], s: MatmulShape) -> Vec<T> {
     let work = total_rows
         .saturating_mul(s.cols)
         .saturating_mul(s.depth.max(1));
-    if total_rows <= ROWS_PER_CHUNK && s.cols > COLUMN_TILE && work >= PARALLEL_WORK {
-        // Few rows (a matrix-vector product): split the columns instead,
-        // each tile computed into its own buffer, then copied in place.
-        let starts: Vec<usize> = (0..s.cols).step_by(COLUMN_TILE).collect();
-        let tiles: Vec<(usize, Vec<T>)> = starts
+    if s.rows <= COLUMN_SPLIT_ROWS && s.cols > COLUMN_TILE && work >= PARALLEL_WORK {
+        // Few rows per matrix (a batch of examples times a weight matrix):
+        // split the columns instead, so each work item packs its part of
+        // `b` once for all rows, each tile computed into its own buffer,
+        // then copied in place.
+        // About two items per thread and matrix, whole strips of the tile.
+        let threads = rayon::current_num_threads().max(1);
+        let width = s.cols.div_ceil(2 * threads).div_ceil(NR) * NR;
+        let width = width.clamp(NR, COLUMN_TILE);
+        let items: Vec<(usize, usize)> = (0..s.batch)
+            .flat_map(|batch| (0..s.cols).step_by(width).map(move |j0| (batch, j0)))
+            .collect();
+        let tiles: Vec<(usize, usize, Vec<T>)> = items
             .into_par_iter()
-            .map(|j0| {
-                let width = (s.cols - j0).min(COLUMN_TILE);
-                let mut tile = vec![T::ZERO; total_rows * width];
-                for r in 0..total_rows {
-                    let batch = r / s.rows;
-                    gemm(
-                        &a[r * s.depth..(r + 1) * s.depth],
-                        &b[batch * s.depth * s.cols + j0..],
-                        &mut tile[r * width..],
-                        Panel {
-                            rows: 1,
-                            depth: s.depth,
-                            cols: width,
-                            ldb: s.cols,
-                            ldc: width,
-                        },
-                    );
-                }
-                (j0, tile)
+            .map(|(batch, j0)| {
+                let width = (s.cols - j0).min(width);
+                let mut tile = vec![T::ZERO; s.rows * width];
+                let (offset, ldb) = if b_transposed {
+                    (j0 * s.depth, s.depth)
+                } else {
+                    (j0, s.cols)
+                };
+                gemm(
+                    &a[batch * s.rows * s.depth..(batch + 1) * s.rows * s.depth],
+                    &b[batch * s.depth * s.cols + offset..],
+                    &mut tile,
+                    Panel {
+                        rows: s.rows,
+                        depth: s.depth,
+                        cols: width,
+                        ldb,
+                        ldc: width,
+                        b_transposed,
+                    },
+                );
+                (batch, j0, tile)
             })
             .collect();
-        for (j0, tile) in tiles {
-            let width = tile.len() / total_rows;
+        for (batch, j0, tile) in tiles {
+            let width = tile.len() / s.rows;
             for (r, row) in tile.chunks_exact(width).enumerate() {
-                out[r * s.cols + j0..r * s.cols + j0 + width].copy_from_slice(row);
+                let start = (batch * s.rows + r) * s.cols + j0;
+                out[start..start + width].copy_from_slice(row);
             }
         }
         return out;
@@ -626,8 +700,9 @@ fn batched_matmul<T: Ring>(a: &[T], b: &[T], s: MatmulShape) -> Vec<T> {
                     rows: run_end - r,
                     depth: s.depth,
                     cols: s.cols,
-                    ldb: s.cols,
+                    ldb: if b_transposed { s.depth } else { s.cols },
                     ldc: s.cols,
+                    b_transposed,
                 },
             );
             r = run_end;
@@ -1166,6 +1241,7 @@ fn convolve<T: Ring>(lhs: &[T], rhs: &[T], g: &ConvGeometry) -> Vec<T> {
                         cols: g.group_out,
                         ldb: g.group_out,
                         ldc: g.out_features,
+                        b_transposed: false,
                     },
                 );
             }
@@ -1251,6 +1327,28 @@ mod tests {
             rhs_batching: rb.to_vec(),
             lhs_contracting: lc.to_vec(),
             rhs_contracting: rc.to_vec(),
+        }
+    }
+
+    /// A weight stored transposed (`x @ W.T`: the rhs contracts its last
+    /// dimension) is read in place; the bits equal the product with the
+    /// weight transposed first, at shapes that take the column-split path
+    /// (with remainder columns) and the row-chunk path, with a batch.
+    #[test]
+    fn transposed_rhs_products_are_bitwise_those_of_the_transposed_copy() {
+        for (batch, rows, depth, cols) in [(1, 64, 70, 300), (2, 5, 33, 21), (1, 300, 17, 40)] {
+            let x = f32s(&[batch, rows, depth], noise(batch * rows * depth, 3));
+            let w = f32s(&[batch, cols, depth], noise(batch * cols * depth, 4));
+            let result = ty(ElementType::F32, &[batch, rows, cols]);
+            let read_in_place =
+                dot_general(&x, &w, &dims(&[0], &[0], &[2], &[2]), &result).unwrap();
+            let wt = transpose(&w, &[0, 2, 1]).unwrap();
+            let copied = dot_general(&x, &wt, &dims(&[0], &[0], &[2], &[1]), &result).unwrap();
+            assert_eq!(
+                bits(&read_in_place),
+                bits(&copied),
+                "{batch}x{rows}x{depth}x{cols}"
+            );
         }
     }
 
