@@ -49,8 +49,7 @@ pub type HookResult = Option<Result<Vec<Tensor>, RuntimeError>>;
 /// must not outlive it ([`crate::Program`] keeps the two together).
 #[derive(Default)]
 pub struct PlanCache {
-    blocks: RefCell<AddressMap<usize, Rc<Vec<Vec<*const c_void>>>>>,
-    ops: RefCell<AddressMap<usize, Rc<OpPlan>>>,
+    blocks: RefCell<AddressMap<usize, Rc<BlockPlan>>>,
     /// The `func.func` each `func.call` or `stablehlo.composite` runs, by
     /// the calling op.
     callees: RefCell<AddressMap<usize, mlir_sys::MlirOperation>>,
@@ -63,9 +62,24 @@ impl std::fmt::Debug for PlanCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PlanCache")
             .field("blocks", &self.blocks.borrow().len())
-            .field("ops", &self.ops.borrow().len())
             .finish()
     }
+}
+
+/// The cached facts about one block: its argument values, and its ops in
+/// order, each with its plan and the values whose last use it is (uses
+/// inside nested regions count for the op that holds them). A run walks
+/// this array instead of MLIR's list of ops.
+struct BlockPlan {
+    arguments: Vec<*const c_void>,
+    steps: Vec<Step>,
+}
+
+/// One op of a [`BlockPlan`].
+struct Step {
+    op: mlir_sys::MlirOperation,
+    plan: OpPlan,
+    dies: Vec<*const c_void>,
 }
 
 /// The cached facts about one op.
@@ -91,6 +105,91 @@ struct OpPlan {
     /// Values that ops nested in the op's regions read (they stay in the
     /// frame while the op runs).
     nested_uses: Vec<*const c_void>,
+    /// The op with its attributes decoded, for the most frequent core ops.
+    decoded: Option<Decoded>,
+}
+
+/// A frequent core op with its attributes decoded once, so that running it
+/// neither reads attributes nor goes through the families (an op whose
+/// attributes do not decode runs the ordinary way, which reports them).
+enum Decoded {
+    Binary(ops::BinaryOp),
+    Unary(ops::UnaryOp),
+    Broadcast {
+        dimensions: Vec<usize>,
+        shape: Vec<usize>,
+    },
+    Reshape(Vec<usize>),
+    Transpose(Vec<usize>),
+    Convert(crate::ElementType),
+    Compare(ops::Direction, Option<ops::CompareType>),
+    Select,
+    DotGeneral(ops::linalg::DotDimensions, TensorType),
+}
+
+impl Decoded {
+    fn of(op: &OperationRef<'_, '_>, name: &str) -> Option<Self> {
+        use ops::{BinaryOp, CompareType, Direction, UnaryOp};
+        let result = || attrs::result_type(op, 0).ok();
+        Some(match name {
+            "stablehlo.add" => Self::Binary(BinaryOp::Add),
+            "stablehlo.subtract" => Self::Binary(BinaryOp::Subtract),
+            "stablehlo.multiply" => Self::Binary(BinaryOp::Multiply),
+            "stablehlo.divide" => Self::Binary(BinaryOp::Divide),
+            "stablehlo.maximum" => Self::Binary(BinaryOp::Maximum),
+            "stablehlo.minimum" => Self::Binary(BinaryOp::Minimum),
+            "stablehlo.negate" => Self::Unary(UnaryOp::Negate),
+            "stablehlo.abs" => Self::Unary(UnaryOp::Abs),
+            "stablehlo.broadcast_in_dim" => Self::Broadcast {
+                dimensions: attrs::dimensions(op, "broadcast_dimensions").ok()?,
+                shape: result()?.shape,
+            },
+            "stablehlo.reshape" => Self::Reshape(result()?.shape),
+            "stablehlo.transpose" => Self::Transpose(attrs::dimensions(op, "permutation").ok()?),
+            "stablehlo.convert" => Self::Convert(result()?.element),
+            "stablehlo.compare" => {
+                let direction = attrs::enum_keyword(op, "comparison_direction").ok()??;
+                let compare_type = match attrs::enum_keyword(op, "compare_type").ok()? {
+                    None => None,
+                    Some(text) => Some(CompareType::parse(&text)?),
+                };
+                Self::Compare(Direction::parse(&direction)?, compare_type)
+            }
+            "stablehlo.select" => Self::Select,
+            "stablehlo.dot_general" => Self::DotGeneral(
+                ops::linalg::DotDimensions::parse(&attrs::text(op, "dot_dimension_numbers").ok()?)
+                    .ok()?,
+                result()?,
+            ),
+            _ => return None,
+        })
+    }
+
+    fn run(&self, operands: &[&Tensor]) -> Result<Tensor, ValueError> {
+        let arity = |n: usize| ops::arity(operands, n);
+        match self {
+            Self::Binary(kind) => {
+                arity(2).and_then(|()| ops::binary(*kind, operands[0], operands[1]))
+            }
+            Self::Unary(kind) => arity(1).and_then(|()| ops::unary(*kind, operands[0])),
+            Self::Broadcast { dimensions, shape } => {
+                arity(1).and_then(|()| ops::broadcast_in_dim(operands[0], dimensions, shape))
+            }
+            Self::Reshape(shape) => arity(1).and_then(|()| ops::reshape(operands[0], shape)),
+            Self::Transpose(permutation) => {
+                arity(1).and_then(|()| ops::transpose(operands[0], permutation))
+            }
+            Self::Convert(element) => arity(1).and_then(|()| ops::convert(operands[0], *element)),
+            Self::Compare(direction, compare_type) => arity(2)
+                .and_then(|()| ops::compare(*direction, *compare_type, operands[0], operands[1])),
+            Self::Select => {
+                arity(3).and_then(|()| ops::select(operands[0], operands[1], operands[2]))
+            }
+            Self::DotGeneral(dimensions, result) => arity(2).and_then(|()| {
+                ops::linalg::dot_general(operands[0], operands[1], dimensions, result)
+            }),
+        }
+    }
 }
 
 /// How an op can reuse the buffer of an operand that dies at it (one that
@@ -452,30 +551,27 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             values: AddressMap::default(),
             parent,
         };
-        for (index, arg) in args.into_iter().enumerate() {
-            let argument = block
-                .argument(index)
-                .map_err(|_| malformed(owner, "missing block argument"))?;
-            frame.values.insert(argument.to_raw().ptr, arg);
+        let block_plan = self.block_plan(block);
+        for (&key, arg) in block_plan.arguments.iter().zip(args) {
+            frame.values.insert(key, arg);
         }
-        let dying = self.dying(block);
-        let mut next = block.first_operation();
-        let mut index = 0;
-        while let Some(current) = next {
-            next = current.next_in_block();
+        for step in &block_plan.steps {
+            // SAFETY: the pointer was taken from a live op of this module
+            // (the plan cache belongs to one parsed module, which outlives it).
+            let current = unsafe { OperationRef::from_raw(step.op) };
             let op = &current;
-            let plan = self.plan(op);
+            let plan = &step.plan;
             if plan.terminator {
                 return returned(op, &mut frame, &plan.operands);
             }
-            self.charge(op, &plan)?;
-            let dies = dying.get(index).map_or(&[][..], Vec::as_slice);
+            self.charge(op, plan)?;
+            let dies = step.dies.as_slice();
             let reused = if plan.reuse == Reuse::None
                 || (self.offload.is_some() && plan.reuse != Reuse::Owned)
             {
                 None
             } else {
-                self.reusing(op, &plan, &mut frame, dies)?
+                self.reusing(op, plan, &mut frame, dies)?
             };
             let results = match reused {
                 Some(results) => results,
@@ -489,7 +585,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                             })
                         })
                         .collect::<Result<Vec<&Tensor>, _>>()?;
-                    self.op(op, &plan, &operands, &frame)?
+                    self.op(op, plan, &operands, &frame)?
                 }
             };
             if results.len() != plan.results_keys.len() {
@@ -508,14 +604,12 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             for (&key, tensor) in plan.results_keys.iter().zip(results) {
                 frame.values.insert(key, tensor);
             }
-            index += 1;
         }
         Err(malformed(owner, "a block without a terminator"))
     }
 
-    /// For each op of `block`, the values whose last use it is (uses inside
-    /// nested regions count for the op that holds them).
-    fn dying(&self, block: BlockRef<'c, 'a>) -> Rc<Vec<Vec<*const c_void>>> {
+    /// The plan of `block`, made on its first run.
+    fn block_plan(&self, block: BlockRef<'c, 'a>) -> Rc<BlockPlan> {
         let key = block.to_raw().ptr as usize;
         if let Some(found) = self.cache.blocks.borrow().get(&key) {
             return Rc::clone(found);
@@ -543,20 +637,27 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         for (value, index) in last_use {
             dying[index].push(value);
         }
-        let dying = Rc::new(dying);
-        self.cache
-            .blocks
-            .borrow_mut()
-            .insert(key, Rc::clone(&dying));
-        dying
+        let plan = Rc::new(BlockPlan {
+            arguments: (0..block.argument_count())
+                .filter_map(|i| block.argument(i).ok())
+                .map(|argument| argument.to_raw().ptr)
+                .collect(),
+            steps: ops
+                .iter()
+                .zip(dying)
+                .map(|(op, dies)| Step {
+                    op: op.to_raw(),
+                    plan: self.plan(op),
+                    dies,
+                })
+                .collect(),
+        });
+        self.cache.blocks.borrow_mut().insert(key, Rc::clone(&plan));
+        plan
     }
 
-    /// The cached facts about `op`.
-    fn plan(&self, op: &OperationRef<'c, 'a>) -> Rc<OpPlan> {
-        let key = op.to_raw().ptr as usize;
-        if let Some(found) = self.cache.ops.borrow().get(&key) {
-            return Rc::clone(found);
-        }
+    /// The facts about `op` that every run reuses.
+    fn plan(&self, op: &OperationRef<'c, 'a>) -> OpPlan {
         let name = op_name(op);
         let constant = (name == "stablehlo.constant" && op.operand_count() == 0)
             .then(|| attrs::text(op, "value").and_then(|text| Tensor::from_dense_text(&text)));
@@ -577,7 +678,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                 _ => Reuse::None,
             }
         };
-        let plan = Rc::new(OpPlan {
+        OpPlan {
             operands: op.operands().map(|v| v.to_raw().ptr).collect(),
             results_keys: op.results().map(|v| v.to_raw().ptr).collect(),
             reuse,
@@ -589,6 +690,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             } else {
                 Vec::new()
             },
+            decoded: Decoded::of(op, &name),
             results: attrs::result_types(op),
             constant,
             terminator: name == "func.return" || name == "stablehlo.return",
@@ -596,9 +698,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             name,
             family: std::cell::Cell::new(None),
             canonical_nans,
-        });
-        self.cache.ops.borrow_mut().insert(key, Rc::clone(&plan));
-        plan
+        }
     }
 
     /// Spends one op of fuel and checks the op's declared results against
@@ -643,6 +743,12 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                 .clone()
                 .map_err(|error| RuntimeError::from_value(op, error))?;
             return check_declared(op, plan, vec![value]);
+        }
+        if let (Some(decoded), None) = (&plan.decoded, self.offload) {
+            let result = decoded
+                .run(operands)
+                .map_err(|error| RuntimeError::from_value(op, error))?;
+            return self.finish(op, plan, vec![result]);
         }
         let regions = OpRegions {
             exec: self,
@@ -1010,7 +1116,15 @@ fn check_declared(
         ));
     }
     for (result, declared) in results.iter().zip(declared) {
-        if declared.element != result.element || declared.shape != result.shape {
+        // Compared element by element: these shapes are short, and a
+        // slice comparison would call `memcmp` once per op.
+        let same_shape = declared.shape.len() == result.shape.len()
+            && declared
+                .shape
+                .iter()
+                .zip(&result.shape)
+                .all(|(a, b)| a == b);
+        if declared.element != result.element || !same_shape {
             return Err(RuntimeError::from_value(
                 op,
                 ValueError::Mismatch(format!(
