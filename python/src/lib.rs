@@ -813,7 +813,10 @@ fn tensor_to_python(py: Python<'_>, tensor: zkdv_runtime::Tensor) -> PyResult<Bo
         values: Vec<T>,
         shape: Vec<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        Ok(values.into_pyarray(py).reshape(shape)?.into_any())
+        // One array object over the buffer, already in its shape.
+        let array = numpy::ndarray::ArrayD::from_shape_vec(shape, values)
+            .map_err(|e| RuntimeError::new_err(e.to_string()))?;
+        Ok(array.into_pyarray(py).into_any())
     }
     let Tensor {
         element,
