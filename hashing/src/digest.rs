@@ -149,7 +149,7 @@ impl Domain {
             Domain::MerkleNode => "zkdv merkle node v1",
             Domain::Tensor => "zkdv tensor v1",
             Domain::Tree => "zkdv tree v1",
-            Domain::BatchRow => "zkdv batch row v1",
+            Domain::BatchRow => "zkdv batch row v2",
             Domain::Batch => "zkdv batch v1",
             Domain::Probe => "zkdv probe map v2",
         }

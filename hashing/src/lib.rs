@@ -23,7 +23,7 @@
 //! | Merkle node   | `"zkdv merkle node v1"`  |
 //! | tensor        | `"zkdv tensor v1"`       |
 //! | tree          | `"zkdv tree v1"`         |
-//! | batch row     | `"zkdv batch row v1"`    |
+//! | batch row     | `"zkdv batch row v2"`    |
 //! | batch         | `"zkdv batch v1"`        |
 //! | probe map     | `"zkdv probe map v2"`    |
 //!
@@ -86,7 +86,10 @@
 //! `O(width)`; see [`window_hashes`].
 //!
 //! * Row leaf ([`row_leaf`]):
-//!   `H(batch row, u64(width) || u64(w) || u32(x_0) || ... || u32(x_{width-1}) || u64(h_0) || ... || u64(h_{width-w}))`.
+//!   `H(batch row, u64(width) || u64(w) || u32(x_0) || ... || u32(x_{width-1}))`.
+//!   The window hashes are a function of the words, so the leaf binds them
+//!   without containing them; they are recomputed from a retained batch
+//!   when someone asks, and never on the training path.
 //! * `root` is the Merkle root of the row leaves in row order; a batch with
 //!   zero rows has the single leaf `H(batch row, "")` (the empty message).
 //! * Batch digest ([`commit_batch`]):

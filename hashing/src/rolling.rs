@@ -113,22 +113,21 @@ pub fn window_hashes(row: &[u32], window: usize) -> Result<Vec<u64>, HashError> 
 }
 
 fn row_leaf_unchecked(row: &[u32], window: usize) -> Digest {
-    let hashes = rolling(row, window);
-    let mut buf = Vec::with_capacity(16 + 4 * row.len() + 8 * hashes.len());
+    // The window hashes follow from the words, so the leaf commits to the
+    // words alone; whoever needs the hashes recomputes them
+    // ([`window_hashes`]) from the retained batch.
+    let mut buf = Vec::with_capacity(16 + 4 * row.len());
     buf.extend_from_slice(&(row.len() as u64).to_le_bytes());
     buf.extend_from_slice(&(window as u64).to_le_bytes());
     for w in row {
         buf.extend_from_slice(&w.to_le_bytes());
     }
-    for h in &hashes {
-        buf.extend_from_slice(&h.to_le_bytes());
-    }
     Domain::BatchRow.hash(&buf)
 }
 
-/// The Merkle leaf of one batch row: keyed blake3 (`"zkdv batch row v1"`) of
-/// the width and window (u64 LE), the row words (u32 LE) and the window
-/// hashes (u64 LE).
+/// The Merkle leaf of one batch row: keyed blake3 (`"zkdv batch row v2"`) of
+/// the width and window (u64 LE) and the row words (u32 LE). The window
+/// hashes ([`window_hashes`]) are not hashed in: they follow from the words.
 pub fn row_leaf(row: &[u32], window: usize) -> Result<Digest, HashError> {
     check_window(row.len(), window)?;
     Ok(row_leaf_unchecked(row, window))
@@ -385,7 +384,7 @@ mod tests {
     #[test]
     fn empty_batch_and_row_leaf_definition() {
         let c = commit_batch(&[], 0, 4, 2).unwrap();
-        let row_key = blake3::derive_key("zkdv batch row v1", b"");
+        let row_key = blake3::derive_key("zkdv batch row v2", b"");
         assert_eq!(c.root, Digest::from(blake3::keyed_hash(&row_key, b"")));
         let mut msg = Vec::new();
         for v in [0u64, 4, 2] {
@@ -402,9 +401,6 @@ mod tests {
         msg.extend_from_slice(&2u64.to_le_bytes());
         for w in row {
             msg.extend_from_slice(&w.to_le_bytes());
-        }
-        for h in naive(&row, 2) {
-            msg.extend_from_slice(&h.to_le_bytes());
         }
         assert_eq!(
             row_leaf(&row, 2).unwrap(),

@@ -20,7 +20,7 @@ const CONTEXTS: [&str; 7] = [
     "zkdv merkle node v1",
     "zkdv tensor v1",
     "zkdv tree v1",
-    "zkdv batch row v1",
+    "zkdv batch row v2",
     "zkdv batch v1",
     "zkdv probe map v2",
 ];

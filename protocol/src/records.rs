@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::hash::{Bytes, Hash32};
 
 /// The protocol version this crate writes and reads.
-pub const PROTOCOL_VERSION: u64 = 1;
+pub const PROTOCOL_VERSION: u64 = 2;
 
 /// The kind of a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -188,7 +188,7 @@ fn bad_inputs_get_clear_errors() {
     let mut payload = Vec::new();
     ciborium::ser::into_writer(
         &P {
-            v: 2,
+            v: 3,
             kind: "root",
             seq: 0,
             prev: [0; 32],
@@ -199,7 +199,7 @@ fn bad_inputs_get_clear_errors() {
     .unwrap();
     let err = verify_bytes(&encode_envelope(&payload, None)).unwrap_err();
     assert!(
-        matches!(err.problem, Problem::UnsupportedVersion { found: 2, .. }),
+        matches!(err.problem, Problem::UnsupportedVersion { found: 3, .. }),
         "{err}"
     );
     // Valid envelope, payload that is not CBOR.
