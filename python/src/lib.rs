@@ -22,6 +22,14 @@ use serde::de::DeserializeOwned;
 use zkdv_hashing as hashing;
 use zkdv_protocol as protocol;
 
+/// The extension's Rust allocations (the replay runtime's tensors above
+/// all) go to mimalloc, which reuses freed buffers at once; with the system
+/// allocator every large tensor came back from the kernel as fresh pages
+/// (a page fault per 4 KiB) op after op. Python's and XLA's own memory is
+/// not affected.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 create_exception!(
     _native,
     TranscriptError,
