@@ -146,8 +146,7 @@ def run(model: str, blocks: int, steps: int) -> None:
                     f"one check {mean_check * 1e3:.2f} ms = {mean_check / base:.1f} baseline steps"
                 )
             print(
-                f"{name:10} step record {per_record:.0f} B, close {close * 1e3:.1f} ms, "
-                f"{one_check}"
+                f"{name:10} step record {per_record:.0f} B, close {close * 1e3:.1f} ms, {one_check}"
             )
 
 
