@@ -25,6 +25,14 @@ ARGS = (
 )
 
 
+def avals_of(text):
+    """The signature of ``text``'s ``main`` and its argument and result avals."""
+    sig = _exported.signature(text)
+    in_avals = [jax.core.ShapedArray(s, d) for s, d in sig.arguments]
+    out_avals = [jax.core.ShapedArray(s, d) for s, d in sig.results]
+    return sig, in_avals, out_avals
+
+
 def exported():
     return jax.export.export(jax.jit(step, keep_unused=True))(*ARGS)
 
@@ -63,9 +71,7 @@ def test_added_arguments_and_results_with_donation():
     text, _ = passes.run_passes(
         _exported.generic_text(e), ["zkdv-annotate-roles", "zkdv-insert-commitments=ratio=0.5"]
     )
-    sig = _exported.signature(text)
-    in_avals = [jax.core.ShapedArray(s, d) for s, d in sig.arguments]
-    out_avals = [jax.core.ShapedArray(s, d) for s, d in sig.results]
+    sig, in_avals, out_avals = avals_of(text)
     assert len(in_avals) == len(e.in_avals) + 2  # one probe weight per parameter leaf
     assert len(out_avals) == len(e.out_avals) + 2  # one sketch per delta leaf
     rewritten = _exported.replace_module(e, text, in_avals, out_avals)
@@ -96,9 +102,7 @@ def test_dropped_results_are_described_by_kept_results():
         _exported.generic_text(e),
         ["zkdv-annotate-roles", "zkdv-insert-commitments=ratio=0.5 drop-deltas"],
     )
-    sig = _exported.signature(text)
-    in_avals = [jax.core.ShapedArray(s, d) for s, d in sig.arguments]
-    out_avals = [jax.core.ShapedArray(s, d) for s, d in sig.results]
+    sig, in_avals, out_avals = avals_of(text)
     kept = [0, 1, 2]  # post params (2) and post optimizer state (1); the 2 deltas are dropped
     rewritten = _exported.replace_module(e, text, in_avals, out_avals, kept)
     assert len(rewritten.out_avals) == 3 + 2  # kept results, then one sketch per delta
@@ -127,9 +131,7 @@ def test_a_lowering_with_host_callbacks_compiles_rewritten_with_donation():
         _exported.lowered_text(lowered),
         ["zkdv-annotate-roles", "zkdv-insert-commitments=ratio=0.5 drop-deltas"],
     )
-    sig = _exported.signature(text)
-    in_avals = [jax.core.ShapedArray(s, d) for s, d in sig.arguments]
-    out_avals = [jax.core.ShapedArray(s, d) for s, d in sig.results]
+    sig, in_avals, out_avals = avals_of(text)
     compiled = _exported.compile_lowered(lowered, text, in_avals, out_avals, [0, 1, 2])
     params = [jax.device_put(x) for x in flat[:2]]
     weights = [np.ones(s, np.float32) for s, _ in sig.arguments[4:]]

@@ -140,14 +140,7 @@ fn elementwise_ops_match_the_cpu() {
         for shape in [vec![], vec![7], vec![33, 65], vec![1000, 37]] {
             let a = random(element, &shape, &mut rng, true);
             let b = random(element, &shape, &mut rng, true);
-            for op in [
-                BinaryOp::Add,
-                BinaryOp::Subtract,
-                BinaryOp::Multiply,
-                BinaryOp::Divide,
-                BinaryOp::Maximum,
-                BinaryOp::Minimum,
-            ] {
+            for op in BinaryOp::ALL {
                 let what = format!("{op:?} {element:?}{shape:?}");
                 let cpu = ops::binary(op, &a, &b).expect("cpu");
                 let out = gpu.binary(op, &a, &b).expect("gpu").expect("covered");

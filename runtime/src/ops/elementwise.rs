@@ -25,6 +25,18 @@ pub enum BinaryOp {
     Minimum,
 }
 
+impl BinaryOp {
+    /// Every binary op, in declaration order.
+    pub const ALL: [BinaryOp; 6] = [
+        BinaryOp::Add,
+        BinaryOp::Subtract,
+        BinaryOp::Multiply,
+        BinaryOp::Divide,
+        BinaryOp::Maximum,
+        BinaryOp::Minimum,
+    ];
+}
+
 /// A unary elementwise op.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnaryOp {
@@ -654,15 +666,7 @@ mod tests {
             f32::NAN,
         ];
         let b = [-2.25, 0.0, -0.0, f32::INFINITY, 2.0, 1e-39, payload, 0.0];
-        let ops = [
-            BinaryOp::Add,
-            BinaryOp::Subtract,
-            BinaryOp::Multiply,
-            BinaryOp::Divide,
-            BinaryOp::Maximum,
-            BinaryOp::Minimum,
-        ];
-        for op in ops {
+        for op in BinaryOp::ALL {
             let mut expected = binary(op, &f32s(&a), &f32s(&b)).unwrap();
             expected.canonicalize_nans();
             let bits = |t: &Tensor| match &t.data {
