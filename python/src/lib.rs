@@ -138,6 +138,29 @@ fn commit_tree<'py>(
     Ok(PyBytes::new(py, digest.as_bytes()))
 }
 
+/// The tree commitment of named tensors in one call: `commit_tree` over
+/// `(path, commit_tensor(array).digest)`. Each array is given as `run` of
+/// `Program` takes its inputs: a C-contiguous native-endian numpy array of
+/// float32, float64, int32, int64, uint32, uint64 or bool, or any dtype as
+/// `(tag, shape, flat uint8 view)`.
+#[pyfunction]
+fn commit_tensor_tree<'py>(
+    py: Python<'py>,
+    leaves: Vec<(String, Bound<'py, PyAny>)>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let mut digests = Vec::with_capacity(leaves.len());
+    for (path, array) in &leaves {
+        let guard = InputGuard::extract(array)
+            .map_err(|e| value_error(format!("leaf {path:?}: {e}")))?;
+        let (dtype, shape, bytes) = guard.le_bytes()?;
+        let commitment = hashing::commit_tensor(dtype, &shape, &bytes)
+            .map_err(|e| value_error(format!("leaf {path:?}: {e}")))?;
+        digests.push((path.clone(), commitment.digest()));
+    }
+    let digest = hashing::commit_tree(&digests).map_err(value_error)?;
+    Ok(PyBytes::new(py, digest.as_bytes()))
+}
+
 /// Rolling window hashes of one row of `uint32` words.
 #[pyfunction]
 fn window_hashes<'py>(
@@ -784,6 +807,34 @@ impl<'py> InputGuard<'py> {
     }
 }
 
+impl InputGuard<'_> {
+    /// The dtype, shape and little-endian bytes of the array.
+    fn le_bytes(&self) -> PyResult<(hashing::DType, Vec<u64>, std::borrow::Cow<'_, [u8]>)> {
+        use hashing::DType;
+        macro_rules! bytes {
+            ($array:expr, $dtype:expr, $to_bytes:expr) => {{
+                let shape = $array.shape().iter().map(|&d| d as u64).collect();
+                let bytes = $array.as_slice()?.iter().flat_map($to_bytes).collect();
+                ($dtype, shape, std::borrow::Cow::Owned(bytes))
+            }};
+        }
+        Ok(match self {
+            Self::F32(a) => bytes!(a, DType::F32, |x: &f32| x.to_le_bytes()),
+            Self::F64(a) => bytes!(a, DType::F64, |x: &f64| x.to_le_bytes()),
+            Self::I32(a) => bytes!(a, DType::I32, |x: &i32| x.to_le_bytes()),
+            Self::I64(a) => bytes!(a, DType::I64, |x: &i64| x.to_le_bytes()),
+            Self::U32(a) => bytes!(a, DType::U32, |x: &u32| x.to_le_bytes()),
+            Self::U64(a) => bytes!(a, DType::U64, |x: &u64| x.to_le_bytes()),
+            Self::Bool(a) => bytes!(a, DType::I1, |x: &bool| [u8::from(*x)]),
+            Self::Parts(tag, shape, data) => (
+                DType::from_tag(tag).map_err(value_error)?,
+                shape.clone(),
+                std::borrow::Cow::Borrowed(data.as_slice()?),
+            ),
+        })
+    }
+}
+
 impl InputView<'_> {
     fn tensor(self) -> Result<zkdv_runtime::Tensor, String> {
         use zkdv_runtime::{Data, ElementType, Tensor};
@@ -880,6 +931,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_passes, m)?)?;
     m.add_function(wrap_pyfunction!(commit_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(commit_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(commit_tensor_tree, m)?)?;
     m.add_function(wrap_pyfunction!(window_hashes, m)?)?;
     m.add_function(wrap_pyfunction!(commit_batch, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;

@@ -147,3 +147,26 @@ def test_scalars_keep_rank_zero():
     )
     assert scalar.digest != hashing.commit_tensor(np.array([1.5], np.float32)).digest
     assert hashing.commit_tensor(np.array(1.5, np.float32)).digest == scalar.digest
+
+
+def test_commit_tensor_tree_is_commit_tree_of_tensor_digests():
+    import ml_dtypes
+
+    base = np.arange(24, dtype=np.float64).reshape(4, 6)
+    leaves = [
+        ("f64", base),
+        ("f32", base.astype(np.float32)),
+        ("f32 strided", base.astype(np.float32)[:, ::2]),
+        ("f32 big-endian", base.astype(">f4")),
+        ("i32", np.arange(5, dtype=np.int32)),
+        ("u64 scalar", np.uint64(7)),
+        ("bool", np.array([True, False, True])),
+        ("bf16", base.astype(ml_dtypes.bfloat16)),
+        ("u8", np.arange(3, dtype=np.uint8)),
+    ]
+    want = hashing.commit_tree((p, hashing.commit_tensor(a).digest) for p, a in leaves)
+    assert hashing.commit_tensor_tree(leaves) == want
+    with pytest.raises(ValueError):
+        hashing.commit_tensor_tree([("a", base), ("a", base)])
+    with pytest.raises(TypeError):
+        hashing.commit_tensor_tree([("c", np.zeros(2, np.complex64))])

@@ -20,6 +20,7 @@ __all__ = [
     "TensorCommitment",
     "commit_batch",
     "commit_tensor",
+    "commit_tensor_tree",
     "commit_tree",
     "dtype_tag",
     "probe_map",
@@ -44,6 +45,11 @@ _TAGS: dict[str, str] = {
 }
 
 
+# Tags already looked up, by dtype: ``np.dtype.name`` is computed in Python on every access, and
+# the JAX frontend commits a few dozen small arrays per training step.
+_TAG_OF: dict[np.dtype, str] = {}
+
+
 def dtype_tag(dtype: np.dtype | type) -> str:
     """The canonical dtype tag (``"f32"``, ``"bf16"``, ...) of a numpy dtype.
 
@@ -51,12 +57,18 @@ def dtype_tag(dtype: np.dtype | type) -> str:
         TypeError: for dtypes a commitment cannot represent (complex, object,
             strings, ...).
     """
-    name = np.dtype(dtype).name
+    dtype = np.dtype(dtype)
+    tag = _TAG_OF.get(dtype)
+    if tag is not None:
+        return tag
+    name = dtype.name
     try:
-        return _TAGS[name]
+        tag = _TAGS[name]
     except KeyError:
         supported = ", ".join(sorted(_TAGS))
         raise TypeError(f"cannot commit dtype {name}; supported: {supported}") from None
+    _TAG_OF[dtype] = tag
+    return tag
 
 
 def _canonical(array: np.ndarray) -> tuple[str, list[int], np.ndarray]:
@@ -65,10 +77,11 @@ def _canonical(array: np.ndarray) -> tuple[str, list[int], np.ndarray]:
     tag = dtype_tag(array.dtype)
     # The shape is read first: np.ascontiguousarray turns a 0-d array into
     # shape (1,), and a scalar leaf must keep its rank-0 shape.
-    shape = [int(d) for d in array.shape]
+    shape = list(array.shape)
     if array.dtype.byteorder == ">":
         array = array.astype(array.dtype.newbyteorder("<"))
-    array = np.ascontiguousarray(array)
+    elif not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
     return tag, shape, array.reshape(-1).view(np.uint8)
 
 
@@ -80,6 +93,30 @@ def commit_tensor(array: np.ndarray) -> TensorCommitment:
     """
     tag, shape, data = _canonical(array)
     return _native.commit_tensor(tag, shape, data)
+
+
+# Dtypes the binding reads straight from a C-contiguous array in native byte order; every other
+# array crosses as (tag, shape, little-endian bytes).
+_DIRECT = frozenset(
+    np.dtype(name) for name in ("float32", "float64", "int32", "int64", "uint32", "uint64", "bool")
+)
+
+
+def _native_array(array: np.ndarray) -> np.ndarray | tuple[str, list[int], np.ndarray]:
+    """``array`` as the binding reads it: itself when it can be read in place, else its parts."""
+    if type(array) is np.ndarray and array.dtype in _DIRECT and array.flags.c_contiguous:
+        return array
+    return _canonical(np.asarray(array))
+
+
+def commit_tensor_tree(leaves: Iterable[tuple[str, np.ndarray]]) -> bytes:
+    """``commit_tree`` of ``(path, commit_tensor(array).digest)``, in one call to the core.
+
+    Raises:
+        ValueError: on a repeated path.
+        TypeError: for a dtype a commitment cannot represent.
+    """
+    return _native.commit_tensor_tree([(str(path), _native_array(a)) for path, a in leaves])
 
 
 def commit_tree(leaves: Iterable[tuple[str, bytes]]) -> bytes:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from zkdv import _native
-from zkdv.hashing import _canonical
+from zkdv.hashing import _native_array
 
 __all__ = ["Program", "RuntimeError"]
 
@@ -33,13 +33,6 @@ _DTYPES: dict[str, str] = {
     "u32": "uint32",
     "u64": "uint64",
 }
-
-
-# Dtypes the binding reads straight from a C-contiguous array (native byte order); every other
-# array crosses as (tag, shape, little-endian bytes).
-_DIRECT = frozenset(
-    np.dtype(name) for name in ("float32", "float64", "int32", "int64", "uint32", "uint64", "bool")
-)
 
 
 def _dtype(tag: str) -> np.dtype:
@@ -92,12 +85,7 @@ class Program:
         then cannot hang or exhaust the verifier. Going past one raises
         :class:`zkdv.runtime.RuntimeError`.
         """
-        parts = [
-            x
-            if type(x) is np.ndarray and x.dtype in _DIRECT and x.flags.c_contiguous
-            else _canonical(np.asarray(x))
-            for x in inputs
-        ]
+        parts = [_native_array(x) for x in inputs]
         return [
             r
             if isinstance(r, np.ndarray)

@@ -635,9 +635,7 @@ class ZKDV:
         return (*shape[:-1], k) if shape else (k,)
 
     def _state_commitment(self, paths: list[str], sketches: list[np.ndarray]) -> bytes:
-        return hashing.commit_tree(
-            (p, hashing.commit_tensor(s).digest) for p, s in zip(paths, sketches, strict=True)
-        )
+        return hashing.commit_tensor_tree(zip(paths, sketches, strict=True))
 
     def _exact_sketches(self, paths: list[str], params: list[np.ndarray]) -> list[np.ndarray]:
         return [
