@@ -150,8 +150,8 @@ fn commit_tensor_tree<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let mut digests = Vec::with_capacity(leaves.len());
     for (path, array) in &leaves {
-        let guard = InputGuard::extract(array)
-            .map_err(|e| value_error(format!("leaf {path:?}: {e}")))?;
+        let guard =
+            InputGuard::extract(array).map_err(|e| value_error(format!("leaf {path:?}: {e}")))?;
         let (dtype, shape, bytes) = guard.le_bytes()?;
         let commitment = hashing::commit_tensor(dtype, &shape, &bytes)
             .map_err(|e| value_error(format!("leaf {path:?}: {e}")))?;
