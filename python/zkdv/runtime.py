@@ -2,8 +2,11 @@
 
 :class:`Program` parses a module once (``zkdv._native.Program``) and runs one of its functions
 in the Rust CPU reference interpreter, which gives the same bits on every machine and thread
-count. Inputs are read in place (a C-contiguous little-endian array is not copied before the
-interpreter decodes it); the GIL is released while the program runs.
+count. Inputs are read in place (a C-contiguous native-endian array of float32, float64, int32,
+int64, uint32, uint64 or bool is converted straight from its buffer; other arrays go through a
+little-endian byte view), results come back as numpy arrays that own the interpreter's buffers
+(no copy for float32, float64, int64, uint64 and bool), and the GIL is released while the
+program runs.
 """
 
 from __future__ import annotations

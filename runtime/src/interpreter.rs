@@ -6,7 +6,13 @@
 //! chained to the frame of the enclosing region so that region bodies can
 //! read values defined outside them (as `while`, `if` and `case` bodies do).
 //! A value is dropped from its frame right after its last use, so buffers
-//! are freed as soon as nothing reads them.
+//! are freed as soon as nothing reads them; an op may instead take over the
+//! buffer of an operand whose last use it is ([`Reuse`]: in-place float
+//! arithmetic, `reshape`, calls and loops moving their arguments in). What
+//! a block needs on every run (its ops as an array, each op's operand and
+//! result values, last uses, result types, and the frequent core ops with
+//! their attributes decoded) is worked out on its first run and kept in the
+//! [`PlanCache`].
 //!
 //! Each op goes to the families of [`crate::ops`] in turn (elementwise,
 //! data movement, reductions, linear algebra, math); the interpreter itself
