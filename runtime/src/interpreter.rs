@@ -7,7 +7,7 @@
 //! read values defined outside them (as `while`, `if` and `case` bodies do).
 //! A value is dropped from its frame right after its last use, so buffers
 //! are freed as soon as nothing reads them; an op may instead take over the
-//! buffer of an operand whose last use it is ([`Reuse`]: in-place float
+//! buffer of an operand whose last use it is (in-place float
 //! arithmetic, `reshape`, calls and loops moving their arguments in). What
 //! a block needs on every run (its ops as an array, each op's operand and
 //! result values, last uses, result types, and the frequent core ops with
