@@ -253,6 +253,30 @@ def test_a_step_jax_export_refuses_needs_an_exportable_attested_program(tmp_path
         step(state, x, y)
 
 
+def test_ordered_effects_in_the_step_are_a_clear_error(tmp_path):
+    from jax.experimental import io_callback
+
+    proof = session(tmp_path)
+    state, batches = jax_steps.mlp(proof)
+    model_apply = state.apply_fn
+
+    def production_apply(variables, x):
+        io_callback(lambda s: None, None, x.sum(), ordered=True)
+        return model_apply(variables, x)
+
+    state = zkdv.jax.contrib.TrainState.create(
+        proof=proof,
+        apply_fn=production_apply,
+        params=state.params,
+        tx=state.tx,
+        attest_apply_fn=model_apply,
+    )
+    step = proof.jit(jax_steps.train_step)
+    (x, y), *_ = batches(1)
+    with pytest.raises(ValueError, match="ordered effects"):
+        step(state, x, y)
+
+
 def test_every_dynamic_non_state_input_is_packed_into_the_batch(tmp_path):
     proof = session(tmp_path)
     state, batches = jax_steps.mlp(proof, features=8, batch=16)

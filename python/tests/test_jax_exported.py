@@ -144,3 +144,15 @@ def test_a_lowering_with_host_callbacks_compiles_rewritten_with_donation():
     with pytest.raises(ValueError, match="keep_unused"):
         dropped = jax.jit(lambda x, y: x).trace(*flat[:2]).lower()
         _exported.compile_lowered(dropped, _exported.lowered_text(dropped), [], [], [0])
+
+
+def test_ordered_effects_are_seen_on_a_lowering():
+    from jax.experimental import io_callback
+
+    def ordered(x):
+        io_callback(lambda s: None, None, x.sum(), ordered=True)
+        return x + 1
+
+    x = np.ones(3, np.float32)
+    assert _exported.has_ordered_effects(jax.jit(ordered).trace(x).lower())
+    assert not _exported.has_ordered_effects(jax.jit(lambda x: x + 1).trace(x).lower())

@@ -39,6 +39,7 @@ __all__ = [
     "Signature",
     "compile_lowered",
     "generic_text",
+    "has_ordered_effects",
     "lowered_text",
     "replace_module",
     "signature",
@@ -178,6 +179,12 @@ def lowered_text(lowered: jax.stages.Lowered) -> str:
     with _context():
         module = ir.Module.parse(str(module))
         return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+
+
+def has_ordered_effects(lowered: jax.stages.Lowered) -> bool:
+    """Whether ``lowered`` threads ordered effects (``io_callback(..., ordered=True)``) through
+    token arguments and results of ``main``, which the passes' step ABI has no place for."""
+    return bool(lowered._lowering.compile_args["ordered_effects"])
 
 
 def compile_lowered(

@@ -575,7 +575,14 @@ class ProvedFunction:
                 state = placement.params + placement.opt_state
                 shardings = {"in_shardings": (*state, placement.replicated)}
             jitted = jax.jit(flat_step, keep_unused=True, donate_argnums=tuple(donate), **shardings)
-            return jitted.trace(*param_avals, *opt_avals, packed_aval).lower()
+            lowered = jitted.trace(*param_avals, *opt_avals, packed_aval).lower()
+            if _exported.has_ordered_effects(lowered):
+                raise ValueError(
+                    f"proof.jit({name}): the step has ordered effects (io_callback with "
+                    "ordered=True), which zkdv.jax does not support; use ordered=False or "
+                    "jax.debug.callback"
+                )
+            return lowered
 
         # A step that jax.export refuses (a host callback, a custom call without compatibility
         # guarantees) still runs in production; only the attested program must be exportable.
