@@ -253,6 +253,34 @@ def test_a_step_jax_export_refuses_needs_an_exportable_attested_program(tmp_path
         step(state, x, y)
 
 
+def test_a_step_jax_export_refuses_keeps_the_jit_compile_options(tmp_path):
+    proof = session(tmp_path)
+    state, batches = jax_steps.mlp(proof)
+    model_apply = state.apply_fn
+
+    def production_apply(variables, x):
+        jax.debug.callback(lambda s: None, x.sum())
+        return model_apply(variables, x)
+
+    state = zkdv.jax.contrib.TrainState.create(
+        proof=proof,
+        apply_fn=production_apply,
+        params=state.params,
+        tx=state.tx,
+        attest_apply_fn=model_apply,
+    )
+    (x, y), *_ = batches(1)
+    # The options reach XLA: an unknown one is XLA's error, a known one compiles and runs.
+    bad = proof.jit(jax_steps.train_step, compiler_options={"zkdv_no_such_option": True})
+    with pytest.raises(Exception, match="zkdv_no_such_option"):
+        bad(state, x, y)
+    good = proof.jit(
+        jax_steps.train_step, inline=True, compiler_options={"xla_cpu_enable_fast_math": False}
+    )
+    good(state, x, y)
+    proof.close()
+
+
 def test_ordered_effects_in_the_step_are_a_clear_error(tmp_path):
     from jax.experimental import io_callback
 

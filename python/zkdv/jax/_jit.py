@@ -564,8 +564,9 @@ class ProvedFunction:
 
         n_state = len(params) + len(opt)
 
-        def lower_canonical(donate: Sequence[int]) -> Any:
-            """The canonical step lowered from flat arrays without ``jax.export``."""
+        def lower_canonical(donate: Sequence[int], options: dict[str, Any]) -> Any:
+            """The canonical step lowered from flat arrays without ``jax.export``, with the
+            ``jax.jit`` options that the compilation of the copied lowering keeps."""
 
             def flat_step(*xs: Any) -> Any:
                 return canonical(xs[: len(params)], xs[len(params) : n_state], xs[n_state])
@@ -574,7 +575,13 @@ class ProvedFunction:
             if placement.mesh is not None:
                 state = placement.params + placement.opt_state
                 shardings = {"in_shardings": (*state, placement.replicated)}
-            jitted = jax.jit(flat_step, keep_unused=True, donate_argnums=tuple(donate), **shardings)
+            jitted = jax.jit(
+                flat_step,
+                keep_unused=True,
+                donate_argnums=tuple(donate),
+                **shardings,
+                **options,
+            )
             lowered = jitted.trace(*param_avals, *opt_avals, packed_aval).lower()
             if _exported.has_ordered_effects(lowered):
                 raise ValueError(
@@ -592,7 +599,7 @@ class ProvedFunction:
             canonical_text = _exported.generic_text(exported)
         except (NotImplementedError, ValueError) as error:
             exported, refused = None, error
-            canonical_text = _exported.lowered_text(lower_canonical(param_donation))
+            canonical_text = _exported.lowered_text(lower_canonical(param_donation, {}))
         outputs = dict(shape_info)
 
         # 3. Production: commitment hooks, compiled by JAX.
@@ -606,7 +613,7 @@ class ProvedFunction:
         def instrument(
             drop_deltas: bool, donate: Sequence[int], options: dict[str, Any]
         ) -> tuple[str, Any, list[tuple[int, ...]]]:
-            lowered = None if exported is not None else lower_canonical(donate)
+            lowered = None if exported is not None else lower_canonical(donate, options)
             base = canonical_text if lowered is None else _exported.lowered_text(lowered)
             option = f"zkdv-insert-commitments=ratio={ratio!r}"
             text, _ = passes.run_passes(
