@@ -235,31 +235,15 @@ def test_production_apply_fn_that_jax_export_refuses_runs_with_attest_apply_fn(t
     assert transcript.inspect(tmp_path / "proof")["status"] == "ok"
 
 
-def test_a_step_jax_export_refuses_needs_an_exportable_attested_program(tmp_path):
-    proof = session(tmp_path)
+def callback_state(proof, effect, replay=True):
+    """The MLP state whose production ``apply_fn`` calls ``effect(x)`` (a host callback that
+    ``jax.export`` refuses) and, with ``replay``, the plain model as ``attest_apply_fn``; and
+    one batch."""
     state, batches = jax_steps.mlp(proof)
     model_apply = state.apply_fn
 
     def production_apply(variables, x):
-        jax.debug.callback(lambda s: None, x.sum())
-        return model_apply(variables, x)
-
-    state = zkdv.jax.contrib.TrainState.create(
-        proof=proof, apply_fn=production_apply, params=state.params, tx=state.tx
-    )
-    step = proof.jit(jax_steps.train_step)
-    (x, y), *_ = batches(1)
-    with pytest.raises(ValueError, match="cannot pass jax.export.*attest_apply_fn"):
-        step(state, x, y)
-
-
-def test_a_step_jax_export_refuses_keeps_the_jit_compile_options(tmp_path):
-    proof = session(tmp_path)
-    state, batches = jax_steps.mlp(proof)
-    model_apply = state.apply_fn
-
-    def production_apply(variables, x):
-        jax.debug.callback(lambda s: None, x.sum())
+        effect(x)
         return model_apply(variables, x)
 
     state = zkdv.jax.contrib.TrainState.create(
@@ -267,9 +251,27 @@ def test_a_step_jax_export_refuses_keeps_the_jit_compile_options(tmp_path):
         apply_fn=production_apply,
         params=state.params,
         tx=state.tx,
-        attest_apply_fn=model_apply,
+        attest_apply_fn=model_apply if replay else None,
     )
     (x, y), *_ = batches(1)
+    return state, x, y
+
+
+def debug_callback(x):
+    jax.debug.callback(lambda s: None, x.sum())
+
+
+def test_a_step_jax_export_refuses_needs_an_exportable_attested_program(tmp_path):
+    proof = session(tmp_path)
+    state, x, y = callback_state(proof, debug_callback, replay=False)
+    step = proof.jit(jax_steps.train_step)
+    with pytest.raises(ValueError, match="cannot pass jax.export.*attest_apply_fn"):
+        step(state, x, y)
+
+
+def test_a_step_jax_export_refuses_keeps_the_jit_compile_options(tmp_path):
+    proof = session(tmp_path)
+    state, x, y = callback_state(proof, debug_callback)
     # The options reach XLA: an unknown one is XLA's error, a known one compiles and runs.
     bad = proof.jit(jax_steps.train_step, compiler_options={"zkdv_no_such_option": True})
     with pytest.raises(Exception, match="zkdv_no_such_option"):
@@ -285,22 +287,10 @@ def test_ordered_effects_in_the_step_are_a_clear_error(tmp_path):
     from jax.experimental import io_callback
 
     proof = session(tmp_path)
-    state, batches = jax_steps.mlp(proof)
-    model_apply = state.apply_fn
-
-    def production_apply(variables, x):
-        io_callback(lambda s: None, None, x.sum(), ordered=True)
-        return model_apply(variables, x)
-
-    state = zkdv.jax.contrib.TrainState.create(
-        proof=proof,
-        apply_fn=production_apply,
-        params=state.params,
-        tx=state.tx,
-        attest_apply_fn=model_apply,
+    state, x, y = callback_state(
+        proof, lambda x: io_callback(lambda s: None, None, x.sum(), ordered=True)
     )
     step = proof.jit(jax_steps.train_step)
-    (x, y), *_ = batches(1)
     with pytest.raises(ValueError, match="ordered effects"):
         step(state, x, y)
 
