@@ -9,5 +9,15 @@ export TABLEGEN_220_PREFIX="$LLVM_PREFIX"
 export PYO3_PYTHON="$VENV/bin/python"
 export PATH="$VENV/bin:$HOME/.cargo/bin:$PATH"
 
+# The packages `cargo test` builds. Scripts that need a binary build it with
+# this selection and `--tests`, so cargo resolves the same features and reuses
+# the test build instead of linking a second copy of every MLIR-linked binary
+# (each such variant costs about a gigabyte of target/).
+CARGO_SELECTION=(--workspace --exclude zkdv-python)
+
+# A clean clone gains nothing from incremental compilation, which would add
+# about 0.7 GB to target/.
+if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
+
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
