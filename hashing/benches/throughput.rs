@@ -85,8 +85,32 @@ fn probe_maps(c: &mut Criterion) {
         let (map, x) = leaf.get_or_init(init);
         b.iter(|| map.sketch_f32(black_box(x)))
     });
+    // The path of the Python binding: the leaf as little-endian bytes.
+    group.bench_function("sketch_bytes_f32", |b| {
+        let (map, x) = leaf.get_or_init(init);
+        let bytes: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
+        b.iter(|| map.sketch_bytes(DType::F32, black_box(&bytes)))
+    });
     group.finish();
 }
 
-criterion_group!(benches, tensor_commitments, probe_maps);
+/// A leaf that one thread sketches (below the parallel threshold): the first
+/// layer of an MLP, 784 x 1024, at the default probe ratio 0.01.
+fn probe_map_layer(c: &mut Criterion) {
+    let map = ProbeMap::generate(&[0x42; 32], "dense/kernel", &[784, 1024], 0.01)
+        .expect("valid probe parameters");
+    let x: Vec<f32> = (0..784 * 1024u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 8) as f32 * 1e-6)
+        .collect();
+    let bytes: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut group = c.benchmark_group("probe_map/784x1024");
+    group.throughput(Throughput::Bytes(784 * 1024 * 4));
+    group.bench_function("sketch_f32", |b| b.iter(|| map.sketch_f32(black_box(&x))));
+    group.bench_function("sketch_bytes_f32", |b| {
+        b.iter(|| map.sketch_bytes(DType::F32, black_box(&bytes)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, tensor_commitments, probe_maps, probe_map_layer);
 criterion_main!(benches);

@@ -342,26 +342,53 @@ impl ProbeMap {
         Ok(())
     }
 
-    /// Adds one leaf row into `out` (length `k`) and applies the scales.
-    fn accumulate(&self, values: impl Iterator<Item = f64>, out: &mut [f64]) {
-        if out.len() > 1 {
-            // The blocks are contiguous: run the k sums side by side, so
-            // they do not wait on each other's additions. Each still adds
-            // its coordinates one at a time in increasing order, so the
-            // bits are those of `accumulate_in_order` (tested).
-            let signed: Vec<f64> = values.zip(&self.sign_f64).map(|(v, &s)| s * v).collect();
-            let short = self.blocks.q as usize;
-            for i in 0..short {
-                for (o, &start) in out.iter_mut().zip(&self.starts) {
-                    *o += signed[start + i];
-                }
+    /// Adds one leaf row into `out` (length `k`) and applies the scales;
+    /// `block(start, len)` yields the row's coordinates `start..start + len`
+    /// as f64.
+    ///
+    /// Every column adds its block's coordinates one at a time in increasing
+    /// order, so the bits are those of `accumulate_in_order` (tested). The
+    /// blocks are contiguous, so four neighbouring columns are summed side by
+    /// side: four independent chains of additions, each reading its own
+    /// sequential stream of the row, with no scratch buffer and no bounds
+    /// check per coordinate.
+    fn accumulate<I, B>(&self, block: B, out: &mut [f64])
+    where
+        I: Iterator<Item = f64>,
+        B: Fn(usize, usize) -> I,
+    {
+        let q = self.blocks.q as usize;
+        let long = self.blocks.long as usize;
+        let len = |c: usize| q + usize::from(c < long);
+        let sign = &self.sign_f64;
+        // sum += sign[i] * x[i] over `n` coordinates from `start`, in order.
+        let run = |sum: &mut f64, start: usize, n: usize| {
+            for (v, s) in block(start, n).zip(&sign[start..start + n]) {
+                *sum += s * v;
             }
-            let long = self.blocks.long as usize;
-            for (o, &start) in out.iter_mut().zip(&self.starts).take(long) {
-                *o += signed[start + short];
+        };
+        let mut c = 0;
+        while c + 4 <= out.len() {
+            let st = [0, 1, 2, 3].map(|j| self.starts[c + j]);
+            // Lengths never grow with the column: the fourth block is the
+            // shortest, and the others have at most one coordinate more.
+            let m = len(c + 3);
+            let lane = |j: usize| block(st[j], m).zip(&sign[st[j]..st[j] + m]);
+            let [mut a0, mut a1, mut a2, mut a3] = [0, 1, 2, 3].map(|j| out[c + j]);
+            for (((x0, x1), x2), x3) in lane(0).zip(lane(1)).zip(lane(2)).zip(lane(3)) {
+                a0 += x0.1 * x0.0;
+                a1 += x1.1 * x1.0;
+                a2 += x2.1 * x2.0;
+                a3 += x3.1 * x3.0;
             }
-        } else {
-            self.accumulate_in_order(values, out);
+            for (j, a) in [&mut a0, &mut a1, &mut a2].into_iter().enumerate() {
+                run(a, st[j] + m, len(c + j) - m);
+            }
+            out[c..c + 4].copy_from_slice(&[a0, a1, a2, a3]);
+            c += 4;
+        }
+        for (j, o) in out.iter_mut().enumerate().skip(c) {
+            run(o, self.starts[j], len(j));
         }
         for (o, s) in out.iter_mut().zip(&self.scale) {
             *o *= s;
@@ -370,6 +397,7 @@ impl ProbeMap {
 
     /// The defining loop of [`ProbeMap::accumulate`] (without the scales):
     /// coordinate by coordinate, each into its column.
+    #[cfg(test)]
     fn accumulate_in_order(&self, values: impl Iterator<Item = f64>, out: &mut [f64]) {
         // s * v is exact (s = +-1), so this is the sum of sign[i] * x[i]
         for ((v, &c), &s) in values.zip(&self.column).zip(&self.sign_f64) {
@@ -401,25 +429,33 @@ impl ProbeMap {
         out
     }
 
+    // `f` is generic rather than a `fn` pointer so that it inlines into the
+    // loop: an indirect call per coordinate costs more than the sum itself.
     fn sketch_typed<T: Copy + Sync>(
         &self,
         x: &[T],
-        f: fn(T) -> f64,
+        f: impl Fn(T) -> f64 + Sync,
     ) -> Result<Vec<f64>, HashError> {
         self.check_len(x.len())?;
         Ok(self.run(x, self.d(), |row, out| {
-            self.accumulate(row.iter().map(|&v| f(v)), out)
+            self.accumulate(|start, n| row[start..start + n].iter().map(|&v| f(v)), out)
         }))
     }
 
-    fn sketch_le<const N: usize>(&self, bytes: &[u8], f: fn([u8; N]) -> f64) -> Vec<f64> {
+    fn sketch_le<const N: usize>(
+        &self,
+        bytes: &[u8],
+        f: impl Fn([u8; N]) -> f64 + Sync,
+    ) -> Vec<f64> {
         self.run(bytes, self.d() * N, |row, out| {
-            let values = row.chunks_exact(N).map(|c| {
-                let mut a = [0u8; N];
-                a.copy_from_slice(c);
-                f(a)
-            });
-            self.accumulate(values, out)
+            let block = |start: usize, n: usize| {
+                row[start * N..(start + n) * N].chunks_exact(N).map(|c| {
+                    let mut a = [0u8; N];
+                    a.copy_from_slice(c);
+                    f(a)
+                })
+            };
+            self.accumulate(block, out)
         })
     }
 
@@ -502,6 +538,7 @@ mod tests {
             (10, 0.3),
             (1000, 0.011),
             (1024, 0.01),
+            (103, 0.07),
             (97, 1.0),
         ] {
             let map = ProbeMap::generate(&[5; 32], "w", &[3, d], ratio).unwrap();
@@ -683,8 +720,9 @@ mod tests {
         let small = ProbeMap::generate(&[5; 32], "p", &shape, 0.01).unwrap();
         for r in [0usize, 1, 577, 1099] {
             let mut out = vec![0.0; m.k()];
+            let row = &x[r * 1000..(r + 1) * 1000];
             small.accumulate(
-                x[r * 1000..(r + 1) * 1000].iter().map(|&v| f64::from(v)),
+                |start, n| row[start..start + n].iter().map(|&v| f64::from(v)),
                 &mut out,
             );
             assert_eq!(&y[r * m.k()..(r + 1) * m.k()], &out[..]);
