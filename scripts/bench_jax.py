@@ -13,7 +13,9 @@ baseline step.
 ``--breakdown`` times the parts of a ZKDV step alone instead, against the same plain step: the
 production program (commitment hooks, no update output), its replay variant, the host work of
 one commitment (packing, batch hashing, sketch commitments) and one run of the attested program
-in the Rust runtime.
+in the Rust runtime; and, to tell the production program's costs apart, the plain step over
+flat (parameters, optimizer state) with both or only the parameters donated, through
+``jax.export``, and returning its update as well.
 
 Usage: ``scripts/bench jax [--model mlp|transformer|all] [--blocks N] [--steps S] [--breakdown]``.
 """
@@ -160,6 +162,44 @@ def _median_ms(f, reps: int = 30) -> float:  # noqa: ANN001
     return statistics.median(times) * 1e3
 
 
+def _plain_variants(state, x, y):  # noqa: ANN001, ANN202
+    """The plain step over (parameters, optimizer state) in the variations that tell the
+    production program's costs apart: its donation, the ``jax.export`` call path, and an
+    update that is also returned (materialized), as the sketch hooks need it."""
+    host = jax.tree.map(np.array, (state.params, state.opt_state))
+
+    def flat(params, opt, x, y):  # noqa: ANN001, ANN202
+        new, loss = jax_steps.train_step(state.replace(params=params, opt_state=opt), x, y)
+        return new.params, new.opt_state, loss
+
+    def with_update(params, opt, x, y):  # noqa: ANN001, ANN202
+        new_params, new_opt, loss = flat(params, opt, x, y)
+        return new_params, new_opt, loss, jax.tree.map(jnp.subtract, new_params, params)
+
+    def structs(tree):  # noqa: ANN001, ANN202
+        return jax.tree.map(lambda a: jax.ShapeDtypeStruct(np.shape(a), np.asarray(a).dtype), tree)
+
+    def looped(f, donate, exported=False):  # noqa: ANN001, ANN202
+        if exported:
+            f = jax.export.export(jax.jit(f))(*structs((*host, x, y))).call
+        step = jax.jit(f, donate_argnums=donate)
+        current = list(jax.device_put(host))
+
+        def run() -> None:
+            out = step(*current, x, y)
+            current[:] = out[:2]
+            jax.block_until_ready(out)
+
+        return run
+
+    return [
+        ("(params, opt_state), both donated", looped(flat, (0, 1))),
+        ("donating the parameters only", looped(flat, (0,))),
+        ("through jax.export, params donated", looped(flat, (0,), exported=True)),
+        ("also returning its update", looped(with_update, (0,))),
+    ]
+
+
 def breakdown(model: str) -> None:
     """The parts of a ZKDV step, each timed alone, against the plain step."""
     from zkdv import hashing, runtime
@@ -205,18 +245,26 @@ def breakdown(model: str) -> None:
 
         attested = runtime.Program(program.attested_text)
         inputs = [*host, packed, np.uint64(0), np.uint64(0)]
-        base = _median_ms(run_plain)
-        rows = [
-            ("plain jax.jit step", base),
-            ("production program alone", _median_ms(looped(program.production, False))),
-            ("replay variant alone", _median_ms(looped(program.replay, True))),
-            ("host work of one commitment", _median_ms(host_work)),
-            ("attested program (Rust runtime)", _median_ms(lambda: attested.run(inputs), 5)),
+        parts = [
+            ("plain jax.jit step", run_plain, 20),
+            *[(f"plain step {what}", f, 20) for what, f in _plain_variants(state, x, y)],
+            ("production program alone", looped(program.production, False), 20),
+            ("replay variant alone", looped(program.replay, True), 20),
+            ("host work of one commitment", host_work, 20),
+            ("attested program (Rust runtime)", lambda: attested.run(inputs), 3),
         ]
+        # Rounds over all parts, so a slow spell of the machine hits every part alike; the
+        # figure of a part is the median of its rounds' medians.
+        times: dict[str, list[float]] = {name: [] for name, _, _ in parts}
+        for _ in range(5):
+            for name, f, reps in parts:
+                times[name].append(_median_ms(f, reps))
         proof.close()
-        print(f"\n{model}: the parts of a step, each alone")
-        for name, ms in rows:
-            print(f"{name:34} {ms:9.3f} ms {ms / base:7.2f}x")
+        base = statistics.median(times["plain jax.jit step"])
+        print(f"\n{model}: the parts of a step, each alone (median of 5 rounds)")
+        for name, values in times.items():
+            ms = statistics.median(values)
+            print(f"{name:48} {ms:9.3f} ms {ms / base:7.2f}x")
 
 
 def main() -> None:
