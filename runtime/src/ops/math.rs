@@ -67,7 +67,7 @@ pub fn evaluate(name: &str, operands: &[&Tensor]) -> Option<Result<Tensor, Value
         }
     }
     // One arm per function, so that each instance of `map_float` inlines its
-    // function (through a `fn` pointer, a square root costs a call per element).
+    // function rather than calling it through a `fn` pointer per element.
     macro_rules! float_unary {
         ($f:expr) => {
             return Some(unary(short, operands, |t| map_float(short, t, $f)))
