@@ -49,6 +49,7 @@ pub mod inline;
 pub mod insert_commitments;
 pub mod ir;
 pub mod pipeline;
+pub mod precision_report;
 pub mod push_select;
 pub mod registry;
 mod rewrite;

@@ -9,7 +9,7 @@ use melior::ir::Module;
 
 use crate::{
     annotate_roles, check_hermetic, cost_report, cse, dce, guard_leaves, inline,
-    insert_commitments, push_select, slice_update, PassError,
+    insert_commitments, precision_report, push_select, slice_update, PassError,
 };
 
 /// What a driver hands a pass besides the module.
@@ -81,6 +81,12 @@ pub static PASSES: &[PassInfo] = &[
         flag: "zkdv-cost-report",
         summary: "Print each function's FLOPs by op to stderr (option: func=NAME)",
         run: cost_report::run,
+    },
+    PassInfo {
+        flag: "zkdv-precision-report",
+        summary: "Print the narrowest float type the module computes in and how many op results \
+                  are narrower than f32 (the tolerance policy's input)",
+        run: precision_report::run,
     },
     PassInfo {
         flag: "zkdv-insert-commitments",

@@ -684,15 +684,19 @@ impl Program {
     /// (handed over without a copy where the interpreter already holds that
     /// element type) and otherwise `(tag, shape, bytes)`. `max_ops` and
     /// `max_elements` bound the run (ops evaluated, elements of any one
-    /// result); unbounded by default.
-    #[pyo3(signature = (inputs, max_ops = None, max_elements = None))]
+    /// result); unbounded by default. `rounding`, when given, is the member
+    /// of the rounding ensemble (`zkdv_runtime::Rounding::member`) that
+    /// rounds every `f16`/`bf16` result; by default they round to nearest.
+    #[pyo3(signature = (inputs, max_ops = None, max_elements = None, rounding = None))]
     fn run<'py>(
         &self,
         py: Python<'py>,
         inputs: Vec<Bound<'py, PyAny>>,
         max_ops: Option<u64>,
         max_elements: Option<usize>,
+        rounding: Option<u64>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let mode = rounding.map_or(zkdv_runtime::Rounding::Nearest, zkdv_runtime::Rounding::member);
         let mut limits = zkdv_runtime::Limits::default();
         if let Some(ops) = max_ops {
             limits.max_ops = ops;
@@ -727,8 +731,7 @@ impl Program {
                 .enumerate()
                 .map(|(index, view)| view.tensor().map_err(|e| format!("input {index}: {e}")))
                 .collect::<Result<Vec<_>, _>>()?;
-            program
-                .run_limited(tensors, limits)
+            zkdv_runtime::rounding::with_rounding(mode, || program.run_limited(tensors, limits))
                 .map_err(|e| e.to_string())
         });
         let outputs = outputs.map_err(RuntimeError::new_err)?;

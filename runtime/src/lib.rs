@@ -22,10 +22,12 @@ pub mod ops;
 pub mod parallel;
 pub mod pool;
 pub mod program;
+pub mod rounding;
 pub mod value;
 
 pub use interpreter::{Interpreter, Limits};
 pub use program::Program;
+pub use rounding::Rounding;
 pub use value::{Data, ElementType, Tensor, TensorType, ValueError};
 
 use zkdv_hashing::{commit_tensor, DType, HashError, TensorCommitment};

@@ -169,13 +169,12 @@ impl ElementType {
     /// An `f16`/`bf16` op computes in `f32` and rounds once: `f32` has more
     /// than twice their precision plus two bits, so for `+ - * /` this equals
     /// the correctly rounded result (no double-rounding error).
+    ///
+    /// This is an op's result: under a perturbed [`crate::rounding`] mode the
+    /// narrow types round in that mode instead.
     #[inline]
     pub fn round_f32(self, value: f32) -> f32 {
-        match self {
-            Self::F16 => f16::from_f32(value).to_f32(),
-            Self::BF16 => bf16::from_f32(value).to_f32(),
-            _ => value,
-        }
+        crate::rounding::narrow(self, value)
     }
 
     /// Rounds an `f64` to this type (to nearest, ties to even) for the
@@ -188,6 +187,16 @@ impl ElementType {
     pub fn round_f64(self, value: f64) -> f32 {
         match self {
             Self::F16 | Self::BF16 => self.round_f32(f64_to_f32_odd(value)),
+            _ => value as f32,
+        }
+    }
+
+    /// [`ElementType::round_f64`] to nearest whatever the rounding mode: for
+    /// constants written in the program, which no mode may move.
+    #[inline]
+    pub fn round_f64_nearest(self, value: f64) -> f32 {
+        match self {
+            Self::F16 | Self::BF16 => crate::rounding::nearest(self, f64_to_f32_odd(value)),
             _ => value as f32,
         }
     }
@@ -787,7 +796,7 @@ fn parse_literals(element: ElementType, tokens: &[&str]) -> Option<Data> {
                             bf16::from_bits(bits).to_f32()
                         })
                     }
-                    None => t.parse::<f64>().ok().map(|x| element.round_f64(x)),
+                    None => t.parse::<f64>().ok().map(|x| element.round_f64_nearest(x)),
                 })
                 .collect::<Option<_>>()?,
         ),
