@@ -7,7 +7,9 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::reader::{resolve, Reader};
-use crate::records::{Body, CheckKind, Leaf, ProgramBody, Sampling, Status, Tolerance, Verdict};
+use crate::records::{
+    Body, CheckKind, Leaf, ProgramBody, Sampling, Status, Tolerance, TolerancePolicy, Verdict,
+};
 use crate::verify::{verify_path, CheckCounts};
 
 /// One program record.
@@ -54,6 +56,8 @@ pub struct Inspection {
     pub sampling: Option<Sampling>,
     /// Tolerance.
     pub tolerance: Option<Tolerance>,
+    /// How programs derive their tolerance from it.
+    pub tolerance_policy: Option<TolerancePolicy>,
     /// Rolling window, probe ratio, snapshot interval.
     pub rolling_window: Option<u64>,
     /// Probe ratio.
@@ -115,6 +119,7 @@ pub fn inspect_path(path: &Path) -> Result<Inspection> {
                 out.versions = root.versions.clone();
                 out.sampling = Some(root.sampling);
                 out.tolerance = Some(root.tolerance);
+                out.tolerance_policy = Some(root.tolerance_policy);
                 out.rolling_window = Some(root.rolling_window);
                 out.probe_ratio = Some(root.probe_ratio);
                 out.snapshot_interval = Some(root.snapshot_interval);

@@ -29,7 +29,8 @@
 //!     config_name: "example".into(),
 //!     versions: Default::default(),
 //!     sampling: Sampling::Every { n: 2 },
-//!     tolerance: Tolerance { abs: 1e-6, rel: 1e-5 },
+//!     tolerance: writer.root().tolerance,
+//!     tolerance_policy: TolerancePolicy::Fixed,
 //!     rolling_window: 2,
 //!     probe_ratio: 0.5,
 //!     snapshot_interval: 4,
@@ -45,6 +46,8 @@
 //!     format: "stablehlo".into(),
 //!     attested: program.clone(),
 //!     production: program,
+//!     precision: Precision { narrowest: Some("f32".into()), narrow_results: 0 },
+//!     tolerance: writer.root().tolerance,
 //! })?;
 //! let mut state = Hash32::ZERO;
 //! for step in 0..2 {
@@ -68,6 +71,7 @@
 //!             committed: vec![0.5],
 //!             recomputed: vec![0.5],
 //!             tolerance: writer.root().tolerance,
+//!             spread: vec![],
 //!             verdict: Verdict::Pass,
 //!             replay_length: 0,
 //!         })?;
@@ -80,6 +84,7 @@
 //!             committed: vec![1.0],
 //!             recomputed: vec![1.0],
 //!             tolerance: writer.root().tolerance,
+//!             spread: vec![],
 //!             verdict: Verdict::Pass,
 //!             replay_length: 1,
 //!         })?;
@@ -113,8 +118,8 @@ pub use inspect::{inspect_path, Inspection, LayoutSummary, ProgramSummary};
 pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
     Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Overlap,
-    Payload, ProgramBody, RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance, Verdict,
-    PROTOCOL_VERSION,
+    Payload, Precision, ProgramBody, RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance,
+    TolerancePolicy, Verdict, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD, PROTOCOL_VERSION,
 };
 pub use verify::{verify_path, verify_reader, CheckCounts, Report};
 pub use writer::{RootInput, StepReceipt, Writer, WriterOptions};

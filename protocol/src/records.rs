@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::hash::{Bytes, Hash32};
 
 /// The protocol version this crate writes and reads.
-pub const PROTOCOL_VERSION: u64 = 2;
+pub const PROTOCOL_VERSION: u64 = 3;
 
 /// The kind of a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -132,7 +132,9 @@ pub enum Sampling {
     },
 }
 
-/// Comparison tolerance: `|committed - recomputed| <= abs + rel * |committed|`.
+/// Comparison tolerance: `|committed - recomputed| <= abs + rel * |committed|
+/// + spread * s`, where `s` is the spread a check measured for the value
+/// (its rounding ensemble of `replays` perturbed replays; zero without one).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tolerance {
@@ -140,12 +142,91 @@ pub struct Tolerance {
     pub abs: f64,
     /// Relative term, finite and non-negative.
     pub rel: f64,
+    /// Factor on the measured rounding spread, finite and non-negative.
+    pub spread: f64,
+    /// Perturbed replays an update check runs to measure the spread (0:
+    /// none, and then `spread` plays no part).
+    pub replays: u64,
 }
 
+/// The factor on the rounding spread of a program that computes in a
+/// narrow float type, under [`TolerancePolicy::Program`].
+pub const ENSEMBLE_SPREAD: f64 = 16.0;
+/// The rounding ensemble's size under [`TolerancePolicy::Program`]: members
+/// `0..ENSEMBLE_REPLAYS` of `zkdv_runtime::Rounding::member`.
+pub const ENSEMBLE_REPLAYS: u64 = 8;
+
 impl Tolerance {
-    /// Whether `recomputed` is within tolerance of `committed`. NaN never is.
-    pub fn accepts(&self, committed: f64, recomputed: f64) -> bool {
-        (committed - recomputed).abs() <= self.abs + self.rel * committed.abs()
+    /// `abs + rel * |committed|` alone, without a rounding ensemble.
+    pub const fn fixed(abs: f64, rel: f64) -> Tolerance {
+        Tolerance {
+            abs,
+            rel,
+            spread: 0.0,
+            replays: 0,
+        }
+    }
+
+    /// Whether `recomputed` is within tolerance of `committed`, given the
+    /// measured rounding `spread` of the value (0 when none was measured).
+    /// NaN never is.
+    pub fn accepts(&self, committed: f64, recomputed: f64, spread: f64) -> bool {
+        (committed - recomputed).abs()
+            <= self.abs + self.rel * committed.abs() + self.spread * spread
+    }
+
+    /// Whether every term is finite and non-negative.
+    pub fn is_valid(&self) -> bool {
+        [self.abs, self.rel, self.spread]
+            .iter()
+            .all(|x| x.is_finite() && *x >= 0.0)
+    }
+
+    /// The tolerance of a program with `precision` in a session whose root
+    /// has this tolerance and `policy`: under [`TolerancePolicy::Program`],
+    /// a program that computes in a float type narrower than `f32` adds the
+    /// rounding ensemble ([`ENSEMBLE_SPREAD`], [`ENSEMBLE_REPLAYS`]) to the
+    /// root's `abs` and `rel`; otherwise it is the root's.
+    pub fn for_program(&self, policy: TolerancePolicy, precision: &Precision) -> Tolerance {
+        match policy {
+            TolerancePolicy::Program if precision.is_narrow() => Tolerance {
+                spread: ENSEMBLE_SPREAD,
+                replays: ENSEMBLE_REPLAYS,
+                ..*self
+            },
+            _ => *self,
+        }
+    }
+}
+
+/// How a session's programs get their tolerance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TolerancePolicy {
+    /// Every program uses the root's tolerance (one the user gave).
+    Fixed,
+    /// Each program's follows from its precision ([`Tolerance::for_program`]).
+    Program,
+}
+
+/// What `--zkdv-precision-report` found in an attested program.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Precision {
+    /// The float element type with the fewest significand bits (`bf16`,
+    /// `f16`, `f32`, `f64`, ...), `None` when the program has no float.
+    pub narrowest: Option<String>,
+    /// Op results of a float type narrower than `f32`.
+    pub narrow_results: u64,
+}
+
+impl Precision {
+    /// Whether the program computes in a float type narrower than `f32`.
+    pub fn is_narrow(&self) -> bool {
+        match self.narrowest.as_deref() {
+            None | Some("f32" | "f64" | "complex<f32>" | "complex<f64>") => self.narrow_results > 0,
+            Some(_) => true,
+        }
     }
 }
 
@@ -182,8 +263,11 @@ pub struct RootBody {
     pub versions: BTreeMap<String, String>,
     /// Sampling policy.
     pub sampling: Sampling,
-    /// Float tolerance of checks.
+    /// Float tolerance of checks: the base of every program's.
     pub tolerance: Tolerance,
+    /// Whether programs use [`RootBody::tolerance`] as it is or derive
+    /// theirs from their precision.
+    pub tolerance_policy: TolerancePolicy,
     /// Rolling-hash window over committed batch rows, in words.
     pub rolling_window: u64,
     /// Fraction of each leaf's last dimension kept by its probe map.
@@ -246,6 +330,11 @@ pub struct ProgramBody {
     pub attested: Artifact,
     /// The production program the steps ran.
     pub production: Artifact,
+    /// The attested program's precision.
+    pub precision: Precision,
+    /// The tolerance of this program's checks
+    /// ([`Tolerance::for_program`] of the root's).
+    pub tolerance: Tolerance,
 }
 
 /// Commitment to one packed `uint32` batch.
@@ -350,8 +439,11 @@ pub struct CheckBody {
     pub committed: Vec<f64>,
     /// Values the replay recomputed.
     pub recomputed: Vec<f64>,
-    /// Tolerance used (equals the root's).
+    /// Tolerance used (equals the step's program's).
     pub tolerance: Tolerance,
+    /// The measured rounding spread of each compared value (empty when the
+    /// tolerance has no ensemble, and for state checks).
+    pub spread: Vec<f64>,
     /// Outcome.
     pub verdict: Verdict,
     /// Number of transitions replayed from the snapshot.

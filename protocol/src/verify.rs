@@ -116,6 +116,8 @@ struct Session {
 struct StepSeen {
     at: Position,
     hash: Hash32,
+    /// `seq` of the step's program record.
+    program: u64,
 }
 
 struct CheckSeen {
@@ -269,6 +271,17 @@ impl Verifier {
         }
         self.artifact(&program.attested)?;
         self.artifact(&program.production)?;
+        let root = &self.session().body;
+        let expected = root
+            .tolerance
+            .for_program(root.tolerance_policy, &program.precision);
+        if program.tolerance != expected {
+            return Err(Problem::Invalid(format!(
+                "program tolerance {:?} is not the one the root's {:?} tolerance policy gives \
+                 a program of precision {:?}: {expected:?}",
+                program.tolerance, root.tolerance_policy, program.precision
+            )));
+        }
         self.programs.insert(seq, program.clone());
         Ok(())
     }
@@ -316,7 +329,11 @@ impl Verifier {
             )));
         }
         self.last_post_state = step.post_state;
-        self.steps.push(StepSeen { at, hash });
+        self.steps.push(StepSeen {
+            at,
+            hash,
+            program: step.program,
+        });
         Ok(())
     }
 
@@ -363,10 +380,32 @@ impl Verifier {
                 check.kind, check.step
             )));
         }
-        if check.tolerance != root.tolerance {
+        let program = self.steps[check.step as usize].program;
+        let tolerance = self.programs[&program].tolerance;
+        if check.tolerance != tolerance {
             return Err(Problem::Invalid(format!(
-                "check tolerance {:?} differs from the root's {:?}",
-                check.tolerance, root.tolerance
+                "check tolerance {:?} differs from that of step {}'s program {:?}",
+                check.tolerance, check.step, tolerance
+            )));
+        }
+        let measured = check.kind == CheckKind::Update && tolerance.replays > 0;
+        if measured && check.spread.len() != check.committed.len()
+            || !measured && !check.spread.is_empty()
+        {
+            return Err(Problem::Invalid(format!(
+                "check records {} spread values; {} needs {}",
+                check.spread.len(),
+                if measured {
+                    "an update check with a rounding ensemble"
+                } else {
+                    "a check without a rounding ensemble"
+                },
+                if measured { check.committed.len() } else { 0 }
+            )));
+        }
+        if let Some(s) = check.spread.iter().find(|s| !(s.is_finite() && **s >= 0.0)) {
+            return Err(Problem::Invalid(format!(
+                "spread {s} must be finite and non-negative"
             )));
         }
         if check.committed.is_empty() || check.committed.len() != check.recomputed.len() {
@@ -406,7 +445,12 @@ impl Verifier {
             .committed
             .iter()
             .zip(&check.recomputed)
-            .position(|(&c, &r)| !check.tolerance.accepts(c, r));
+            .enumerate()
+            .position(|(i, (&c, &r))| {
+                !check
+                    .tolerance
+                    .accepts(c, r, check.spread.get(i).copied().unwrap_or(0.0))
+            });
         let within = bad.is_none();
         if within != (check.verdict == Verdict::Pass) {
             return Err(Problem::Invalid(format!(
@@ -678,7 +722,7 @@ fn check_root(root: &RootBody) -> Result<Session, Problem> {
         Sampling::Every { .. } => {}
     }
     let tol = root.tolerance;
-    if !(tol.abs.is_finite() && tol.abs >= 0.0 && tol.rel.is_finite() && tol.rel >= 0.0) {
+    if !tol.is_valid() {
         return invalid(format!("tolerance {tol:?} must be finite and non-negative"));
     }
     if root.rolling_window == 0 {

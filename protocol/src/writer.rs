@@ -22,7 +22,8 @@ use crate::hash::{Bytes, Hash32};
 use crate::reader::{Record, RECORDS_FILE};
 use crate::records::{
     Artifact, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Payload, ProgramBody,
-    RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance, PROTOCOL_VERSION,
+    RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance, TolerancePolicy,
+    PROTOCOL_VERSION,
 };
 use crate::verify::{Mode, Verifier};
 
@@ -42,6 +43,8 @@ pub struct RootInput {
     pub sampling: Sampling,
     /// Float tolerance of checks.
     pub tolerance: Tolerance,
+    /// How programs derive theirs from it.
+    pub tolerance_policy: TolerancePolicy,
     /// Rolling-hash window in words.
     pub rolling_window: u64,
     /// Probe ratio in `(0, 1]`.
@@ -93,7 +96,8 @@ pub struct StepReceipt {
 ///     config_name: "doc".into(),
 ///     versions: Default::default(),
 ///     sampling: Sampling::Every { n: 1_000 },
-///     tolerance: Tolerance { abs: 1e-6, rel: 1e-5 },
+///     tolerance: Tolerance::fixed(1e-6, 1e-5),
+///     tolerance_policy: TolerancePolicy::Fixed,
 ///     rolling_window: 2,
 ///     probe_ratio: 0.01,
 ///     snapshot_interval: 12,
@@ -177,6 +181,7 @@ impl Writer {
             versions: root.versions,
             sampling: root.sampling,
             tolerance: root.tolerance,
+            tolerance_policy: root.tolerance_policy,
             rolling_window: root.rolling_window,
             probe_ratio: root.probe_ratio,
             snapshot_interval: root.snapshot_interval,

@@ -170,7 +170,7 @@ fn bad_inputs_get_clear_errors() {
     let err = verify_path(&dir.path().join("missing")).unwrap_err();
     assert!(matches!(err.problem, Problem::Io { .. }), "{err}");
 
-    // A well-formed envelope whose payload claims version 2.
+    // A well-formed envelope whose payload claims version 4.
     #[derive(serde::Serialize)]
     struct P {
         v: u64,
@@ -188,7 +188,7 @@ fn bad_inputs_get_clear_errors() {
     let mut payload = Vec::new();
     ciborium::ser::into_writer(
         &P {
-            v: 3,
+            v: 4,
             kind: "root",
             seq: 0,
             prev: [0; 32],
@@ -199,7 +199,7 @@ fn bad_inputs_get_clear_errors() {
     .unwrap();
     let err = verify_bytes(&encode_envelope(&payload, None)).unwrap_err();
     assert!(
-        matches!(err.problem, Problem::UnsupportedVersion { found: 3, .. }),
+        matches!(err.problem, Problem::UnsupportedVersion { found: 4, .. }),
         "{err}"
     );
     // Valid envelope, payload that is not CBOR.
@@ -237,6 +237,7 @@ fn check(step: u64, kind: CheckKind, indices: Vec<u64>, c: f64, r: f64, ok: bool
         committed: vec![c; values],
         recomputed: vec![r; values],
         tolerance: root_input().tolerance,
+        spread: vec![],
         verdict: if ok { Verdict::Pass } else { Verdict::Fail },
         replay_length: 0,
     }
@@ -251,6 +252,11 @@ fn start(dir: &Path) -> (Writer, u64) {
             format: "stablehlo".into(),
             attested: art.clone(),
             production: art,
+            precision: Precision {
+                narrowest: Some("f32".into()),
+                narrow_results: 0,
+            },
+            tolerance: Tolerance::fixed(1e-6, 1e-5),
         })
         .unwrap();
     (writer, program)
@@ -550,4 +556,81 @@ fn invalid_roots_are_refused_without_leaving_a_file() {
         "{err}"
     );
     assert!(!dir.path().join(RECORDS_FILE).exists());
+}
+
+#[test]
+fn programs_and_checks_follow_the_tolerance_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut root = root_input();
+    root.tolerance_policy = TolerancePolicy::Program;
+    let base = root.tolerance;
+    let mut writer = Writer::create(dir.path(), root, fixed_options(false)).unwrap();
+    let art = writer.put_artifact(b"p", "mlir").unwrap();
+    let bf16 = Precision {
+        narrowest: Some("bf16".into()),
+        narrow_results: 7,
+    };
+    let program = |tolerance| ProgramBody {
+        name: "f".into(),
+        format: "stablehlo".into(),
+        attested: art.clone(),
+        production: art.clone(),
+        precision: bf16.clone(),
+        tolerance,
+    };
+    // A bf16 program under the program policy must carry the ensemble.
+    let err = writer.append_program(program(base)).unwrap_err();
+    assert!(err.to_string().contains("tolerance policy"), "{err}");
+    let ensemble = base.for_program(TolerancePolicy::Program, &bf16);
+    assert_eq!(
+        (ensemble.spread, ensemble.replays),
+        (ENSEMBLE_SPREAD, ENSEMBLE_REPLAYS)
+    );
+    let seq = writer.append_program(program(ensemble)).unwrap();
+    writer
+        .append_step(step(0, seq, Hash32::ZERO, Hash32::ZERO))
+        .unwrap();
+    writer
+        .append_step(step(1, seq, Hash32::ZERO, Hash32::ZERO))
+        .unwrap();
+    let c = writer.challenge(1).unwrap();
+    assert!(c.update && c.state);
+    let update = |committed: f64, spread: Vec<f64>, ok: bool| CheckBody {
+        step: 1,
+        kind: CheckKind::Update,
+        indices: c.update_indices(),
+        committed: vec![committed, 0.5],
+        recomputed: vec![1.0, 0.5],
+        tolerance: ensemble,
+        spread,
+        verdict: if ok { Verdict::Pass } else { Verdict::Fail },
+        replay_length: 1,
+    };
+    // An update check under the ensemble needs one spread per value ...
+    let err = writer.append_check(update(1.0, vec![], true)).unwrap_err();
+    assert!(err.to_string().contains("spread values"), "{err}");
+    let err = writer
+        .append_check(update(1.0, vec![f64::NAN, 0.0], true))
+        .unwrap_err();
+    assert!(err.to_string().contains("finite"), "{err}");
+    // ... and the verdict counts it: 0.01 apart passes with spread 1e-3
+    // (16 * 1e-3 > 0.01), so a "fail" there contradicts the values.
+    let err = writer
+        .append_check(update(1.01, vec![1e-3, 0.0], false))
+        .unwrap_err();
+    assert!(err.to_string().contains("contradicts"), "{err}");
+    writer
+        .append_check(update(1.01, vec![1e-3, 0.0], true))
+        .unwrap();
+    // A state check carries no spread, and another tolerance is refused.
+    let mut state = check(1, CheckKind::State, vec![], 1.0, 1.0, true);
+    let err = writer.append_check(state.clone()).unwrap_err();
+    assert!(err.to_string().contains("program"), "{err}");
+    state.tolerance = ensemble;
+    state.spread = vec![0.0];
+    assert!(writer.append_check(state.clone()).is_err());
+    state.spread = vec![];
+    writer.append_check(state).unwrap();
+    writer.close(None).unwrap();
+    verify_path(dir.path()).unwrap();
 }

@@ -696,7 +696,10 @@ impl Program {
         max_elements: Option<usize>,
         rounding: Option<u64>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        let mode = rounding.map_or(zkdv_runtime::Rounding::Nearest, zkdv_runtime::Rounding::member);
+        let mode = rounding.map_or(
+            zkdv_runtime::Rounding::Nearest,
+            zkdv_runtime::Rounding::member,
+        );
         let mut limits = zkdv_runtime::Limits::default();
         if let Some(ops) = max_ops {
             limits.max_ops = ops;

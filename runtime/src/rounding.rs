@@ -41,6 +41,10 @@ pub enum Rounding {
     /// To nearest, ties to even: StableHLO's semantics.
     #[default]
     Nearest,
+    /// Not at all: narrow results keep the `f32` value they were computed
+    /// in, as an implementation with excess precision (one that fuses a
+    /// chain of `bf16` ops without rounding between them) would.
+    Wide,
     /// Toward +infinity (an inexact result takes its upper neighbour).
     Up,
     /// Toward -infinity (an inexact result takes its lower neighbour).
@@ -53,14 +57,15 @@ pub enum Rounding {
 
 impl Rounding {
     /// Member `m` of the rounding ensemble that a mixed-precision check
-    /// replays (`docs/protocol.md`): 0 is [`Rounding::Up`], 1 is
-    /// [`Rounding::Down`], and `m >= 2` is [`Rounding::Stochastic`] with
-    /// seed `m - 1`.
+    /// replays (`docs/protocol.md`): 0 is [`Rounding::Wide`], 1
+    /// [`Rounding::Up`], 2 [`Rounding::Down`], and `m >= 3` is
+    /// [`Rounding::Stochastic`] with seed `m - 2`.
     pub fn member(m: u64) -> Self {
         match m {
-            0 => Self::Up,
-            1 => Self::Down,
-            m => Self::Stochastic(m - 1),
+            0 => Self::Wide,
+            1 => Self::Up,
+            2 => Self::Down,
+            m => Self::Stochastic(m - 2),
         }
     }
 }
@@ -114,9 +119,14 @@ fn perturbed(element: ElementType, x: f32, near: f32, mode: Rounding) -> f32 {
     }
     // The other neighbour of x lies on x's side of `near`.
     let other = step(element, near, x > near);
-    let (lo, hi) = if near < x { (near, other) } else { (other, near) };
+    let (lo, hi) = if near < x {
+        (near, other)
+    } else {
+        (other, near)
+    };
     match mode {
         Rounding::Nearest => near,
+        Rounding::Wide => x,
         Rounding::Up => hi,
         Rounding::Down => lo,
         Rounding::Stochastic(seed) => {
@@ -173,9 +183,19 @@ mod tests {
         let b = ElementType::BF16;
         assert_eq!(narrow(b, ONE_PLUS), 1.0078125);
         assert_eq!(with_rounding(Rounding::Down, || narrow(b, ONE_PLUS)), 1.0);
-        assert_eq!(with_rounding(Rounding::Up, || narrow(b, ONE_PLUS)), 1.0078125);
-        assert_eq!(with_rounding(Rounding::Down, || narrow(b, -ONE_PLUS)), -1.0078125);
+        assert_eq!(
+            with_rounding(Rounding::Up, || narrow(b, ONE_PLUS)),
+            1.0078125
+        );
+        assert_eq!(
+            with_rounding(Rounding::Down, || narrow(b, -ONE_PLUS)),
+            -1.0078125
+        );
         assert_eq!(with_rounding(Rounding::Up, || narrow(b, -ONE_PLUS)), -1.0);
+        assert_eq!(
+            with_rounding(Rounding::Wide, || narrow(b, ONE_PLUS)),
+            ONE_PLUS
+        );
         // Exact values and f32 results are never moved.
         assert_eq!(with_rounding(Rounding::Up, || narrow(b, 1.5)), 1.5);
         let f = ElementType::F32;
@@ -183,8 +203,14 @@ mod tests {
         // f16 around zero: the smallest subnormals.
         let h = ElementType::F16;
         let tiny = 2f32.powi(-26);
-        assert_eq!(with_rounding(Rounding::Up, || narrow(h, tiny)), 2f32.powi(-24));
-        assert_eq!(with_rounding(Rounding::Down, || narrow(h, -tiny)), -(2f32.powi(-24)));
+        assert_eq!(
+            with_rounding(Rounding::Up, || narrow(h, tiny)),
+            2f32.powi(-24)
+        );
+        assert_eq!(
+            with_rounding(Rounding::Down, || narrow(h, -tiny)),
+            -(2f32.powi(-24))
+        );
         assert_eq!(with_rounding(Rounding::Down, || narrow(h, tiny)), 0.0);
     }
 

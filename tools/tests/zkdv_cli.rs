@@ -31,10 +31,8 @@ fn transcript(dir: &Path) {
         config_name: "cli".into(),
         versions: Default::default(),
         sampling: Sampling::Every { n: 1 },
-        tolerance: Tolerance {
-            abs: 0.0,
-            rel: 1e-6,
-        },
+        tolerance: Tolerance::fixed(0.0, 1e-6),
+        tolerance_policy: TolerancePolicy::Fixed,
         rolling_window: 1,
         probe_ratio: 1.0,
         snapshot_interval: 2,
@@ -51,6 +49,11 @@ fn transcript(dir: &Path) {
             format: "stablehlo".into(),
             attested: art.clone(),
             production: art,
+            precision: Precision {
+                narrowest: Some("f32".into()),
+                narrow_results: 0,
+            },
+            tolerance: Tolerance::fixed(1e-6, 1e-5),
         })
         .unwrap();
     for step in 0..3u64 {
@@ -81,6 +84,7 @@ fn transcript(dir: &Path) {
                 committed: vec![2.0],
                 recomputed: vec![2.0],
                 tolerance: w.root().tolerance,
+                spread: vec![],
                 verdict: Verdict::Pass,
                 replay_length: step % 2,
             })

@@ -20,10 +20,8 @@ pub fn root_input() -> RootInput {
         config_name: "fixture".into(),
         versions: [("zkdv".to_string(), "0.1.0".to_string())].into(),
         sampling: Sampling::Every { n: 2 },
-        tolerance: Tolerance {
-            abs: 1e-6,
-            rel: 1e-5,
-        },
+        tolerance: Tolerance::fixed(1e-6, 1e-5),
+        tolerance_policy: TolerancePolicy::Fixed,
         rolling_window: 2,
         probe_ratio: 0.25,
         snapshot_interval: 4,
@@ -60,6 +58,11 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
         format: "stablehlo".into(),
         attested,
         production,
+        precision: Precision {
+            narrowest: Some("f32".into()),
+            narrow_results: 0,
+        },
+        tolerance: writer.root().tolerance,
     })?;
     let tolerance = writer.root().tolerance;
     let mut state = Hash32::of(b"initial state");
@@ -97,6 +100,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
                 committed: vec![0.25, -1.5],
                 recomputed: vec![0.25, -1.5],
                 tolerance,
+                spread: vec![],
                 verdict: Verdict::Pass,
                 replay_length: step % 4,
             })?;
@@ -109,6 +113,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
                 committed: vec![1e-3, 0.5],
                 recomputed: vec![1e-3 + 1e-12, 0.5],
                 tolerance,
+                spread: vec![],
                 verdict: Verdict::Pass,
                 replay_length: step % 4,
             })?;

@@ -809,6 +809,21 @@ class ZKDV:
             if len(indices) > 1:
                 recomputed.append(float(np.asarray(result[1]).reshape(())))
             committed = [_element(deltas, indices[0]), *job.committed]
+            import os
+            if os.environ.get("ZKDV_EXP"):
+                spread = [0.0] * len(recomputed)
+                devs = [[] for _ in recomputed]
+                for m in range(int(os.environ["ZKDV_EXP"])):
+                    rm = program.attested.run([*inputs, parameter_index, state_index], max_ops=_MAX_OPS, rounding=m)
+                    for k in range(len(recomputed)):
+                        spread[k] = max(spread[k], abs(float(np.asarray(rm[k]).reshape(())) - recomputed[k]))
+                        devs[k].append(abs(float(np.asarray(rm[k]).reshape(())) - committed[k]) if m < len(recomputed) + 99 else 0)
+                for k in range(len(recomputed)):
+                    print("DEV", t, k, " ".join(f"{x/(abs(committed[k]-recomputed[k])+1e-300):.2f}" for x in devs[k]), flush=True)
+                for k in range(len(recomputed)):
+                    d = abs(committed[k] - recomputed[k])
+                    print("EXP", t, k, indices[k], f"{committed[k]:.4g} d={d:.3g} s={spread[k]:.3g} base={tolerance.abs + tolerance.rel*abs(committed[k]):.3g} ratio={d/(spread[k] + 1e-300):.3g}", flush=True)
+
             check = CheckResult(
                 step=t,
                 kind="update",

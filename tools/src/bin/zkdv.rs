@@ -8,7 +8,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use serde_json::json;
-use zkdv_protocol::{inspect_path, verify_path, Error, Inspection, Problem, Report, Sampling};
+use zkdv_protocol::{
+    inspect_path, verify_path, Error, Inspection, Problem, Report, Sampling, Tolerance,
+    TolerancePolicy,
+};
 
 #[derive(Parser)]
 #[command(
@@ -210,7 +213,12 @@ fn render(path: &Path, i: &Inspection) -> String {
     };
     let _ = writeln!(s, "sampling     {sampling}");
     if let Some(t) = i.tolerance {
-        let _ = writeln!(s, "tolerance    abs {} + rel {}", t.abs, t.rel);
+        let policy = match i.tolerance_policy {
+            Some(TolerancePolicy::Fixed) => " (fixed: every program's)",
+            Some(TolerancePolicy::Program) => " (the base; each program's follows its precision)",
+            None => "",
+        };
+        let _ = writeln!(s, "tolerance    {}{policy}", tolerance(&t));
     }
     let _ = writeln!(
         s,
@@ -263,6 +271,17 @@ fn render(path: &Path, i: &Inspection) -> String {
             short(&p.program.production.blake3.to_hex()),
             p.program.production.size,
         );
+        let _ = writeln!(
+            s,
+            "             computes in {} ({} narrow results); tolerance {}",
+            p.program
+                .precision
+                .narrowest
+                .as_deref()
+                .unwrap_or("no float"),
+            p.program.precision.narrow_results,
+            tolerance(&p.program.tolerance),
+        );
     }
     let kinds: Vec<_> = i.kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
     let _ = writeln!(s, "records      {} ({})", i.records, kinds.join(", "));
@@ -284,6 +303,14 @@ fn render(path: &Path, i: &Inspection) -> String {
         "verification {}",
         i.verification_error.as_deref().unwrap_or("valid")
     );
+    s
+}
+
+fn tolerance(t: &Tolerance) -> String {
+    let mut s = format!("abs {} + rel {} * |committed|", t.abs, t.rel);
+    if t.replays > 0 {
+        s += &format!(" + {} * spread of {} rounding replays", t.spread, t.replays);
+    }
     s
 }
 
