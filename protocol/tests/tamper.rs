@@ -256,7 +256,7 @@ fn start(dir: &Path) -> (Writer, u64) {
                 narrowest: Some("f32".into()),
                 narrow_results: 0,
             },
-            tolerance: Tolerance::fixed(1e-6, 1e-5),
+            tolerance: root_input().tolerance,
         })
         .unwrap();
     (writer, program)

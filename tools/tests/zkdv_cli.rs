@@ -53,7 +53,7 @@ fn transcript(dir: &Path) {
                 narrowest: Some("f32".into()),
                 narrow_results: 0,
             },
-            tolerance: Tolerance::fixed(1e-6, 1e-5),
+            tolerance: w.root().tolerance,
         })
         .unwrap();
     for step in 0..3u64 {
@@ -180,6 +180,8 @@ fn inspect_summarizes() {
         "state 3 passed, 0 failed; update 3 passed, 0 failed",
         "snapshots    0",
         "program      #1 step (stablehlo)",
+        "tolerance    abs 0 + rel 0.000001 * |committed| (fixed: every program's)",
+        "computes in f32 (0 narrow results); tolerance abs 0 + rel 0.000001 * |committed|",
         "status       ok",
         "verification valid",
     ] {
