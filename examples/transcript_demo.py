@@ -35,7 +35,7 @@ from zkdv import hashing, transcript
 
 LEARNING_RATE = np.float32(0.05)
 MOMENTUM = np.float32(0.9)
-TOLERANCE = {"abs": 1e-7, "rel": 1e-6}
+TOLERANCE = {"abs": 1e-7, "rel": 1e-6, "spread": 0.0, "replays": 0}
 
 State = dict[str, np.ndarray]  # "params/w", "params/b", "opt_state/mu/w", ...
 
@@ -123,6 +123,7 @@ def run(out: Path, steps: int, interval: int, probability: float, corrupt: int |
                 }
             },
             "tolerance": TOLERANCE,
+            "tolerance_policy": "fixed",
             "rolling_window": 4,
             "probe_ratio": 0.5,
             "snapshot_interval": interval,
@@ -138,7 +139,15 @@ def run(out: Path, steps: int, interval: int, probability: float, corrupt: int |
         seed=writer.root["probe_seed"],
         ratio=writer.root["probe_ratio"],
         program=writer.append_program(
-            {"name": "train_step", "format": "numpy", "attested": artifact, "production": artifact}
+            {
+                "name": "train_step",
+                "format": "numpy",
+                "attested": artifact,
+                "production": artifact,
+                # float64 numpy: no narrow type, so the fixed tolerance applies as it is.
+                "precision": {"narrowest": "f64", "narrow_results": 0},
+                "tolerance": TOLERANCE,
+            }
         ),
     )
 
@@ -245,6 +254,7 @@ def check(
                 "indices": indices,
                 "committed": committed.tolist(),
                 "recomputed": recomputed.tolist(),
+                "spread": [],
                 "verdict": "pass" if ok.all() else "fail",
             }
         )

@@ -606,6 +606,48 @@ fn run_passes(
     .map_err(value_error)
 }
 
+/// The precision summary of a module (`--zkdv-precision-report`):
+/// `{"narrowest": str | None, "narrow_results": int}`, the program record's
+/// `precision` field.
+#[pyfunction]
+#[pyo3(signature = (text, source_name = "<input>"))]
+fn precision<'py>(
+    py: Python<'py>,
+    text: &str,
+    source_name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let found = py
+        .detach(|| {
+            let context = zkdv_passes::IrContext::new();
+            let module = context
+                .parse(text, source_name)
+                .map_err(|error| error.to_string())?;
+            let p = zkdv_passes::precision_report::analyse(&module);
+            Ok::<_, String>(protocol::Precision {
+                narrowest: p.narrowest,
+                narrow_results: p.narrow_results,
+            })
+        })
+        .map_err(value_error)?;
+    to_py(py, &found)
+}
+
+/// The tolerance of a program of `precision` (a program record's
+/// `precision` field) in a session whose root has `tolerance` and
+/// `policy` (`"fixed"` or `"program"`): `Tolerance::for_program`.
+#[pyfunction]
+fn program_tolerance<'py>(
+    py: Python<'py>,
+    tolerance: &Bound<'py, PyAny>,
+    policy: &Bound<'py, PyAny>,
+    precision: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let policy: protocol::TolerancePolicy = from_py("tolerance policy", policy)?;
+    let precision: protocol::Precision = from_py("precision", precision)?;
+    to_py(py, &tolerance.for_program(policy, &precision))
+}
+
 // ------------------------------------------------------------- runtime
 
 create_exception!(
@@ -935,6 +977,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RuntimeError", py.get_type::<RuntimeError>())?;
     m.add_class::<Program>()?;
     m.add_function(wrap_pyfunction!(run_passes, m)?)?;
+    m.add_function(wrap_pyfunction!(precision, m)?)?;
+    m.add_function(wrap_pyfunction!(program_tolerance, m)?)?;
     m.add_function(wrap_pyfunction!(commit_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(commit_tree, m)?)?;
     m.add_function(wrap_pyfunction!(commit_tensor_tree, m)?)?;

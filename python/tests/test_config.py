@@ -146,7 +146,31 @@ def test_sampling_from_record_rejects_malformed_records(record):
 
 def test_tolerance_defaults_are_abs_1e6_rel_1e5():
     assert zkdv.Tolerance() == zkdv.Tolerance(abs=1e-6, rel=1e-5)
-    assert zkdv.Tolerance().to_record() == {"abs": 1e-6, "rel": 1e-5}
+    assert zkdv.Tolerance().to_record() == {"abs": 1e-6, "rel": 1e-5, "spread": 0.0, "replays": 0}
+
+
+def test_tolerance_adds_the_measured_spread_times_its_factor():
+    t = zkdv.Tolerance(abs=0.0, rel=0.0, spread=4.0, replays=8)
+    assert t.accepts(1.0, 1.5, spread=0.125) and not t.accepts(1.0, 1.5, spread=0.12)
+    assert t.bound(1.0, 0.125) == 0.5
+    with pytest.raises(ValueError, match="replays must be in"):
+        zkdv.Tolerance(replays=-1)
+    with pytest.raises(TypeError, match="replays must be an integer"):
+        zkdv.Tolerance(replays=1.5)
+
+
+def test_program_tolerance_follows_the_precision_under_the_program_policy():
+    bf16 = {"narrowest": "bf16", "narrow_results": 3}
+    f32 = {"narrowest": "f32", "narrow_results": 0}
+    base = zkdv.Tolerance()
+    ensemble = base.for_program("program", bf16)
+    assert (ensemble.abs, ensemble.rel) == (base.abs, base.rel)
+    assert ensemble.spread > 0 and ensemble.replays > 0
+    assert base.for_program("program", f32) == base
+    # A tolerance the user fixed is every program's.
+    assert base.for_program("fixed", bf16) == base
+    with pytest.raises(ValueError, match="tolerance policy"):
+        base.for_program("sometimes", bf16)
 
 
 @pytest.mark.parametrize("value", [-1e-9, math.inf, math.nan])
@@ -183,7 +207,8 @@ def test_config_defaults():
     c = zkdv.ZKDVConfig()
     assert c.name == "default"
     assert c.sampling_policy == zkdv.SamplingPolicy(0.01, 0.01)
-    assert c.tolerance == zkdv.Tolerance()
+    assert c.tolerance is None
+    assert (c.tolerance_policy, c.base_tolerance) == ("program", zkdv.Tolerance())
 
 
 def test_config_as_in_the_readme():
@@ -235,8 +260,10 @@ def test_config_root_fields_are_the_protocol_fields():
         "sampling": {
             "probability": {"state_check_probability": 0.5, "update_check_probability": 0.25}
         },
-        "tolerance": {"abs": 0.0, "rel": 1.0},
+        "tolerance": {"abs": 0.0, "rel": 1.0, "spread": 0.0, "replays": 0},
+        "tolerance_policy": "fixed",
     }
+    assert zkdv.ZKDVConfig().root_fields()["tolerance_policy"] == "program"
 
 
 def root_body(config):
@@ -256,8 +283,9 @@ def root_body(config):
 @pytest.mark.parametrize(
     "policy", [zkdv.SamplingPolicy(0.125, 1.0), zkdv.SamplingPolicy.DEBUGCheckEvery(2)]
 )
-def test_rust_writer_takes_root_fields_unchanged_and_they_read_back(tmp_path, policy):
-    config = zkdv.ZKDVConfig(name="pytest", sampling_policy=policy, tolerance=zkdv.Tolerance())
+@pytest.mark.parametrize("tolerance", [zkdv.Tolerance(), None])
+def test_rust_writer_takes_root_fields_unchanged_and_they_read_back(tmp_path, policy, tolerance):
+    config = zkdv.ZKDVConfig(name="pytest", sampling_policy=policy, tolerance=tolerance)
     writer = transcript.TranscriptWriter(tmp_path / "t", root_body(config))
     assert zkdv.ZKDVConfig.from_root(writer.root) == config
     writer.close()
@@ -388,8 +416,17 @@ def test_check_result_record_round_trip_and_rust_writer_accepts_it(tmp_path):
     config = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
     writer = transcript.TranscriptWriter(tmp_path / "t", root_body(config))
     art = writer.put_artifact(b"program", "mlir")
+    precision = {"narrowest": "f32", "narrow_results": 0}
+    t = config.base_tolerance.for_program(config.tolerance_policy, precision)
     program = writer.append_program(
-        {"name": "step", "format": "stablehlo", "attested": art, "production": art}
+        {
+            "name": "step",
+            "format": "stablehlo",
+            "attested": art,
+            "production": art,
+            "precision": precision,
+            "tolerance": t.to_record(),
+        }
     )
     receipt = writer.append_step(
         {
@@ -405,7 +442,6 @@ def test_check_result_record_round_trip_and_rust_writer_accepts_it(tmp_path):
     indices = receipt.challenge.update_indices()
     # A value just inside and one just outside the tolerance: the Rust writer agrees with
     # Python's verdict on both (it rejects a check whose verdict contradicts its values).
-    t = config.tolerance
     inside = 1.0 + t.abs + t.rel
     outside = np.nextafter(inside, 2.0)
     ok = update_check(step=0, indices=indices, recomputed=(inside, 2.0), replay_length=0)

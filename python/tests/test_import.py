@@ -14,7 +14,7 @@ def test_import_zkdv_imports_no_framework():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     version, protocol = out.stdout.split()
     assert version.count(".") == 2
-    assert protocol == "2"
+    assert protocol == "3"
 
 
 def test_root_api_and_a_frontend_access_import_no_framework():

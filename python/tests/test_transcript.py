@@ -17,7 +17,8 @@ def root(**overrides):
         "prover": "whitebox-jax",
         "config_name": "pytest",
         "sampling": {"every": {"n": 2}},
-        "tolerance": {"abs": 1e-6, "rel": 1e-5},
+        "tolerance": {"abs": 1e-6, "rel": 1e-5, "spread": 0.0, "replays": 0},
+        "tolerance_policy": "fixed",
         "rolling_window": 2,
         "probe_ratio": 0.5,
         "snapshot_interval": 4,
@@ -45,7 +46,14 @@ def write(directory, steps=4, sign=False):
     w = transcript.TranscriptWriter(directory, root(), sign=sign)
     art = w.put_artifact(b"program text", "mlir")
     program = w.append_program(
-        {"name": "train_step", "format": "stablehlo", "attested": art, "production": art}
+        {
+            "name": "train_step",
+            "format": "stablehlo",
+            "attested": art,
+            "production": art,
+            "precision": {"narrowest": "f32", "narrow_results": 0},
+            "tolerance": root()["tolerance"],
+        }
     )
     receipts = []
     state = bytes(32)
@@ -65,6 +73,7 @@ def write(directory, steps=4, sign=False):
                     "committed": [0.5, 1.0],
                     "recomputed": [0.5, 1.0],
                     "tolerance": root()["tolerance"],
+                    "spread": [],
                     "verdict": "pass",
                     "replay_length": t % 4,
                 }
@@ -77,6 +86,7 @@ def write(directory, steps=4, sign=False):
                     "committed": [2.0],
                     "recomputed": [2.0],
                     "tolerance": root()["tolerance"],
+                    "spread": [],
                     "verdict": "pass",
                     "replay_length": t % 4,
                 }

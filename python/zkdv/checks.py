@@ -66,9 +66,11 @@ class CheckResult:
         committed: The values production committed (at least one).
         recomputed: The values the replay recomputed, one per committed value (NaN allowed:
             it fails).
-        tolerance: The tolerance the values were compared with (the root record's).
+        tolerance: The tolerance the values were compared with (the step's program's).
         verdict: ``"pass"`` exactly when every pair is within ``tolerance``, else ``"fail"``.
         replay_length: Transitions replayed from the snapshot to rebuild the pre-state.
+        spread: The measured rounding spread of each value, when the tolerance has a rounding
+            ensemble (``tolerance.replays > 0``) and this is an update check; empty otherwise.
     """
 
     step: int
@@ -79,6 +81,7 @@ class CheckResult:
     tolerance: Tolerance
     verdict: Verdict
     replay_length: int = 0
+    spread: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         owner = "CheckResult"
@@ -113,6 +116,20 @@ class CheckResult:
             )
         if not isinstance(self.tolerance, Tolerance):
             raise TypeError(f"{owner}: tolerance must be a zkdv.Tolerance, got {self.tolerance!r}")
+        spread = _floats(owner, "spread", self.spread)
+        object.__setattr__(self, "spread", spread)
+        measured = self.kind == "update" and self.tolerance.replays > 0
+        if len(spread) != (len(committed) if measured else 0):
+            raise ValueError(
+                f"{owner}: {len(spread)} spread values; "
+                + (
+                    f"an update check with a rounding ensemble needs {len(committed)}"
+                    if measured
+                    else "a check without a rounding ensemble has none"
+                )
+            )
+        if any(not (math.isfinite(x) and x >= 0.0) for x in spread):
+            raise ValueError(f"{owner}: spread values must be finite and non-negative")
         if self.verdict not in _VERDICTS:
             raise ValueError(f"{owner}: verdict must be 'pass' or 'fail', got {self.verdict!r}")
         expected = "pass" if self.first_failure is None else "fail"
@@ -134,9 +151,26 @@ class CheckResult:
     def first_failure(self) -> int | None:
         """Position, in ``committed``, of the first value out of tolerance; ``None`` if none."""
         for position, (c, r) in enumerate(zip(self.committed, self.recomputed, strict=True)):
-            if not self.tolerance.accepts(c, r):
+            if not self.tolerance.accepts(c, r, self.spread_of(position)):
                 return position
         return None
+
+    def spread_of(self, position: int) -> float:
+        """The measured rounding spread of value ``position`` (``0`` when none was measured)."""
+        return self.spread[position] if self.spread else 0.0
+
+    def margin(self) -> float:
+        """The largest ``|committed - recomputed| / allowed difference`` over the values: how
+        close the check came to failing (above ``1`` it failed; NaN counts as infinite)."""
+        worst = 0.0
+        for position, (c, r) in enumerate(zip(self.committed, self.recomputed, strict=True)):
+            allowed = self.tolerance.bound(c, self.spread_of(position))
+            difference = abs(c - r)
+            if math.isnan(difference):
+                return math.inf
+            if difference > 0.0:
+                worst = max(worst, difference / allowed if allowed > 0.0 else math.inf)
+        return worst
 
     def to_record(self) -> dict[str, Any]:
         """The check record body, as :meth:`zkdv.transcript.TranscriptWriter.append_check`
@@ -148,6 +182,7 @@ class CheckResult:
             "committed": list(self.committed),
             "recomputed": list(self.recomputed),
             "tolerance": self.tolerance.to_record(),
+            "spread": list(self.spread),
             "verdict": self.verdict,
             "replay_length": self.replay_length,
         }
@@ -164,6 +199,7 @@ class CheckResult:
             "committed",
             "recomputed",
             "tolerance",
+            "spread",
             "verdict",
             "replay_length",
         }
@@ -178,6 +214,7 @@ class CheckResult:
             tolerance=Tolerance.from_record(body["tolerance"]),
             verdict=body["verdict"],
             replay_length=body["replay_length"],
+            spread=tuple(body["spread"]),
         )
 
 
@@ -272,10 +309,13 @@ class ZKDVPoisonedError(RuntimeError):
         else:
             coordinate = None
             value = f"state sketch value #{position}"
-        detail = (
-            f"{value}: committed {committed}, recomputed {recomputed}, "
-            f"allowed |difference| <= {t.abs!r} + {t.rel!r} * |committed|"
-        )
+        allowed = f"{t.abs!r} + {t.rel!r} * |committed|"
+        if check.spread:
+            s = check.spread_of(position)
+            allowed += (
+                f" + {t.spread!r} * rounding spread {s!r} (= {t.bound(check.committed[position], s)!r})"
+            )
+        detail = f"{value}: committed {committed}, recomputed {recomputed}, allowed |difference| <= {allowed}"
         if check.replay_length:
             n = check.replay_length
             detail += f" (pre-state rebuilt by replaying {n} transition{'s' if n > 1 else ''})"

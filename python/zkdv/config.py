@@ -6,7 +6,7 @@ built, so a bad value fails where the user wrote it rather than at the first tra
 Each object converts to the exact value the transcript protocol stores in the root record
 (``docs/protocol.md``, section 5): :meth:`SamplingPolicy.to_record` and
 :meth:`DebugCheckEvery.to_record` give the ``sampling`` field, :meth:`Tolerance.to_record` the
-``tolerance`` field and :meth:`ZKDVConfig.root_fields` all three fields a configuration decides.
+``tolerance`` field and :meth:`ZKDVConfig.root_fields` the four fields a configuration decides.
 Frontends pass those dicts unchanged to :class:`zkdv.transcript.TranscriptWriter`; sampling
 decisions themselves are derived by the Rust core (:func:`zkdv.transcript.derive_challenge`),
 never in Python.
@@ -54,48 +54,91 @@ def _exact_keys(what: str, record: Mapping[str, Any], keys: set[str]) -> None:
 class Tolerance:
     """How far a recomputed value may be from the committed one and still pass a check.
 
-    A sampled check passes when ``|committed - recomputed| <= abs + rel * |committed|`` for every
-    compared value; NaN never passes. Both terms are finite and non-negative. The defaults,
-    ``abs=1e-6`` and ``rel=1e-5``, are the margin measured between XLA and the replay runtime on
-    the f32 training steps of the test fixtures (``docs/runtime.md``): reductions summed in a
-    different order agree to rounding, and the absolute floor covers ill-conditioned optimizer
-    coordinates such as Adam's ``m / sqrt(v)`` for a near-zero gradient.
+    A value passes when ``|committed - recomputed| <= abs + rel * |committed| + spread * s``;
+    NaN never passes. ``s`` is the *rounding spread* an update check measured for the value:
+    the largest distance from the recomputed value of ``replays`` replays of the attested
+    program whose ``f16``/``bf16`` results were rounded differently (without rounding, up, down,
+    stochastically; ``docs/protocol.md``, the tolerance policy). With ``replays = 0`` there is no
+    ensemble and the bound is ``abs + rel * |committed|`` alone.
+
+    Give a ``Tolerance`` to :class:`ZKDVConfig` to fix every check's bound yourself; without
+    one, each program's tolerance follows from its precision: ``Tolerance()`` for programs
+    that compute in ``f32`` and wider, and the same plus a 16-fold spread of 8 replays for
+    programs that compute in a narrower float type anywhere.
+
+    The defaults, ``abs=1e-6`` and ``rel=1e-5``, are the margin measured between XLA and the
+    replay runtime on the f32 training steps of the test fixtures (``docs/runtime.md``):
+    reductions summed in a different order agree to rounding, and the absolute floor covers
+    ill-conditioned optimizer coordinates such as Adam's ``m / sqrt(v)`` for a near-zero
+    gradient.
 
     Attributes:
         abs: The absolute term (default ``1e-6``).
         rel: The term relative to ``|committed|`` (default ``1e-5``).
+        spread: The factor on the measured rounding spread (default ``0``).
+        replays: How many perturbed replays measure the spread (default ``0``: none).
     """
 
     abs: float = 1e-6
     rel: float = 1e-5
+    spread: float = 0.0
+    replays: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("abs", "rel"):
+        for name in ("abs", "rel", "spread"):
             given = getattr(self, name)
             value = _real("Tolerance", name, given)
             if not math.isfinite(value) or value < 0.0:
                 message = f"Tolerance: {name} must be finite and non-negative, got {given!r}"
                 raise ValueError(message)
             object.__setattr__(self, name, value)
+        replays = self.replays
+        if isinstance(replays, bool) or not isinstance(replays, numbers.Integral):
+            raise TypeError(f"Tolerance: replays must be an integer, got {replays!r}")
+        if not 0 <= int(replays) <= 1024:
+            raise ValueError(f"Tolerance: replays must be in [0, 1024], got {replays!r}")
+        object.__setattr__(self, "replays", int(replays))
 
-    def accepts(self, committed: float, recomputed: float) -> bool:
+    def bound(self, committed: float, spread: float = 0.0) -> float:
+        """The largest ``|committed - recomputed|`` that passes, given the measured spread."""
+        return self.abs + self.rel * abs(committed) + self.spread * spread
+
+    def accepts(self, committed: float, recomputed: float, spread: float = 0.0) -> bool:
         """Whether ``recomputed`` is within tolerance of ``committed`` (NaN never is).
 
-        This is the protocol's comparison, evaluated in IEEE double precision exactly as the
-        Rust core evaluates it.
+        ``spread`` is the value's measured rounding spread (``0`` when none was measured). This
+        is the protocol's comparison, evaluated in IEEE double precision exactly as the Rust
+        core evaluates it.
         """
-        return abs(committed - recomputed) <= self.abs + self.rel * abs(committed)
+        return abs(committed - recomputed) <= self.bound(committed, spread)
 
-    def to_record(self) -> dict[str, float]:
-        """The root record's ``tolerance`` field: ``{"abs": ..., "rel": ...}``."""
-        return {"abs": self.abs, "rel": self.rel}
+    def for_program(self, policy: str, precision: Mapping[str, Any]) -> Tolerance:
+        """The tolerance of a program of ``precision`` (:func:`zkdv.passes.precision`) in a
+        session with this base tolerance and ``policy`` (``"fixed"`` or ``"program"``).
+
+        Computed by the Rust core (``Tolerance::for_program``), the rule the verifier applies.
+        """
+        from zkdv import _native
+
+        return Tolerance.from_record(
+            _native.program_tolerance(self.to_record(), policy, dict(precision))
+        )
+
+    def to_record(self) -> dict[str, float | int]:
+        """The ``tolerance`` field: ``{"abs": ..., "rel": ..., "spread": ..., "replays": ...}``."""
+        return {"abs": self.abs, "rel": self.rel, "spread": self.spread, "replays": self.replays}
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Tolerance:
-        """Read a ``tolerance`` field of a root or check record."""
+        """Read a ``tolerance`` field of a root, program or check record."""
         record = _mapping("a tolerance record", record)
-        _exact_keys("a tolerance record", record, {"abs", "rel"})
-        return cls(abs=record["abs"], rel=record["rel"])
+        _exact_keys("a tolerance record", record, {"abs", "rel", "spread", "replays"})
+        return cls(
+            abs=record["abs"],
+            rel=record["rel"],
+            spread=record["spread"],
+            replays=record["replays"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,15 +256,18 @@ class ZKDVConfig:
             :meth:`SamplingPolicy.DEBUGCheckEvery`. The default samples state and update checks
             independently with probability ``0.01`` each; choose probabilities suited to the
             run.
-        tolerance: The float tolerance of every check (default :class:`Tolerance()`,
-            ``abs=1e-6``, ``rel=1e-5``).
+        tolerance: The float tolerance of every check, fixed for the session and recorded as
+            such; ``None`` (default) derives each program's from its precision
+            (:meth:`Tolerance.for_program` with the policy ``"program"`` on :class:`Tolerance()`:
+            f32 programs get ``abs=1e-6``, ``rel=1e-5``; programs that compute in ``bf16`` or
+            ``f16`` also a rounding ensemble).
     """
 
     name: str = "default"
     sampling_policy: SamplingPolicy | DebugCheckEvery = field(
         default=SamplingPolicy(state_check_probability=0.01, update_check_probability=0.01)
     )
-    tolerance: Tolerance = field(default=Tolerance())
+    tolerance: Tolerance | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
@@ -233,33 +279,53 @@ class ZKDVConfig:
                 "ZKDVConfig: sampling_policy must be a zkdv.SamplingPolicy(...) or "
                 f"zkdv.SamplingPolicy.DEBUGCheckEvery(n), got {self.sampling_policy!r}"
             )
-        if not isinstance(self.tolerance, Tolerance):
+        if self.tolerance is not None and not isinstance(self.tolerance, Tolerance):
             raise TypeError(
-                f"ZKDVConfig: tolerance must be a zkdv.Tolerance, got {self.tolerance!r}"
+                f"ZKDVConfig: tolerance must be a zkdv.Tolerance or None, got {self.tolerance!r}"
             )
+
+    @property
+    def tolerance_policy(self) -> str:
+        """``"fixed"`` when a tolerance was given, else ``"program"`` (the root's field)."""
+        return "program" if self.tolerance is None else "fixed"
+
+    @property
+    def base_tolerance(self) -> Tolerance:
+        """The root record's tolerance: the one given, else :class:`Tolerance()`."""
+        return Tolerance() if self.tolerance is None else self.tolerance
 
     def root_fields(self) -> dict[str, Any]:
         """The root record fields this configuration decides.
 
-        ``{"config_name": ..., "sampling": ..., "tolerance": ...}``, in the protocol's
-        representation, ready to be merged into the root body given to
+        ``{"config_name": ..., "sampling": ..., "tolerance": ..., "tolerance_policy": ...}``,
+        in the protocol's representation, ready to be merged into the root body given to
         :class:`zkdv.transcript.TranscriptWriter`.
         """
         return {
             "config_name": self.name,
             "sampling": self.sampling_policy.to_record(),
-            "tolerance": self.tolerance.to_record(),
+            "tolerance": self.base_tolerance.to_record(),
+            "tolerance_policy": self.tolerance_policy,
         }
 
     @classmethod
     def from_root(cls, root: Mapping[str, Any]) -> ZKDVConfig:
         """The configuration recorded in a root record body (other fields are ignored)."""
         root = _mapping("a root record", root)
-        missing = sorted({"config_name", "sampling", "tolerance"} - set(root))
+        missing = sorted({"config_name", "sampling", "tolerance", "tolerance_policy"} - set(root))
         if missing:
             raise ValueError(f"a root record must have the fields {missing}")
+        policy = root["tolerance_policy"]
+        if policy not in ("fixed", "program"):
+            raise ValueError(f"tolerance_policy must be 'fixed' or 'program', got {policy!r}")
+        tolerance = Tolerance.from_record(root["tolerance"])
+        if policy == "program" and tolerance != Tolerance():
+            raise ValueError(
+                "a root record with the 'program' tolerance policy has a base tolerance other "
+                f"than the default: {tolerance!r}"
+            )
         return cls(
             name=root["config_name"],
             sampling_policy=SamplingPolicy.from_record(root["sampling"]),
-            tolerance=Tolerance.from_record(root["tolerance"]),
+            tolerance=tolerance if policy == "fixed" else None,
         )

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from zkdv import _native
 
-__all__ = ["run_passes"]
+__all__ = ["precision", "run_passes"]
 
 
 def run_passes(
@@ -27,3 +27,17 @@ def run_passes(
             diagnostics with their locations).
     """
     return _native.run_passes(text, list(passes), source_name)
+
+
+def precision(text: str, source_name: str = "<input>") -> dict[str, object]:
+    """The precision summary ``--zkdv-precision-report`` prints, as a dict.
+
+    ``{"narrowest": "bf16" | "f16" | "f32" | ... | None, "narrow_results": int}``: the float
+    element type with the fewest significand bits anywhere in the module (``None`` without
+    floats) and how many op results have a float type narrower than ``f32``. It is the program
+    record's ``precision`` field, from which the tolerance policy derives a program's tolerance.
+
+    Raises:
+        ValueError: the text does not parse.
+    """
+    return _native.precision(text, source_name)

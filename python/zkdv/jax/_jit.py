@@ -46,6 +46,7 @@ import jax
 import numpy as np
 
 from zkdv import passes
+from zkdv.config import Tolerance
 from zkdv.jax import _exported
 from zkdv.jax._packing import BatchLayout
 from zkdv.jax._transaction import Transaction, tracing
@@ -309,6 +310,8 @@ class StepProgram:
     sketch_shapes: list[tuple[int, ...]]
     overlap_of: Callable[[], Any]
     program_seq: int = -1
+    tolerance: Tolerance | None = None
+    """The tolerance of this program's checks, set when the session registers it."""
 
     @property
     def n_params(self) -> int:

@@ -45,7 +45,7 @@ import numpy as np
 import zkdv
 from zkdv import hashing, passes, runtime, transcript
 from zkdv.checks import CheckResult, ZKDVPoisonedError
-from zkdv.config import ZKDVConfig
+from zkdv.config import Tolerance, ZKDVConfig
 from zkdv.jax._jit import ProvedFunction, StepProgram
 from zkdv.jax._snapshots import SnapshotPool
 from zkdv.overlap import Overlap
@@ -383,12 +383,18 @@ class ZKDV:
             assert self._writer is not None
             attested = self._writer.put_artifact(program.attested_text.encode(), "mlir")
             production = self._writer.put_artifact(program.production_text.encode(), "mlir")
+            precision = passes.precision(program.attested_text, f"<{program.name}: attested>")
+            program.tolerance = self.config.base_tolerance.for_program(
+                self.config.tolerance_policy, precision
+            )
             program.program_seq = self._writer.append_program(
                 {
                     "name": program.name,
                     "format": "stablehlo",
                     "attested": attested,
                     "production": production,
+                    "precision": precision,
+                    "tolerance": program.tolerance.to_record(),
                 }
             )
         program_runtime = runtime.Program(program.attested_text, "main", f"<{program.name}>")
@@ -692,7 +698,7 @@ class ZKDV:
         per probe column); the allowed difference adds the session tolerance to that bound.
         """
         assert self._sketch_state is not None
-        tolerance = self.config.tolerance
+        tolerance = self.config.base_tolerance
         for path, x, s_exact, s_acc in zip(paths, params, exact, self._sketch_state, strict=True):
             probe = self._probe(path, tuple(x.shape))
             block = math.ceil(probe.d / probe.k)
@@ -753,7 +759,8 @@ class ZKDV:
 
     def _checks_of(self, job: _CheckJob) -> None:
         program, segment, t = job.program, job.segment, job.step
-        tolerance = self.config.tolerance
+        tolerance = program.tolerance
+        assert tolerance is not None
         replay_length = t - segment.step
         altered = [
             segment.step + j
@@ -802,28 +809,23 @@ class ZKDV:
             indices = job.indices
             parameter_index = np.uint64(indices[0])
             state_index = np.uint64(indices[1] if len(indices) > 1 else 0)
-            result = program.attested.run(  # type: ignore[attr-defined]
-                [*inputs, parameter_index, state_index], max_ops=_MAX_OPS
-            )
-            recomputed = [float(np.asarray(result[0]).reshape(()))]
-            if len(indices) > 1:
-                recomputed.append(float(np.asarray(result[1]).reshape(())))
-            committed = [_element(deltas, indices[0]), *job.committed]
-            import os
-            if os.environ.get("ZKDV_EXP"):
-                spread = [0.0] * len(recomputed)
-                devs = [[] for _ in recomputed]
-                for m in range(int(os.environ["ZKDV_EXP"])):
-                    rm = program.attested.run([*inputs, parameter_index, state_index], max_ops=_MAX_OPS, rounding=m)
-                    for k in range(len(recomputed)):
-                        spread[k] = max(spread[k], abs(float(np.asarray(rm[k]).reshape(())) - recomputed[k]))
-                        devs[k].append(abs(float(np.asarray(rm[k]).reshape(())) - committed[k]) if m < len(recomputed) + 99 else 0)
-                for k in range(len(recomputed)):
-                    print("DEV", t, k, " ".join(f"{x/(abs(committed[k]-recomputed[k])+1e-300):.2f}" for x in devs[k]), flush=True)
-                for k in range(len(recomputed)):
-                    d = abs(committed[k] - recomputed[k])
-                    print("EXP", t, k, indices[k], f"{committed[k]:.4g} d={d:.3g} s={spread[k]:.3g} base={tolerance.abs + tolerance.rel*abs(committed[k]):.3g} ratio={d/(spread[k] + 1e-300):.3g}", flush=True)
+            arguments = [*inputs, parameter_index, state_index]
+            values = len(indices)
 
+            def attested(rounding: int | None = None) -> list[float]:
+                result = program.attested.run(  # type: ignore[attr-defined]
+                    arguments, max_ops=_MAX_OPS, rounding=rounding
+                )
+                return [float(np.asarray(r).reshape(())) for r in result[:values]]
+
+            recomputed = attested()
+            # The rounding ensemble of a mixed-precision program: how far replays that round
+            # its narrow results otherwise land from the round-to-nearest one.
+            spread = [0.0] * values if tolerance.replays else []
+            for member in range(tolerance.replays):
+                for k, v in enumerate(attested(member)):
+                    spread[k] = max(spread[k], abs(v - recomputed[k]))
+            committed = [_element(deltas, indices[0]), *job.committed]
             check = CheckResult(
                 step=t,
                 kind="update",
@@ -831,8 +833,9 @@ class ZKDV:
                 committed=tuple(committed),
                 recomputed=tuple(recomputed),
                 tolerance=tolerance,
-                verdict=_verdict(tolerance, committed, recomputed),
+                verdict=_verdict(tolerance, committed, recomputed, spread),
                 replay_length=replay_length,
+                spread=tuple(spread),
             )
             self._record(check, altered)
 
@@ -879,8 +882,17 @@ def _element(leaves: list[Any], index: int) -> float:
     return 0.0
 
 
-def _verdict(tolerance: Any, committed: list[float], recomputed: list[float]) -> str:
-    ok = all(tolerance.accepts(c, r) for c, r in zip(committed, recomputed, strict=True))
+def _verdict(
+    tolerance: Tolerance,
+    committed: list[float],
+    recomputed: list[float],
+    spread: list[float] | None = None,
+) -> str:
+    spreads = spread or [0.0] * len(committed)
+    ok = all(
+        tolerance.accepts(c, r, s)
+        for c, r, s in zip(committed, recomputed, spreads, strict=True)
+    )
     return "pass" if ok else "fail"
 
 
@@ -888,7 +900,7 @@ def _state_result(
     step: int,
     committed: np.ndarray,
     recomputed: np.ndarray,
-    tolerance: Any,
+    tolerance: Tolerance,
     replay_length: int,
 ) -> CheckResult:
     """A state check's record: the first pair out of tolerance, else the worst pair.
