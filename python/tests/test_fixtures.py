@@ -1,7 +1,8 @@
 """The training-program fixtures of test-mlir/inputs/ are consistent and run as recorded.
 
 For each fixture the checked-in generic-form module, run through JAX on CPU on the inputs of its
-.npz, reproduces the recorded outputs bitwise; its .json sidecar agrees with ``main``'s signature
+.npz, reproduces the recorded outputs (bitwise on a host like the recording one, to rounding on
+one whose vector ISA differs); its .json sidecar agrees with ``main``'s signature
 and with the fixture ABI (see test-mlir/inputs/README.md). Regenerate with scripts/export-fixtures.
 """
 
@@ -55,11 +56,11 @@ def test_module_reproduces_recorded_outputs(name):
     for j, out in enumerate(outputs):
         want = arrays[f"out_{j}"]
         assert out.dtype == want.dtype and out.shape == want.shape, j
-        if SAME_JAX:
-            # Bitwise: the same XLA CPU compilation as the jax.jit that recorded the outputs.
-            assert out.tobytes() == want.tobytes(), f"{name} result {j} differs"
-        else:
-            np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6, err_msg=f"{name} {j}")
+        if SAME_JAX and out.tobytes() == want.tobytes():
+            continue  # bitwise: XLA compiled the module as it did where it was recorded
+        # XLA's CPU backend generates code for the host's vector ISA (AVX2, AVX-512, ...), so
+        # the same jaxlib on another machine may sum in another order: equal to rounding.
+        np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6, err_msg=f"{name} {j}")
 
 
 @pytest.mark.parametrize("name", NAMES)

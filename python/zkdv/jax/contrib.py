@@ -37,8 +37,12 @@ class TrainState(train_state.TrainState):
             export); static.
     """
 
-    proof: Any = struct.field(pytree_node=False, default=None)
-    attest_apply_fn: Callable[..., Any] | None = struct.field(pytree_node=False, default=None)
+    # Keyword-only, so that a subclass may add fields without defaults after them, as Flax's
+    # own recipes do (``class TrainState(contrib.TrainState): batch_stats: Any``).
+    proof: Any = struct.field(pytree_node=False, default=None, kw_only=True)
+    attest_apply_fn: Callable[..., Any] | None = struct.field(
+        pytree_node=False, default=None, kw_only=True
+    )
 
     @classmethod
     def create(  # type: ignore[override]
