@@ -147,9 +147,9 @@ def test_tree_structure_replace_serialization_and_orbax_match_flax(tmp_path):
     bumped = state.replace(step=state.step + 1)
     assert type(bumped) is BatchNormState and bumped.proof is proof and int(bumped.step) == 1
     # flax.serialization: the same state dict as Flax's, and a round trip into a template.
-    assert serialization.to_state_dict(state).keys() == serialization.to_state_dict(
-        flax_state
-    ).keys()
+    assert (
+        serialization.to_state_dict(state).keys() == serialization.to_state_dict(flax_state).keys()
+    )
     restored = serialization.from_bytes(state, serialization.to_bytes(bumped))
     assert type(restored) is BatchNormState and int(restored.step) == 1
     assert restored.proof is proof

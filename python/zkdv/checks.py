@@ -312,10 +312,12 @@ class ZKDVPoisonedError(RuntimeError):
         allowed = f"{t.abs!r} + {t.rel!r} * |committed|"
         if check.spread:
             s = check.spread_of(position)
-            allowed += (
-                f" + {t.spread!r} * rounding spread {s!r} (= {t.bound(check.committed[position], s)!r})"
-            )
-        detail = f"{value}: committed {committed}, recomputed {recomputed}, allowed |difference| <= {allowed}"
+            bound = t.bound(check.committed[position], s)
+            allowed += f" + {t.spread!r} * rounding spread {s!r} (= {bound!r})"
+        detail = (
+            f"{value}: committed {committed}, recomputed {recomputed}, "
+            f"allowed |difference| <= {allowed}"
+        )
         if check.replay_length:
             n = check.replay_length
             detail += f" (pre-state rebuilt by replaying {n} transition{'s' if n > 1 else ''})"

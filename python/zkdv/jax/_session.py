@@ -890,8 +890,7 @@ def _verdict(
 ) -> str:
     spreads = spread or [0.0] * len(committed)
     ok = all(
-        tolerance.accepts(c, r, s)
-        for c, r, s in zip(committed, recomputed, spreads, strict=True)
+        tolerance.accepts(c, r, s) for c, r, s in zip(committed, recomputed, spreads, strict=True)
     )
     return "pass" if ok else "fail"
 
