@@ -29,7 +29,7 @@
 //!     config_name: "example".into(),
 //!     versions: Default::default(),
 //!     sampling: Sampling::Every { n: 2 },
-//!     tolerance: writer.root().tolerance,
+//!     tolerance: Tolerance::fixed(1e-6, 1e-5),
 //!     tolerance_policy: TolerancePolicy::Fixed,
 //!     rolling_window: 2,
 //!     probe_ratio: 0.5,

@@ -134,7 +134,8 @@ pub enum Sampling {
 
 /// Comparison tolerance: `|committed - recomputed| <= abs + rel * |committed|
 /// + spread * s`, where `s` is the spread a check measured for the value
-/// (its rounding ensemble of `replays` perturbed replays; zero without one).
+/// (over its ensemble of `replays` perturbed replays; zero when none was
+/// measured).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tolerance {
@@ -149,11 +150,10 @@ pub struct Tolerance {
     pub replays: u64,
 }
 
-/// The factor on the rounding spread of a program that computes in a
-/// narrow float type, under [`TolerancePolicy::Program`].
+/// The factor on a value's measured spread under [`TolerancePolicy::Program`].
 pub const ENSEMBLE_SPREAD: f64 = 16.0;
-/// The rounding ensemble's size under [`TolerancePolicy::Program`]: members
-/// `0..ENSEMBLE_REPLAYS` of `zkdv_runtime::Rounding::member`.
+/// The perturbation ensemble's size under [`TolerancePolicy::Program`]:
+/// members `0..ENSEMBLE_REPLAYS` (`zkdv_runtime::rounding`).
 pub const ENSEMBLE_REPLAYS: u64 = 8;
 
 impl Tolerance {
@@ -183,18 +183,20 @@ impl Tolerance {
     }
 
     /// The tolerance of a program with `precision` in a session whose root
-    /// has this tolerance and `policy`: under [`TolerancePolicy::Program`],
-    /// a program that computes in a float type narrower than `f32` adds the
-    /// rounding ensemble ([`ENSEMBLE_SPREAD`], [`ENSEMBLE_REPLAYS`]) to the
-    /// root's `abs` and `rel`; otherwise it is the root's.
-    pub fn for_program(&self, policy: TolerancePolicy, precision: &Precision) -> Tolerance {
+    /// has this tolerance and `policy`: under [`TolerancePolicy::Program`]
+    /// the root's `abs` and `rel` plus the perturbation ensemble
+    /// ([`ENSEMBLE_SPREAD`], [`ENSEMBLE_REPLAYS`]); under
+    /// [`TolerancePolicy::Fixed`] the root's. The precision decides which
+    /// perturbations act (narrow roundings only exist in a program that
+    /// computes in `f16` or `bf16`), not the rule.
+    pub fn for_program(&self, policy: TolerancePolicy, _precision: &Precision) -> Tolerance {
         match policy {
-            TolerancePolicy::Program if precision.is_narrow() => Tolerance {
+            TolerancePolicy::Program => Tolerance {
                 spread: ENSEMBLE_SPREAD,
                 replays: ENSEMBLE_REPLAYS,
                 ..*self
             },
-            _ => *self,
+            TolerancePolicy::Fixed => *self,
         }
     }
 }
@@ -218,16 +220,6 @@ pub struct Precision {
     pub narrowest: Option<String>,
     /// Op results of a float type narrower than `f32`.
     pub narrow_results: u64,
-}
-
-impl Precision {
-    /// Whether the program computes in a float type narrower than `f32`.
-    pub fn is_narrow(&self) -> bool {
-        match self.narrowest.as_deref() {
-            None | Some("f32" | "f64" | "complex<f32>" | "complex<f64>") => self.narrow_results > 0,
-            Some(_) => true,
-        }
-    }
 }
 
 /// One leaf of a committed PyTree: its path, dtype tag and shape.
@@ -441,8 +433,9 @@ pub struct CheckBody {
     pub recomputed: Vec<f64>,
     /// Tolerance used (equals the step's program's).
     pub tolerance: Tolerance,
-    /// The measured rounding spread of each compared value (empty when the
-    /// tolerance has no ensemble, and for state checks).
+    /// The measured spread of each compared value: empty when none was
+    /// measured (no ensemble, a state check, or a check that passed
+    /// without it), else one per value.
     pub spread: Vec<f64>,
     /// Outcome.
     pub verdict: Verdict,

@@ -388,19 +388,17 @@ impl Verifier {
                 check.tolerance, check.step, tolerance
             )));
         }
-        let measured = check.kind == CheckKind::Update && tolerance.replays > 0;
-        if measured && check.spread.len() != check.committed.len()
-            || !measured && !check.spread.is_empty()
+        let may_measure = check.kind == CheckKind::Update && tolerance.replays > 0;
+        if !check.spread.is_empty() && (!may_measure || check.spread.len() != check.committed.len())
         {
             return Err(Problem::Invalid(format!(
-                "check records {} spread values; {} needs {}",
+                "check records {} spread values; {}",
                 check.spread.len(),
-                if measured {
-                    "an update check with a rounding ensemble"
+                if may_measure {
+                    format!("an update check records none or {}", check.committed.len())
                 } else {
-                    "a check without a rounding ensemble"
-                },
-                if measured { check.committed.len() } else { 0 }
+                    "only an update check under a perturbation ensemble records any".to_owned()
+                }
             )));
         }
         if let Some(s) = check.spread.iter().find(|s| !(s.is_finite() && **s >= 0.0)) {

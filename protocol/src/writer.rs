@@ -89,7 +89,9 @@ pub struct StepReceipt {
 /// Appends records to a new transcript directory.
 ///
 /// ```
-/// use zkdv_protocol::{RootInput, Sampling, Tolerance, Leaf, Writer, WriterOptions, verify_path};
+/// use zkdv_protocol::{
+///     verify_path, Leaf, RootInput, Sampling, Tolerance, TolerancePolicy, Writer, WriterOptions,
+/// };
 /// let dir = tempfile::tempdir()?;
 /// let root = RootInput {
 ///     prover: "whitebox-jax".into(),

@@ -578,7 +578,7 @@ fn programs_and_checks_follow_the_tolerance_policy() {
         precision: bf16.clone(),
         tolerance,
     };
-    // A bf16 program under the program policy must carry the ensemble.
+    // A program under the program policy must carry the ensemble.
     let err = writer.append_program(program(base)).unwrap_err();
     assert!(err.to_string().contains("tolerance policy"), "{err}");
     let ensemble = base.for_program(TolerancePolicy::Program, &bf16);
@@ -586,6 +586,7 @@ fn programs_and_checks_follow_the_tolerance_policy() {
         (ensemble.spread, ensemble.replays),
         (ENSEMBLE_SPREAD, ENSEMBLE_REPLAYS)
     );
+    assert_eq!(base.for_program(TolerancePolicy::Fixed, &bf16), base);
     let seq = writer.append_program(program(ensemble)).unwrap();
     writer
         .append_step(step(0, seq, Hash32::ZERO, Hash32::ZERO))
@@ -606,8 +607,11 @@ fn programs_and_checks_follow_the_tolerance_policy() {
         verdict: if ok { Verdict::Pass } else { Verdict::Fail },
         replay_length: 1,
     };
-    // An update check under the ensemble needs one spread per value ...
-    let err = writer.append_check(update(1.0, vec![], true)).unwrap_err();
+    // An update check under the ensemble records one spread per value or
+    // none (it passed without measuring) ...
+    let err = writer
+        .append_check(update(1.0, vec![0.0], true))
+        .unwrap_err();
     assert!(err.to_string().contains("spread values"), "{err}");
     let err = writer
         .append_check(update(1.0, vec![f64::NAN, 0.0], true))
@@ -618,6 +622,9 @@ fn programs_and_checks_follow_the_tolerance_policy() {
     let err = writer
         .append_check(update(1.01, vec![1e-3, 0.0], false))
         .unwrap_err();
+    assert!(err.to_string().contains("contradicts"), "{err}");
+    // Without a measured spread the same values fail.
+    let err = writer.append_check(update(1.01, vec![], true)).unwrap_err();
     assert!(err.to_string().contains("contradicts"), "{err}");
     writer
         .append_check(update(1.01, vec![1e-3, 0.0], true))

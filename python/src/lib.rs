@@ -611,11 +611,7 @@ fn run_passes(
 /// `precision` field.
 #[pyfunction]
 #[pyo3(signature = (text, source_name = "<input>"))]
-fn precision<'py>(
-    py: Python<'py>,
-    text: &str,
-    source_name: &str,
-) -> PyResult<Bound<'py, PyAny>> {
+fn precision<'py>(py: Python<'py>, text: &str, source_name: &str) -> PyResult<Bound<'py, PyAny>> {
     let found = py
         .detach(|| {
             let context = zkdv_passes::IrContext::new();
@@ -726,22 +722,19 @@ impl Program {
     /// (handed over without a copy where the interpreter already holds that
     /// element type) and otherwise `(tag, shape, bytes)`. `max_ops` and
     /// `max_elements` bound the run (ops evaluated, elements of any one
-    /// result); unbounded by default. `rounding`, when given, is the member
-    /// of the rounding ensemble (`zkdv_runtime::Rounding::member`) that
-    /// rounds every `f16`/`bf16` result; by default they round to nearest.
-    #[pyo3(signature = (inputs, max_ops = None, max_elements = None, rounding = None))]
+    /// result); unbounded by default. `ensemble`, when given, runs member
+    /// `m` of the perturbation ensemble (`zkdv_runtime::rounding`): float
+    /// inputs moved by an ulp, `f16`/`bf16` results rounded in the member's
+    /// mode; by default the program runs as written.
+    #[pyo3(signature = (inputs, max_ops = None, max_elements = None, ensemble = None))]
     fn run<'py>(
         &self,
         py: Python<'py>,
         inputs: Vec<Bound<'py, PyAny>>,
         max_ops: Option<u64>,
         max_elements: Option<usize>,
-        rounding: Option<u64>,
+        ensemble: Option<u64>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        let mode = rounding.map_or(
-            zkdv_runtime::Rounding::Nearest,
-            zkdv_runtime::Rounding::member,
-        );
         let mut limits = zkdv_runtime::Limits::default();
         if let Some(ops) = max_ops {
             limits.max_ops = ops;
@@ -771,13 +764,21 @@ impl Program {
                 .into_inner()
                 .lock()
                 .map_err(|_| "the program was poisoned by a panic".to_owned())?;
-            let tensors = views
+            let mut tensors = views
                 .into_iter()
                 .enumerate()
                 .map(|(index, view)| view.tensor().map_err(|e| format!("input {index}: {e}")))
                 .collect::<Result<Vec<_>, _>>()?;
-            zkdv_runtime::rounding::with_rounding(mode, || program.run_limited(tensors, limits))
-                .map_err(|e| e.to_string())
+            if let Some(member) = ensemble {
+                zkdv_runtime::rounding::perturb_inputs(member, &mut tensors);
+            }
+            match ensemble {
+                Some(member) => zkdv_runtime::rounding::with_member(member, || {
+                    program.run_limited(tensors, limits)
+                }),
+                None => program.run_limited(tensors, limits),
+            }
+            .map_err(|e| e.to_string())
         });
         let outputs = outputs.map_err(RuntimeError::new_err)?;
         outputs

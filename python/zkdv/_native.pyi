@@ -119,5 +119,5 @@ class Program:
         inputs: list[tuple[str, list[int], np.ndarray]],
         max_ops: int | None = None,
         max_elements: int | None = None,
-        rounding: int | None = None,
+        ensemble: int | None = None,
     ) -> list[tuple[str, list[int], bytes]]: ...

@@ -69,8 +69,9 @@ class CheckResult:
         tolerance: The tolerance the values were compared with (the step's program's).
         verdict: ``"pass"`` exactly when every pair is within ``tolerance``, else ``"fail"``.
         replay_length: Transitions replayed from the snapshot to rebuild the pre-state.
-        spread: The measured rounding spread of each value, when the tolerance has a rounding
-            ensemble (``tolerance.replays > 0``) and this is an update check; empty otherwise.
+        spread: The measured spread of each value over the perturbation ensemble, when this
+            is an update check whose tolerance has one (``tolerance.replays > 0``) and the
+            values did not pass without it; empty otherwise.
     """
 
     step: int
@@ -118,14 +119,14 @@ class CheckResult:
             raise TypeError(f"{owner}: tolerance must be a zkdv.Tolerance, got {self.tolerance!r}")
         spread = _floats(owner, "spread", self.spread)
         object.__setattr__(self, "spread", spread)
-        measured = self.kind == "update" and self.tolerance.replays > 0
-        if len(spread) != (len(committed) if measured else 0):
+        may_measure = self.kind == "update" and self.tolerance.replays > 0
+        if spread and (not may_measure or len(spread) != len(committed)):
             raise ValueError(
                 f"{owner}: {len(spread)} spread values; "
                 + (
-                    f"an update check with a rounding ensemble needs {len(committed)}"
-                    if measured
-                    else "a check without a rounding ensemble has none"
+                    f"an update check records none or {len(committed)}"
+                    if may_measure
+                    else "only an update check under a perturbation ensemble records any"
                 )
             )
         if any(not (math.isfinite(x) and x >= 0.0) for x in spread):
@@ -156,7 +157,7 @@ class CheckResult:
         return None
 
     def spread_of(self, position: int) -> float:
-        """The measured rounding spread of value ``position`` (``0`` when none was measured)."""
+        """The measured spread of value ``position`` (``0`` when none was measured)."""
         return self.spread[position] if self.spread else 0.0
 
     def margin(self) -> float:
@@ -313,7 +314,7 @@ class ZKDVPoisonedError(RuntimeError):
         if check.spread:
             s = check.spread_of(position)
             bound = t.bound(check.committed[position], s)
-            allowed += f" + {t.spread!r} * rounding spread {s!r} (= {bound!r})"
+            allowed += f" + {t.spread!r} * spread {s!r} (= {bound!r})"
         detail = (
             f"{value}: committed {committed}, recomputed {recomputed}, "
             f"allowed |difference| <= {allowed}"

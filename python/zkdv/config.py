@@ -55,16 +55,17 @@ class Tolerance:
     """How far a recomputed value may be from the committed one and still pass a check.
 
     A value passes when ``|committed - recomputed| <= abs + rel * |committed| + spread * s``;
-    NaN never passes. ``s`` is the *rounding spread* an update check measured for the value:
-    the largest distance from the recomputed value of ``replays`` replays of the attested
-    program whose ``f16``/``bf16`` results were rounded differently (without rounding, up, down,
-    stochastically; ``docs/protocol.md``, the tolerance policy). With ``replays = 0`` there is no
-    ensemble and the bound is ``abs + rel * |committed|`` alone.
+    NaN never passes. ``s`` is the value's *spread*, which an update check measures when the
+    value does not pass without it: the largest distance from the recomputed value of
+    ``replays`` replays of the attested program perturbed within rounding (float inputs moved
+    by an ulp; ``f16``/``bf16`` results rounded up, down, stochastically or not at all;
+    ``docs/protocol.md``, the tolerance policy). It is large exactly where the value is
+    sensitive to rounding (an Adam update of a gradient that is zero in exact arithmetic, a
+    ``bf16`` path), and about an ulp elsewhere. With ``replays = 0`` there is no ensemble and
+    the bound is ``abs + rel * |committed|`` alone.
 
     Give a ``Tolerance`` to :class:`ZKDVConfig` to fix every check's bound yourself; without
-    one, each program's tolerance follows from its precision: ``Tolerance()`` for programs
-    that compute in ``f32`` and wider, and the same plus a 16-fold spread of 8 replays for
-    programs that compute in a narrower float type anywhere.
+    one, every program's tolerance is ``Tolerance()`` plus a 16-fold spread of 8 replays.
 
     The defaults, ``abs=1e-6`` and ``rel=1e-5``, are the margin measured between XLA and the
     replay runtime on the f32 training steps of the test fixtures (``docs/runtime.md``):
@@ -75,7 +76,7 @@ class Tolerance:
     Attributes:
         abs: The absolute term (default ``1e-6``).
         rel: The term relative to ``|committed|`` (default ``1e-5``).
-        spread: The factor on the measured rounding spread (default ``0``).
+        spread: The factor on the measured spread (default ``0``).
         replays: How many perturbed replays measure the spread (default ``0``: none).
     """
 
@@ -257,10 +258,9 @@ class ZKDVConfig:
             independently with probability ``0.01`` each; choose probabilities suited to the
             run.
         tolerance: The float tolerance of every check, fixed for the session and recorded as
-            such; ``None`` (default) derives each program's from its precision
-            (:meth:`Tolerance.for_program` with the policy ``"program"`` on :class:`Tolerance()`:
-            f32 programs get ``abs=1e-6``, ``rel=1e-5``; programs that compute in ``bf16`` or
-            ``f16`` also a rounding ensemble).
+            such; ``None`` (default) gives each program :class:`Tolerance()` plus the
+            perturbation ensemble (:meth:`Tolerance.for_program` with the policy
+            ``"program"``), recorded with the program's precision.
     """
 
     name: str = "default"

@@ -80,7 +80,7 @@ class Program:
         *,
         max_ops: int | None = None,
         max_elements: int | None = None,
-        rounding: int | None = None,
+        ensemble: int | None = None,
     ) -> list[np.ndarray]:
         """Like calling the program, with the inputs as one sequence.
 
@@ -89,20 +89,21 @@ class Program:
         then cannot hang or exhaust the verifier. Going past one raises
         :class:`zkdv.runtime.RuntimeError`.
 
-        ``rounding`` selects a member of the rounding ensemble of mixed-precision checks
-        (``docs/protocol.md``, the tolerance policy): ``0`` rounds every ``f16``/``bf16`` op
-        result up, ``1`` down, ``m >= 2`` stochastically with seed ``m - 1`` (deterministic on
-        every machine). ``None`` (default) rounds to nearest, as StableHLO specifies. Programs
-        without narrow floats give the same bits in every mode.
+        ``ensemble=m`` runs member ``m`` of the perturbation ensemble of checks
+        (``docs/protocol.md``, the tolerance policy): every float input moved by one ulp (up
+        or down, by a hash of ``m`` and the position), and every ``f16``/``bf16`` op result
+        rounded in the member's mode (``0``: kept in f32, ``1``: up, ``2``: down, ``m >= 3``:
+        stochastically). Deterministic on every machine. ``None`` (default) runs the program
+        as written, rounding to nearest as StableHLO specifies.
         """
-        if rounding is not None and (
-            isinstance(rounding, bool) or not isinstance(rounding, int) or rounding < 0
+        if ensemble is not None and (
+            isinstance(ensemble, bool) or not isinstance(ensemble, int) or ensemble < 0
         ):
-            raise TypeError(f"rounding must be None or a non-negative int, got {rounding!r}")
+            raise TypeError(f"ensemble must be None or a non-negative int, got {ensemble!r}")
         parts = [_native_array(x) for x in inputs]
         return [
             r
             if isinstance(r, np.ndarray)
             else np.frombuffer(r[2], dtype=_dtype(r[0])).reshape(r[1])
-            for r in self._native.run(parts, max_ops, max_elements, rounding)
+            for r in self._native.run(parts, max_ops, max_elements, ensemble)
         ]

@@ -52,9 +52,9 @@
 //!   dimensions (as listed in `lhs_contracting_dimensions`): the same
 //!   sequential sum, in the same order, as every CPU output element.
 //! * `reduce` of one `f32` or `f64` input whose body is a single `add`: one
-//!   thread per result element folds `acc = acc + x` from the init value
-//!   over the reduced elements in row-major order of the reduced dimensions
-//!   ([`crate::ops::reduction`]'s order).
+//!   thread per result element sums the reduced elements, in row-major order
+//!   of the reduced dimensions, as the CPU's pairwise tree and adds the sum
+//!   to the init value ([`crate::ops::reduction`]'s order).
 //!
 //! Each offloaded op copies its operands to the device, runs one kernel and
 //! copies the result back (correctness first: nothing stays on the device
@@ -195,6 +195,22 @@ __device__ __forceinline__ u64 thread_index() {
   return (u64)blockIdx.x * (u64)blockDim.x + (u64)threadIdx.x;
 }
 
+/* The CPU's `pairwise` sum (crate::ops::reduction): at most 8 values folded in order, more
+   split after the largest multiple of 8 that is at most half of them, left half first. */
+template <typename T>
+__device__ T pairwise_add(const T* base, const u64* offsets, u64 n) {
+  if (n <= 8) {
+    T acc = base[offsets[0]];
+    for (u64 j = 1; j < n; ++j) acc = arith<T>(OP_ADD, acc, base[offsets[j]]);
+    return acc;
+  }
+  u64 blocks = n / 2 / 8;
+  u64 split = (blocks ? blocks : 1) * 8;
+  T left = pairwise_add<T>(base, offsets, split);
+  T right = pairwise_add<T>(base, offsets + split, n - split);
+  return arith<T>(OP_ADD, left, right);
+}
+
 #define ZKDV_KERNELS(T, SUFFIX)                                                              \
 extern "C" __global__ void binary_##SUFFIX(const T* a, const T* b, T* out, u64 n, int op) { \
   u64 i = thread_index();                                                                    \
@@ -226,9 +242,7 @@ extern "C" __global__ void reduce_add_##SUFFIX(const T* input, const u64* bases,
   u64 i = thread_index();                                                                    \
   if (i >= outputs) return;                                                                  \
   const T* base = input + bases[i];                                                          \
-  T acc = init;                                                                              \
-  for (u64 j = 0; j < count; ++j) acc = arith<T>(OP_ADD, acc, base[offsets[j]]);            \
-  out[i] = acc;                                                                              \
+  out[i] = count ? arith<T>(OP_ADD, init, pairwise_add<T>(base, offsets, count)) : init;    \
 }
 
 ZKDV_KERNELS(float, f32)

@@ -885,13 +885,16 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                     return Ok(None);
                 }
                 // NaNs are already canonical (`binary_in_place`).
+                crate::rounding::perturb_result(&mut target);
                 return check_declared(op, plan, vec![target]).map(Some);
             }
         };
         self.finish(op, plan, results).map(Some)
     }
 
-    /// Canonical NaNs where the op computes floats, then the declared types.
+    /// Canonical NaNs where the op computes floats (and, in an ensemble
+    /// member's run, its wide results moved by an ulp), then the declared
+    /// types.
     fn finish(
         &self,
         op: &OperationRef<'c, 'a>,
@@ -899,7 +902,11 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         mut results: Vec<Tensor>,
     ) -> Result<Vec<Tensor>, RuntimeError> {
         if plan.canonical_nans {
-            results.iter_mut().for_each(Tensor::canonicalize_nans);
+            results.iter_mut().for_each(|tensor| {
+                tensor.canonicalize_nans();
+                // Only inside an ensemble member's run (`crate::rounding`).
+                crate::rounding::perturb_result(tensor);
+            });
         }
         check_declared(op, plan, results)
     }

@@ -1,39 +1,59 @@
-//! How ops round their `f16` and `bf16` results: to nearest (the default,
-//! and what StableHLO specifies), or, for the rounding ensemble of a
-//! mixed-precision check, directed or stochastically.
+//! The perturbation ensemble of a check: replays of the same program whose
+//! rounding and inputs are moved within what an honest implementation could
+//! produce, so that their spread measures how sensitive a challenged value
+//! is to rounding.
 //!
 //! A check compares a value that production computed with one the runtime
-//! recomputed. Where the program computes in `f16` or `bf16`, two correct
-//! implementations that sum in another order, fuse differently or keep
-//! excess precision round to different neighbours now and then, and the
-//! difference propagates; how far depends on the coordinate (an Adam update
-//! of a near-zero gradient can flip sign). The runtime measures that
-//! sensitivity directly: it replays the same program with every narrow
-//! rounding perturbed ([`Rounding::Up`], [`Rounding::Down`],
-//! [`Rounding::Stochastic`]) and the spread of the results around the
-//! round-to-nearest one bounds the honest difference (`docs/protocol.md`,
-//! the tolerance policy).
+//! recomputed. Two correct implementations sum in other orders, fuse
+//! differently or keep excess precision, so they differ by rounding; how far
+//! depends on the coordinate. Where a value is well conditioned they agree to
+//! a few ulps; where it is not (an Adam update of a gradient that is zero in
+//! exact arithmetic, such as the bias of a convolution followed by BatchNorm,
+//! is pure rounding noise normalized to about the learning rate; a `bf16`
+//! product rounds to another neighbour and the difference propagates) they
+//! may differ by the value itself. No fixed `abs + rel * |x|` fits both.
+//! The runtime measures the sensitivity instead: member `m` of the ensemble
+//! ([`Rounding::member`], [`perturb_inputs`]) replays the program with
+//!
+//! - every float input moved by one ulp of its type, up or down by a hash of
+//!   `(m, input, element)` ([`perturb_inputs`]);
+//! - every `f32`/`f64` result of an op that computes floats moved by one ulp,
+//!   up or down by a hash of `(m, value bits)` ([`perturb_result`]): what
+//!   another summation order or fusion does to each intermediate value, and
+//!   so, summed over many terms, to a result that cancels (a gradient that
+//!   is zero in exact arithmetic is pure rounding noise of the size of its
+//!   terms' ulps, which this reproduces and a perturbed result alone would
+//!   not);
+//! - every `f16`/`bf16` op result rounded in the member's mode instead of to
+//!   nearest: not at all (excess precision), up, down, or stochastically.
+//!
+//! Zeros, infinities and NaNs are never moved (a zero is often structural:
+//! a relu's, a mask's).
+//!
+//! The largest distance of the members' results from the round-to-nearest
+//! one is the value's *spread*; the tolerance policy (`docs/protocol.md`)
+//! allows a multiple of it.
 //!
 //! # Invariants
 //!
-//! - Only results of ops held in `f32` for a narrow type (`f16`, `bf16`)
-//!   are affected. `f32` and `f64` arithmetic, integer ops, constants
-//!   parsed from the program and inputs are never perturbed, so a program
-//!   without narrow floats gives the same bits in every mode.
+//! - Only results of ops held in `f32` for a narrow type (`f16`, `bf16`) are
+//!   affected by a rounding mode. `f32` and `f64` arithmetic, integer ops,
+//!   constants parsed from the program and inputs are never rounded
+//!   otherwise.
 //! - The mode is per thread and set only for the duration of
 //!   [`with_rounding`], which restores the previous mode even when the
 //!   closure panics. The interpreter rounds narrow results on its own
 //!   thread (parallel kernels accumulate in `f32` and round afterwards), so
 //!   the mode of the calling thread governs the whole run.
-//! - [`Rounding::Stochastic`] is deterministic: whether a value rounds up
-//!   is a hash of the seed and the value's bits, not of evaluation order or
-//!   thread count, so every machine draws the same ensemble.
+//! - Every perturbation is deterministic: a hash of the member, the value's
+//!   bits or its position, never of evaluation order or thread count, so
+//!   every machine draws the same ensemble.
 
 use std::cell::Cell;
 
 use half::{bf16, f16};
 
-use crate::value::ElementType;
+use crate::value::{Data, ElementType, Tensor};
 
 /// The rounding of narrow (`f16`, `bf16`) op results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -56,8 +76,8 @@ pub enum Rounding {
 }
 
 impl Rounding {
-    /// Member `m` of the rounding ensemble that a mixed-precision check
-    /// replays (`docs/protocol.md`): 0 is [`Rounding::Wide`], 1
+    /// The rounding of member `m` of the perturbation ensemble
+    /// (`docs/protocol.md`): 0 is [`Rounding::Wide`], 1
     /// [`Rounding::Up`], 2 [`Rounding::Down`], and `m >= 3` is
     /// [`Rounding::Stochastic`] with seed `m - 2`.
     pub fn member(m: u64) -> Self {
@@ -72,18 +92,58 @@ impl Rounding {
 
 thread_local! {
     static MODE: Cell<Rounding> = const { Cell::new(Rounding::Nearest) };
+    static NOISE: Cell<Option<u64>> = const { Cell::new(None) };
 }
 
 /// Runs `f` with narrow results rounded by `mode` on this thread.
 pub fn with_rounding<R>(mode: Rounding, f: impl FnOnce() -> R) -> R {
-    struct Restore(Rounding);
+    with_state(mode, None, f)
+}
+
+/// Runs `f` as member `m` of the ensemble on this thread: narrow results
+/// rounded by [`Rounding::member`]`(m)` and wide results moved by
+/// [`perturb_result`] (the caller perturbs the inputs, [`perturb_inputs`]).
+pub fn with_member<R>(m: u64, f: impl FnOnce() -> R) -> R {
+    with_state(Rounding::member(m), Some(splitmix64(m ^ 0x6e6f_6973_65)), f)
+}
+
+fn with_state<R>(mode: Rounding, noise: Option<u64>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Rounding, Option<u64>);
     impl Drop for Restore {
         fn drop(&mut self) {
             MODE.with(|m| m.set(self.0));
+            NOISE.with(|n| n.set(self.1));
         }
     }
-    let _restore = Restore(MODE.with(|m| m.replace(mode)));
+    let _restore = Restore(
+        MODE.with(|m| m.replace(mode)),
+        NOISE.with(|n| n.replace(noise)),
+    );
     f()
+}
+
+/// Moves every finite non-zero element of an `f32` or `f64` op result by
+/// one ulp, up when bit 63 of `splitmix64(key ^ bits(x))` is set, where
+/// `key` is the running member's; the identity outside
+/// [`with_member`] and for any other element type (narrow types were
+/// already rounded in the member's mode).
+pub fn perturb_result(tensor: &mut Tensor) {
+    let Some(key) = NOISE.with(Cell::get) else {
+        return;
+    };
+    match (&mut tensor.data, tensor.element) {
+        (Data::F32(v), ElementType::F32) => v.iter_mut().for_each(|x| {
+            if x.is_finite() && *x != 0.0 {
+                *x = next_f32(*x, splitmix64(key ^ u64::from(x.to_bits())) >> 63 == 1);
+            }
+        }),
+        (Data::F64(v), _) => v.iter_mut().for_each(|x| {
+            if x.is_finite() && *x != 0.0 {
+                *x = next_f64(*x, splitmix64(key ^ x.to_bits()) >> 63 == 1);
+            }
+        }),
+        _ => {}
+    }
 }
 
 /// The mode of this thread.
@@ -165,6 +225,47 @@ fn step(element: ElementType, v: f32, up: bool) -> f32 {
     to_f32(next)
 }
 
+/// Moves every element of every float input by one ulp of its type, up
+/// when bit 63 of `splitmix64(splitmix64(member) ^ (input << 40) ^
+/// element)` is set and down otherwise (`input` and `element` are
+/// positions, the latter row-major); zeros, infinities and NaNs stay.
+/// Integer and boolean inputs are left as they are.
+pub fn perturb_inputs(member: u64, inputs: &mut [Tensor]) {
+    let key = splitmix64(member);
+    for (input, tensor) in inputs.iter_mut().enumerate() {
+        let up =
+            |element: usize| splitmix64(key ^ ((input as u64) << 40) ^ element as u64) >> 63 == 1;
+        let element_type = tensor.element;
+        match &mut tensor.data {
+            Data::F64(v) => v.iter_mut().enumerate().for_each(|(i, x)| {
+                if x.is_finite() && *x != 0.0 {
+                    *x = next_f64(*x, up(i));
+                }
+            }),
+            Data::F32(v) => v.iter_mut().enumerate().for_each(|(i, x)| {
+                if x.is_finite() && *x != 0.0 {
+                    *x = match element_type {
+                        ElementType::F16 | ElementType::BF16 => step(element_type, *x, up(i)),
+                        _ => next_f32(*x, up(i)),
+                    };
+                }
+            }),
+            _ => {}
+        }
+    }
+}
+
+/// The neighbour of a finite non-zero `x` toward +infinity (`up`) or -infinity.
+fn next_f32(x: f32, up: bool) -> f32 {
+    let bits = x.to_bits();
+    f32::from_bits(if up == (x > 0.0) { bits + 1 } else { bits - 1 })
+}
+
+fn next_f64(x: f64, up: bool) -> f64 {
+    let bits = x.to_bits();
+    f64::from_bits(if up == (x > 0.0) { bits + 1 } else { bits - 1 })
+}
+
 fn splitmix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -233,6 +334,72 @@ mod tests {
             / values.len() as f64;
         // Unbiased: the mean error is far below the 2^-8 spacing (nearest is biased here).
         assert!(mean_error.abs() < 1e-4, "{mean_error}");
+    }
+
+    #[test]
+    fn inputs_move_by_one_ulp_and_deterministically() {
+        let make = || {
+            vec![
+                Tensor::new(
+                    ElementType::F32,
+                    vec![4],
+                    Data::F32(vec![1.0, -2.0, 0.0, 3.5]),
+                )
+                .unwrap(),
+                Tensor::new(ElementType::BF16, vec![2], Data::F32(vec![1.0, f32::NAN])).unwrap(),
+                Tensor::new(ElementType::F64, vec![1], Data::F64(vec![0.1])).unwrap(),
+                Tensor::new(ElementType::Unsigned(32), vec![1], Data::Unsigned(vec![7])).unwrap(),
+            ]
+        };
+        let (mut a, mut b) = (make(), make());
+        perturb_inputs(3, &mut a);
+        perturb_inputs(3, &mut b);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        let Data::F32(f) = &a[0].data else { panic!() };
+        for (moved, was) in f.iter().zip([1.0f32, -2.0, 0.0, 3.5]) {
+            let ulps = (moved.to_bits() as i64 - was.to_bits() as i64).abs();
+            assert_eq!(ulps, i64::from(was != 0.0), "{was} -> {moved}");
+        }
+        let Data::F32(h) = &a[1].data else { panic!() };
+        assert!(h[0] == 1.0078125 || h[0] == 0.99609375, "{}", h[0]);
+        assert!(h[1].is_nan());
+        let Data::F64(d) = &a[2].data else { panic!() };
+        assert_eq!((d[0].to_bits() as i64 - 0.1f64.to_bits() as i64).abs(), 1);
+        assert_eq!(a[3].data, make()[3].data);
+        // Another member moves some elements the other way.
+        let mut c = make();
+        let moved: Vec<_> = (0..64)
+            .map(|m| {
+                perturb_inputs(m, &mut c);
+                let Data::F32(f) = &c[0].data else { panic!() };
+                let r = f[0];
+                c = make();
+                r
+            })
+            .collect();
+        assert!(moved.iter().any(|&x| x > 1.0) && moved.iter().any(|&x| x < 1.0));
+    }
+
+    #[test]
+    fn members_move_wide_results_by_one_ulp() {
+        let make = || Tensor::new(ElementType::F32, vec![3], Data::F32(vec![1.0, 0.0, -3.0]));
+        let mut t = make().unwrap();
+        perturb_result(&mut t); // outside a member: unchanged
+        assert_eq!(t.data, make().unwrap().data);
+        let moved: Vec<Vec<f32>> = (0..16)
+            .map(|m| {
+                let mut t = make().unwrap();
+                with_member(m, || perturb_result(&mut t));
+                let Data::F32(v) = t.data else { panic!() };
+                v
+            })
+            .collect();
+        for v in &moved {
+            assert_eq!(v[1], 0.0);
+            assert_eq!((v[0].to_bits() as i64 - 1f32.to_bits() as i64).abs(), 1);
+        }
+        assert!(moved.iter().any(|v| v[0] > 1.0) && moved.iter().any(|v| v[0] < 1.0));
+        assert_eq!(current(), Rounding::Nearest);
     }
 
     #[test]

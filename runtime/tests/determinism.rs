@@ -24,7 +24,7 @@ use zkdv_runtime::{Program, Tensor};
 const PINNED: [(&str, &str); 4] = [
     (
         "cnn_sgd",
-        "4d1e0bb5b748d5d888de066be78433221efe94c84d19de5eb876483d2c879c74",
+        "85aaad642e8ce90bbbdcd9c65591979773ddf7f9530d35cade93eac9b62b0663",
     ),
     (
         "mlp_adam",
@@ -36,7 +36,7 @@ const PINNED: [(&str, &str); 4] = [
     ),
     (
         "transformer_adamw",
-        "bec624ec32dbb7d0dffc70770592a0c43bcf67524b9b3312a8973b898d715c53",
+        "51b054103c4e8372ba798272fc847af085e23fdc21646fc6b79284dc5d88dc78",
     ),
 ];
 

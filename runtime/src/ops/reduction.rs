@@ -7,11 +7,21 @@
 //! backend must reproduce it):
 //! - `reduce`: each result element starts from the init values and folds
 //!   the reduced elements in row-major order of the reduced dimensions
-//!   (ascending axis order), `acc = body(acc..., element...)`.
+//!   (ascending axis order), `acc = body(acc..., element...)`; except a
+//!   float sum or product (a body that is a single `add` or `multiply`),
+//!   whose elements, in that order, are combined as the tree of
+//!   [`pairwise`] and the result combined with the init value,
+//!   `body(init, tree)`: a sequential sum of `n` terms errs by up to about
+//!   `n` units of roundoff, which a sum that cancels (a variance, a
+//!   gradient that is zero in exact arithmetic) magnifies; the tree errs by
+//!   about `log2(n)`. XLA also sums in blocks; measured on an f32 CNN with
+//!   BatchNorm, the sequential order put a Conv kernel's Adam update 0.45%
+//!   away from the f64 value where XLA was within 1e-5.
 //! - `reduce_window`: each window starts from the init values and folds its
-//!   positions in row-major order of the window; a position that falls in
-//!   the edge padding or in a base-dilation hole contributes the init value
-//!   (it is an element of the padded input, as the specification defines).
+//!   positions in row-major order of the window (a float sum or product as
+//!   a tree, as `reduce`); a position that falls in the edge padding or in
+//!   a base-dilation hole contributes the init value (it is an element of
+//!   the padded input, as the specification defines).
 //! - `select_and_scatter`: each window's selection starts from its first
 //!   in-bounds position (padding never selects) and, for each later one in
 //!   row-major order, keeps the current choice when `select(current,
@@ -22,7 +32,7 @@
 //! A body that is a single binary op ([`Combiner`]) is applied directly on
 //! the typed data with the IEEE semantics of `stablehlo.add` & co. (each
 //! `f16`/`bf16` step rounded, max/min NaN and signed-zero rules, wrapping
-//! integers): bit-identical to running the body, in the same order.
+//! integers): bit-identical to running the body in the order above.
 
 use melior::ir::OperationRef;
 
@@ -225,8 +235,16 @@ impl Kernel {
 
     /// For each output, folds `input` at the positions `plan` lists (the
     /// init value where `None`) starting from `init[0]`; `None` when the
-    /// data classes do not fit the kernel.
-    fn fold(&self, input: &Data, init: &Data, outputs: usize, plan: &dyn Plan) -> Option<Data> {
+    /// data classes do not fit the kernel. A float sum or product is folded
+    /// as a tree ([`pairwise`]), everything else in order.
+    fn fold(
+        &self,
+        input: &Data,
+        init: &Data,
+        outputs: usize,
+        plan: &dyn Plan,
+        combiner: Combiner,
+    ) -> Option<Data> {
         fn run<T: Copy>(
             input: &[T],
             init: T,
@@ -244,7 +262,37 @@ impl Kernel {
                 })
                 .collect()
         }
+        fn tree<T: Copy>(
+            input: &[T],
+            init: T,
+            outputs: usize,
+            plan: &dyn Plan,
+            f: impl Fn(T, T) -> T,
+        ) -> Vec<T> {
+            let (mut buffer, mut values) = (Vec::new(), Vec::new());
+            (0..outputs)
+                .map(|o| {
+                    plan.positions(o, &mut buffer);
+                    values.clear();
+                    values.extend(buffer.iter().map(|p| p.map_or(init, |i| input[i])));
+                    if values.is_empty() {
+                        init
+                    } else {
+                        f(init, pairwise(&values, &f))
+                    }
+                })
+                .collect()
+        }
+        let tree_order = matches!(combiner, Combiner::Add | Combiner::Multiply);
         Some(match (*self, input, init) {
+            (Kernel::F64(f), Data::F64(x), Data::F64(i)) if tree_order => {
+                Data::F64(tree(x, *i.first()?, outputs, plan, f))
+            }
+            (Kernel::F32(f, e), Data::F32(x), Data::F32(i)) if tree_order => {
+                Data::F32(tree(x, *i.first()?, outputs, plan, |a, b| {
+                    e.round_f32(f(a, b))
+                }))
+            }
             (Kernel::F64(f), Data::F64(x), Data::F64(i)) => {
                 Data::F64(run(x, *i.first()?, outputs, plan, f))
             }
@@ -305,6 +353,29 @@ impl Kernel {
     }
 }
 
+/// The leaves of [`pairwise`]: at most this many values folded in order.
+const PAIRWISE_BLOCK: usize = 8;
+
+/// `values` (at least one) combined by `f` as a tree: at most
+/// [`PAIRWISE_BLOCK`] values are folded in order from the first; more are
+/// split after the largest multiple of the block that is at most half of
+/// them (at least one block), and the halves' results combined, left first.
+///
+/// The rounding error of a float sum folded in order grows with the number
+/// of terms `n` (about `n * u` relative to the sum of their magnitudes, `u`
+/// the unit roundoff), which a sum that cancels (a variance computed as
+/// `E[x^2] - E[x]^2`, a gradient that is zero in exact arithmetic) turns
+/// into a large error of the result; the tree's grows with `log2(n)`.
+pub(crate) fn pairwise<T: Clone>(values: &[T], f: &impl Fn(T, T) -> T) -> T {
+    if values.len() <= PAIRWISE_BLOCK {
+        let (first, rest) = values.split_first().expect("pairwise of no values");
+        return rest.iter().fold(first.clone(), |acc, x| f(acc, x.clone()));
+    }
+    let split = (values.len() / 2 / PAIRWISE_BLOCK).max(1) * PAIRWISE_BLOCK;
+    let (left, right) = values.split_at(split);
+    f(pairwise(left, f), pairwise(right, f))
+}
+
 /// The input positions each output folds, in fold order (`None`: the init
 /// value).
 trait Plan {
@@ -337,7 +408,7 @@ fn fold_all(
 ) -> Result<Vec<Tensor>, OpError> {
     if let ([input], [init], Some(c)) = (inputs, inits, body.combiner()) {
         if let Some(kernel) = Kernel::new(c, input.element) {
-            if let Some(data) = kernel.fold(&input.data, &init.data, outputs, plan) {
+            if let Some(data) = kernel.fold(&input.data, &init.data, outputs, plan, c) {
                 return Ok(vec![Tensor::new(
                     input.element,
                     result_shape.to_vec(),
@@ -840,6 +911,36 @@ pub fn reduce_precision(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pairwise_is_the_documented_tree() {
+        // 21 values: split after 8 (the largest multiple of 8 at most 10),
+        // then the right 13 after 8 again; leaves fold in order.
+        let labels: Vec<String> = (0..21).map(|i| i.to_string()).collect();
+        let tree = pairwise(&labels, &|a: String, b: String| format!("({a} {b})"));
+        let leaf = |r: std::ops::Range<usize>| {
+            r.clone()
+                .skip(1)
+                .fold(r.start.to_string(), |acc, i| format!("({acc} {i})"))
+        };
+        let expected = format!("({} ({} {}))", leaf(0..8), leaf(8..16), leaf(16..21));
+        assert_eq!(tree, expected);
+        assert_eq!(
+            pairwise(&labels[..3], &|a: String, b: String| a + &b),
+            "012"
+        );
+    }
+
+    #[test]
+    fn pairwise_sums_are_far_more_accurate_than_sequential_ones() {
+        // 2^20 copies of 0.1 in f32: the sequential sum drifts by percent.
+        let values = vec![0.1f32; 1 << 20];
+        let exact = f64::from(0.1f32) * (1 << 20) as f64;
+        let tree = f64::from(pairwise(&values, &|a: f32, b: f32| a + b));
+        let sequential = f64::from(values.iter().fold(0.0f32, |a, &b| a + b));
+        assert!(((tree - exact) / exact).abs() < 1e-6, "{tree} vs {exact}");
+        assert!(((sequential - exact) / exact).abs() > 1e-3, "{sequential}");
+    }
     use crate::ops::binary;
     use crate::ops::BinaryOp;
 
