@@ -47,10 +47,10 @@
 //! * `dot_general` with an `f32` or `f64` result: the operands are
 //!   converted and arranged on the host exactly as the CPU path does
 //!   ([`crate::ops::linalg`]), then one GPU thread per output element
-//!   computes `((+0 + p0) + p1) + ...`, `p_k = lhs_k * rhs_k`, over the
-//!   contracting index `k` in row-major order of the contracting
-//!   dimensions (as listed in `lhs_contracting_dimensions`): the same
-//!   sequential sum, in the same order, as every CPU output element.
+//!   sums `p_k = lhs_k * rhs_k` over the contracting index `k` in row-major
+//!   order of the contracting dimensions (as listed in
+//!   `lhs_contracting_dimensions`) as the same cascade as every CPU output
+//!   element: blocks of 16 products from `+0`, block sums cascaded.
 //! * `reduce` of one `f32` or `f64` input whose body is a single `add`: one
 //!   thread per result element sums the reduced elements, in row-major order
 //!   of the reduced dimensions, as the CPU's pairwise tree and adds the sum
@@ -195,21 +195,31 @@ __device__ __forceinline__ u64 thread_index() {
   return (u64)blockIdx.x * (u64)blockDim.x + (u64)threadIdx.x;
 }
 
-/* The CPU's `pairwise` sum (crate::ops::reduction): at most 8 values folded in order, more
-   split after the largest multiple of 8 that is at most half of them, left half first. */
-template <typename T>
-__device__ T pairwise_add(const T* base, const u64* offsets, u64 n) {
-  if (n <= 8) {
-    T acc = base[offsets[0]];
-    for (u64 j = 1; j < n; ++j) acc = arith<T>(OP_ADD, acc, base[offsets[j]]);
+/* The CPU's cascade (crate::ops::reduction::Cascade): block results pushed as level-0 carries,
+   merged with the stack's top while the levels match, then the stack combined newest last. */
+template <typename T> struct Cascade {
+  T value[64];
+  unsigned level[64];
+  int top;
+  __device__ Cascade() : top(0) {}
+  __device__ void push(T block) {
+    unsigned l = 0;
+    while (top > 0 && level[top - 1] == l) {
+      block = arith<T>(OP_ADD, value[top - 1], block);
+      --top;
+      ++l;
+    }
+    value[top] = block;
+    level[top] = l;
+    ++top;
+  }
+  __device__ T finish(T empty) {
+    if (top == 0) return empty;
+    T acc = value[--top];
+    while (top > 0) acc = arith<T>(OP_ADD, value[--top], acc);
     return acc;
   }
-  u64 blocks = n / 2 / 8;
-  u64 split = (blocks ? blocks : 1) * 8;
-  T left = pairwise_add<T>(base, offsets, split);
-  T right = pairwise_add<T>(base, offsets + split, n - split);
-  return arith<T>(OP_ADD, left, right);
-}
+};
 
 #define ZKDV_KERNELS(T, SUFFIX)                                                              \
 extern "C" __global__ void binary_##SUFFIX(const T* a, const T* b, T* out, u64 n, int op) { \
@@ -230,11 +240,16 @@ extern "C" __global__ void dot_##SUFFIX(const T* a, const T* b, T* out, u64 batc
   u64 item = row / rows;                                                                     \
   const T* x = a + row * depth;                                                              \
   const T* y = b + item * depth * cols + c;                                                  \
-  T acc = (T)0;                                                                              \
-  for (u64 k = 0; k < depth; ++k) {                                                          \
-    acc = arith<T>(OP_ADD, acc, arith<T>(OP_MUL, x[k], y[k * cols]));                        \
+  Cascade<T> sums;                                                                           \
+  for (u64 k0 = 0; k0 < depth; k0 += CASCADE_BLOCK) {                                        \
+    T acc = (T)0;                                                                            \
+    u64 end = k0 + CASCADE_BLOCK < depth ? k0 + CASCADE_BLOCK : depth;                       \
+    for (u64 k = k0; k < end; ++k) {                                                         \
+      acc = arith<T>(OP_ADD, acc, arith<T>(OP_MUL, x[k], y[k * cols]));                      \
+    }                                                                                        \
+    sums.push(acc);                                                                          \
   }                                                                                          \
-  out[i] = acc;                                                                              \
+  out[i] = sums.finish((T)0);                                                                \
 }                                                                                            \
 extern "C" __global__ void reduce_add_##SUFFIX(const T* input, const u64* bases,            \
                                                const u64* offsets, T* out, u64 outputs,      \
@@ -242,7 +257,14 @@ extern "C" __global__ void reduce_add_##SUFFIX(const T* input, const u64* bases,
   u64 i = thread_index();                                                                    \
   if (i >= outputs) return;                                                                  \
   const T* base = input + bases[i];                                                          \
-  out[i] = count ? arith<T>(OP_ADD, init, pairwise_add<T>(base, offsets, count)) : init;    \
+  Cascade<T> sums;                                                                           \
+  for (u64 j0 = 0; j0 < count; j0 += CASCADE_BLOCK) {                                        \
+    T acc = base[offsets[j0]];                                                               \
+    u64 end = j0 + CASCADE_BLOCK < count ? j0 + CASCADE_BLOCK : count;                       \
+    for (u64 j = j0 + 1; j < end; ++j) acc = arith<T>(OP_ADD, acc, base[offsets[j]]);       \
+    sums.push(acc);                                                                          \
+  }                                                                                          \
+  out[i] = count ? arith<T>(OP_ADD, init, sums.finish(init)) : init;                         \
 }
 
 ZKDV_KERNELS(float, f32)
@@ -302,10 +324,12 @@ fn nan_defines() -> String {
     } else {
         ("0xffc00000u", "0xfff8000000000000ull")
     };
+    // The cascade's block comes from the CPU's definition, so both sum alike.
     format!(
         "#define ZKDV_DEFAULT_NAN32 {nan32}\n#define ZKDV_DEFAULT_NAN64 {nan64}\n\
-         #define ZKDV_SNAN_FIRST {}\n",
-        u8::from(aarch64)
+         #define ZKDV_SNAN_FIRST {}\n#define CASCADE_BLOCK {}ull\n",
+        u8::from(aarch64),
+        crate::ops::reduction::CASCADE_BLOCK
     )
 }
 

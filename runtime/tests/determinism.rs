@@ -24,7 +24,7 @@ use zkdv_runtime::{Program, Tensor};
 const PINNED: [(&str, &str); 4] = [
     (
         "cnn_sgd",
-        "85aaad642e8ce90bbbdcd9c65591979773ddf7f9530d35cade93eac9b62b0663",
+        "44d6456e763c6db73504f8890a98bc24f1fa0b5b2498171f28bde8aa2ed11857",
     ),
     (
         "mlp_adam",
@@ -36,7 +36,7 @@ const PINNED: [(&str, &str); 4] = [
     ),
     (
         "transformer_adamw",
-        "51b054103c4e8372ba798272fc847af085e23fdc21646fc6b79284dc5d88dc78",
+        "bec624ec32dbb7d0dffc70770592a0c43bcf67524b9b3312a8973b898d715c53",
     ),
 ];
 

@@ -9,17 +9,16 @@
 //!   the reduced elements in row-major order of the reduced dimensions
 //!   (ascending axis order), `acc = body(acc..., element...)`; except a
 //!   float sum or product (a body that is a single `add` or `multiply`),
-//!   whose elements, in that order, are combined as the tree of
-//!   [`pairwise`] and the result combined with the init value,
-//!   `body(init, tree)`: a sequential sum of `n` terms errs by up to about
-//!   `n` units of roundoff, which a sum that cancels (a variance, a
-//!   gradient that is zero in exact arithmetic) magnifies; the tree errs by
-//!   about `log2(n)`. XLA also sums in blocks; measured on an f32 CNN with
-//!   BatchNorm, the sequential order put a Conv kernel's Adam update 0.45%
-//!   away from the f64 value where XLA was within 1e-5.
+//!   whose elements, in that order, are combined as a [`Cascade`] and the
+//!   result combined with the init value, `body(init, cascade)`: a
+//!   sequential sum of `n` terms errs by up to about `n` units of roundoff,
+//!   which a sum that cancels (a variance, a gradient that is zero in exact
+//!   arithmetic) magnifies; the cascade errs by about `16 + log2(n)`. XLA
+//!   also sums in blocks (see `docs/runtime.md` for the measurement that
+//!   made the runtime change).
 //! - `reduce_window`: each window starts from the init values and folds its
 //!   positions in row-major order of the window (a float sum or product as
-//!   a tree, as `reduce`); a position that falls in the edge padding or in
+//!   a cascade, as `reduce`); a position that falls in the edge padding or in
 //!   a base-dilation hole contributes the init value (it is an element of
 //!   the padded input, as the specification defines).
 //! - `select_and_scatter`: each window's selection starts from its first
@@ -236,7 +235,7 @@ impl Kernel {
     /// For each output, folds `input` at the positions `plan` lists (the
     /// init value where `None`) starting from `init[0]`; `None` when the
     /// data classes do not fit the kernel. A float sum or product is folded
-    /// as a tree ([`pairwise`]), everything else in order.
+    /// as a [`Cascade`], everything else in order.
     fn fold(
         &self,
         input: &Data,
@@ -275,10 +274,9 @@ impl Kernel {
                     plan.positions(o, &mut buffer);
                     values.clear();
                     values.extend(buffer.iter().map(|p| p.map_or(init, |i| input[i])));
-                    if values.is_empty() {
-                        init
-                    } else {
-                        f(init, pairwise(&values, &f))
+                    match cascade(&values, &f) {
+                        Some(sum) => f(init, sum),
+                        None => init,
                     }
                 })
                 .collect()
@@ -353,27 +351,75 @@ impl Kernel {
     }
 }
 
-/// The leaves of [`pairwise`]: at most this many values folded in order.
-const PAIRWISE_BLOCK: usize = 8;
+/// The blocks of a [`Cascade`]: this many values folded in order.
+pub const CASCADE_BLOCK: usize = 16;
 
-/// `values` (at least one) combined by `f` as a tree: at most
-/// [`PAIRWISE_BLOCK`] values are folded in order from the first; more are
-/// split after the largest multiple of the block that is at most half of
-/// them (at least one block), and the halves' results combined, left first.
+/// Cascade summation: values are folded in order in blocks of
+/// [`CASCADE_BLOCK`], each block from its first value, and the block
+/// results are combined as a binary counter combines carries: a new block
+/// result at level 0 is combined with (`f(older, newer)`) every result on
+/// the stack of the same level, one level up each time, then pushed; at the
+/// end the stack is combined from the newest down, `f(older, newer)` again.
+/// For `2^j` blocks that is a balanced binary tree.
 ///
 /// The rounding error of a float sum folded in order grows with the number
 /// of terms `n` (about `n * u` relative to the sum of their magnitudes, `u`
 /// the unit roundoff), which a sum that cancels (a variance computed as
 /// `E[x^2] - E[x]^2`, a gradient that is zero in exact arithmetic) turns
-/// into a large error of the result; the tree's grows with `log2(n)`.
-pub(crate) fn pairwise<T: Clone>(values: &[T], f: &impl Fn(T, T) -> T) -> T {
-    if values.len() <= PAIRWISE_BLOCK {
-        let (first, rest) = values.split_first().expect("pairwise of no values");
-        return rest.iter().fold(first.clone(), |acc, x| f(acc, x.clone()));
+/// into a large error of the result; the cascade's grows with
+/// `CASCADE_BLOCK + log2(n)`. It streams with `O(log n)` state, so a
+/// matrix product's register tile and a GPU thread sum the same way.
+pub struct Cascade<T> {
+    stack: Vec<(T, u32)>,
+}
+
+impl<T: Clone> Cascade<T> {
+    /// An empty cascade.
+    pub fn new() -> Self {
+        Cascade { stack: Vec::new() }
     }
-    let split = (values.len() / 2 / PAIRWISE_BLOCK).max(1) * PAIRWISE_BLOCK;
-    let (left, right) = values.split_at(split);
-    f(pairwise(left, f), pairwise(right, f))
+
+    /// Adds the result of the next block.
+    pub fn push(&mut self, mut block: T, f: &impl Fn(T, T) -> T) {
+        let mut level = 0;
+        while let Some((older, l)) = self.stack.last() {
+            if *l != level {
+                break;
+            }
+            block = f(older.clone(), block);
+            self.stack.pop();
+            level += 1;
+        }
+        self.stack.push((block, level));
+    }
+
+    /// The combined result, `None` without blocks.
+    pub fn finish(mut self, f: &impl Fn(T, T) -> T) -> Option<T> {
+        let (mut acc, _) = self.stack.pop()?;
+        while let Some((older, _)) = self.stack.pop() {
+            acc = f(older, acc);
+        }
+        Some(acc)
+    }
+}
+
+impl<T: Clone> Default for Cascade<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `values` combined by `f` as a [`Cascade`]; `None` when empty.
+pub fn cascade<T: Clone>(values: &[T], f: &impl Fn(T, T) -> T) -> Option<T> {
+    let mut c = Cascade::new();
+    for block in values.chunks(CASCADE_BLOCK) {
+        let (first, rest) = block.split_first()?;
+        c.push(
+            rest.iter().fold(first.clone(), |acc, x| f(acc, x.clone())),
+            f,
+        );
+    }
+    c.finish(f)
 }
 
 /// The input positions each output folds, in fold order (`None`: the init
@@ -913,30 +959,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pairwise_is_the_documented_tree() {
-        // 21 values: split after 8 (the largest multiple of 8 at most 10),
-        // then the right 13 after 8 again; leaves fold in order.
-        let labels: Vec<String> = (0..21).map(|i| i.to_string()).collect();
-        let tree = pairwise(&labels, &|a: String, b: String| format!("({a} {b})"));
-        let leaf = |r: std::ops::Range<usize>| {
+    fn cascade_is_the_documented_binary_counter() {
+        // Five blocks of 16 and a sixth of 3: blocks 0-3 form a balanced
+        // tree, 4 and 5 a pair, then the stack combines newest last.
+        let labels: Vec<String> = (0..83).map(|i| i.to_string()).collect();
+        let join = |a: String, b: String| format!("({a} {b})");
+        let tree = cascade(&labels, &join).unwrap();
+        let block = |b: usize| {
+            let r = b * 16..(b * 16 + 16).min(83);
             r.clone()
                 .skip(1)
                 .fold(r.start.to_string(), |acc, i| format!("({acc} {i})"))
         };
-        let expected = format!("({} ({} {}))", leaf(0..8), leaf(8..16), leaf(16..21));
-        assert_eq!(tree, expected);
+        let four = join(join(block(0), block(1)), join(block(2), block(3)));
+        assert_eq!(tree, join(four, join(block(4), block(5))));
         assert_eq!(
-            pairwise(&labels[..3], &|a: String, b: String| a + &b),
+            cascade(&labels[..3], &|a: String, b: String| a + &b).unwrap(),
             "012"
         );
+        assert!(cascade::<f32>(&[], &|a, b| a + b).is_none());
     }
 
     #[test]
-    fn pairwise_sums_are_far_more_accurate_than_sequential_ones() {
+    fn cascade_sums_are_far_more_accurate_than_sequential_ones() {
         // 2^20 copies of 0.1 in f32: the sequential sum drifts by percent.
         let values = vec![0.1f32; 1 << 20];
         let exact = f64::from(0.1f32) * (1 << 20) as f64;
-        let tree = f64::from(pairwise(&values, &|a: f32, b: f32| a + b));
+        let tree = f64::from(cascade(&values, &|a: f32, b: f32| a + b).unwrap());
         let sequential = f64::from(values.iter().fold(0.0f32, |a, &b| a + b));
         assert!(((tree - exact) / exact).abs() < 1e-6, "{tree} vs {exact}");
         assert!(((sequential - exact) / exact).abs() > 1e-3, "{sequential}");
