@@ -301,6 +301,7 @@ def honest(family: str, dtype: str, steps: int, directory: Path) -> Honest:
         replay_snapshot_interval=4,
     )
     proof.start(rolling_window=1, probe_ratio=0.05)
+    proof._always_measure_spread = True  # margins against the whole bound
     state, step, batches = FAMILIES[family](proof, DTYPES[dtype])
     train = proof.jit(step, donate_argnums=(0,))
     result = Honest(family, dtype, steps)
