@@ -10,17 +10,19 @@ margin of 0.1 means the tolerance is ten times the largest honest difference.
 
 Faults. A small MLP (bf16, f16 and f32 compute) has faults injected into production:
 
-- ``update``: production scales one leaf's update by ``1 + r`` from step 3 on (a miscompile;
+- ``update``: production scales one leaf's update by ``1 + r`` from step 5 on (a miscompile;
   the attested program, ``proof.attest``, computes the honest update);
-- ``params``: one parameter leaf nudged by ``r`` times its RMS between steps 3 and 4;
-- ``opt-state``: one optimizer-state leaf scaled by ``1 + r`` between steps 3 and 4;
-- ``batch``: one bit of a committed batch flipped after it was committed (exact: any change).
+- ``params``: one parameter leaf nudged by ``r`` times its RMS between steps 5 and 6;
+- ``opt-state``: one optimizer-state leaf scaled by ``1 + r`` between steps 5 and 6;
+- ``batch``: one bit of a committed batch flipped after it was committed (exact: any change);
+- ``opt-state before a snapshot``: the optimizer-state leaf doubled just before a snapshot step.
 
-For each ``r`` of a range: whether the run was poisoned within 16 steps at
-``DEBUGCheckEvery(1)``; the table gives the smallest ``r`` caught in every seed.
+For each ``r`` of a range, five sessions (each with its own challenge key) train 20 steps at
+``DEBUGCheckEvery(1)``; the table gives the smallest ``r`` from which on every session was
+poisoned.
 
 Sampling. With ``state_check_probability = update_check_probability = p`` and one faulty
-step (the ``update`` fault with ``r = 1`` at step 3 only), the fraction of seeds (sessions,
+step (the ``update`` fault with ``r = 1`` at step 5 only), the fraction of seeds (sessions,
 each with its own challenge key) whose run is poisoned, against the rate the protocol
 predicts: ``p`` times the fraction of coordinates at which the fault exceeds the bound (measured
 on the same model's honest checks).
@@ -251,9 +253,9 @@ def supervised(
 FAMILIES: dict[str, Callable[[Any, Any], Any]] = {
     "decoder": decoder,
     "cnn-batchnorm": cnn,
-    "mlp": lambda proof, dt: supervised(
-        Mlp(dt), optax.sgd(0.05, momentum=0.9), (32, 32), 10
-    )(proof),
+    "mlp": lambda proof, dt: supervised(Mlp(dt), optax.sgd(0.05, momentum=0.9), (32, 32), 10)(
+        proof
+    ),
     "rnn-scan": lambda proof, dt: supervised(Rnn(dt), optax.adam(1e-3), (16, 8, 8), 4)(proof),
     "top-k": lambda proof, dt: supervised(TopK(dt), optax.adamw(1e-3), (16, 16), 1)(proof),
 }
@@ -352,7 +354,7 @@ def unpack(batch: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
 class FaultRun:
     """An explicit-``Transaction`` MLP session whose production can scale one leaf's update."""
 
-    LEAF = ("Dense_0", "kernel")  # 16x32 = 512 of the 644 parameters
+    LEAF = ("Dense_0", "kernel")  # 16x32 = 512 of the 676 parameters
 
     def __init__(self, directory: Path, dtype: str, policy: Any, seed_tag: str = "") -> None:
         self.model = FaultMlp(DTYPES[dtype])
@@ -388,6 +390,12 @@ class FaultRun:
 
         self.step = step
         self.params = model.init(jax.random.key(0), jnp.zeros((1, FEATURES)))["params"]
+        # The faulty leaf's coordinates in the flat parameter index (tree order).
+        start = 0
+        for path, leaf in jax.tree_util.tree_flatten_with_path(self.params)[0]:
+            if tuple(k.key for k in path) == self.LEAF:
+                self.leaf_range = range(start, start + leaf.size)
+            start += leaf.size
         self.opt_state = tx.init(self.params)
         self.rng = np.random.default_rng(5)
         self.w = self.rng.normal(size=(FEATURES, CLASSES))
@@ -398,8 +406,15 @@ class FaultRun:
         f = np.full((ROWS, 1), np.float32(factor)).view(np.uint32)
         return np.concatenate([x.view(np.uint32), y, f], axis=1)
 
-    def run(self, steps: int, fault: str, r: float, at: int = 3, once: bool = False) -> bool:
-        """Train ``steps`` steps with ``fault`` of size ``r``; whether the run was poisoned."""
+    def run(self, steps: int, fault: str, r: float, at: int = 5, once: bool = False) -> bool:
+        """Train ``steps`` steps with ``fault`` of size ``r``; whether the run was poisoned.
+
+        ``update`` scales the update from step ``at`` on (only at ``at`` when ``once``); the
+        other faults happen between steps ``at`` and ``at + 1``: ``params``, ``opt-state``, and
+        ``batch`` (the retained batch of step ``at``, which later checks of the same snapshot
+        segment replay, flipped in one bit). With the snapshot interval of 4, ``at + 1`` should
+        not be a multiple of 4: see ``docs/soundness.md`` for an edit just before a snapshot.
+        """
         a, b = self.LEAF
         try:
             for i in range(steps):
@@ -417,32 +432,48 @@ class FaultRun:
                 if i == at + 1 and fault == "batch":
                     self.proof.join()
                     segment = self.proof._segment  # the retained batches of this segment
-                    assert segment is not None
-                    segment.batches[-1][0, 0] ^= 1
-                self.params, self.opt_state = self.step(self.params, self.opt_state, self.batch(factor))
+                    assert segment is not None and segment.step <= at
+                    segment.batches[at - segment.step][0, 0] ^= 1
+                batch = self.batch(factor)
+                self.params, self.opt_state = self.step(self.params, self.opt_state, batch)
+        except zkdv.ZKDVPoisonedError:
+            poisoned = True
+        else:
+            poisoned = False
+        try:
             self.proof.close()
         except zkdv.ZKDVPoisonedError:
-            try:
-                self.proof.close()
-            except zkdv.ZKDVPoisonedError:
-                pass
-            return True
-        return False
+            poisoned = True
+        return poisoned
 
 
 R_VALUES = [1e-4, 1e-3, 1e-2, 3e-2, 1e-1, 3e-1, 1.0]
 
 
-def thresholds(dtypes: list[str], directory: Path, steps: int) -> dict[str, dict[str, Any]]:
-    """Per dtype and fault: the smallest r of R_VALUES caught, with every r's outcome."""
+def thresholds(
+    dtypes: list[str], directory: Path, steps: int, repeats: int
+) -> dict[str, dict[str, Any]]:
+    """Per dtype and fault: the smallest r of R_VALUES caught in each of ``repeats`` sessions
+    (each with its own challenge key, so other coordinates), and how many caught each r."""
     out: dict[str, dict[str, Any]] = {}
     for dtype in dtypes:
         out[dtype] = {}
         for fault in ("update", "params", "opt-state"):
-            caught = {r: FaultRun(directory, dtype, EVERY).run(steps, fault, r) for r in R_VALUES}
-            smallest = next((r for r in R_VALUES if all(caught[q] for q in R_VALUES if q >= r)), None)
-            out[dtype][fault] = {"smallest": smallest, "caught": caught}
+            caught = {
+                r: sum(
+                    FaultRun(directory, dtype, EVERY, f"-{k}").run(steps, fault, r)
+                    for k in range(repeats)
+                )
+                for r in R_VALUES
+            }
+            always = [r for r in R_VALUES if all(caught[q] == repeats for q in R_VALUES if q >= r)]
+            out[dtype][fault] = {"smallest": always[0] if always else None, "caught": caught}
         out[dtype]["batch"] = {"caught": FaultRun(directory, dtype, EVERY).run(steps, "batch", 0)}
+        # The optimizer state edited just before a snapshot step (8): the snapshot holds the
+        # edited state, so replays from it agree with production.
+        out[dtype]["opt-state at a snapshot"] = {
+            "caught": FaultRun(directory, dtype, EVERY).run(steps, "opt-state", 1.0, at=7)
+        }
     return out
 
 
@@ -450,17 +481,18 @@ def rates(dtype: str, p: float, seeds: int, directory: Path) -> dict[str, float]
     """One faulty step (update x2) under sampling probability p, over ``seeds`` sessions."""
     policy = zkdv.SamplingPolicy(state_check_probability=p, update_check_probability=p)
     caught = sum(
-        FaultRun(directory, dtype, policy, f"-{s}").run(5, "update", 1.0, at=3, once=True)
+        FaultRun(directory, dtype, policy, f"-{s}").run(7, "update", 1.0, at=5, once=True)
         for s in range(seeds)
     )
     # The prediction: p times the share of coordinates at which doubling the update exceeds the
     # bound, measured on honest update checks of the same model at DEBUGCheckEvery(1).
     honest_run = FaultRun(directory, dtype, EVERY, "-honest")
-    honest_run.run(40, "none", 0.0)
+    honest_run.proof._always_measure_spread = True  # the bound as a check would use it
+    honest_run.run(100, "none", 0.0)
     share = np.mean(
         [
             abs(c.committed[0]) > c.tolerance.bound(c.committed[0], c.spread_of(0))
-            and c.indices[0] < 512  # in the faulty leaf (the first 512 coordinates)
+            and c.indices[0] in honest_run.leaf_range
             for c in honest_run.proof.checks
             if c.kind == "update"
         ]
@@ -495,13 +527,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--families", nargs="*", default=None)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    steps, seeds = (24, 20) if args.quick else (args.steps, args.seeds)
+    steps, seeds, repeats = (24, 20, 2) if args.quick else (args.steps, args.seeds, 5)
     report: dict[str, Any] = {"steps": steps, "seeds": seeds}
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         if args.only in (None, "honest"):
-            rows = [["family", "compute", "steps", "checks", "false alarm", "tolerance",
-                     "margin state", "margin update Δ", "margin update opt", "seconds"]]
+            rows = [
+                [
+                    "family",
+                    "compute",
+                    "steps",
+                    "checks",
+                    "false alarm",
+                    "tolerance",
+                    "margin state",
+                    "margin update Δ",
+                    "margin update opt",
+                    "seconds",
+                ]
+            ]
             report["honest"] = []
             for family, dtype in HONEST:
                 if args.families and family not in args.families:
@@ -509,20 +553,48 @@ def main(argv: list[str] | None = None) -> int:
                 h = honest(family, dtype, steps, directory)
                 report["honest"].append(h.__dict__)
                 m = h.margins
-                rows.append([h.family, h.dtype, str(h.steps), str(h.checks),
-                             "no" if h.failed is None else f"YES: {h.failed[:80]}", h.tolerance,
-                             f"{m['state']:.2g}", f"{m['update Δ']:.2g}",
-                             f"{m['update opt']:.2g}", f"{h.seconds:.0f}"])
+                rows.append(
+                    [
+                        h.family,
+                        h.dtype,
+                        str(h.steps),
+                        str(h.checks),
+                        "no" if h.failed is None else f"YES: {h.failed[:80]}",
+                        h.tolerance,
+                        f"{m['state']:.2g}",
+                        f"{m['update Δ']:.2g}",
+                        f"{m['update opt']:.2g}",
+                        f"{h.seconds:.0f}",
+                    ]
+                )
                 print(f"  {family} {dtype}: {rows[-1][4]}", file=sys.stderr, flush=True)
             print("\nHonest runs, every step checked\n\n" + table(rows), flush=True)
         if args.only in (None, "faults"):
-            result = thresholds(["bf16", "f16", "f32"], directory, 16)
+            result = thresholds(["bf16", "f16", "f32"], directory, 20, repeats)
             report["faults"] = result
-            rows = [["compute", "update x(1+r)", "params + r·rms", "opt-state x(1+r)", "batch bit"]]
+            rows = [
+                [
+                    "compute",
+                    "update x(1+r)",
+                    "params + r·rms",
+                    "opt-state x(1+r)",
+                    "batch bit",
+                    "opt-state x2 before a snapshot",
+                ]
+            ]
             for dtype, faults in result.items():
                 smallest = lambda f: str(faults[f]["smallest"])  # noqa: E731
-                rows.append([dtype, smallest("update"), smallest("params"),
-                             smallest("opt-state"), "caught" if faults["batch"]["caught"] else "MISSED"])
+                caught = lambda f: "caught" if faults[f]["caught"] else "missed"  # noqa: E731
+                rows.append(
+                    [
+                        dtype,
+                        smallest("update"),
+                        smallest("params"),
+                        smallest("opt-state"),
+                        caught("batch"),
+                        caught("opt-state at a snapshot"),
+                    ]
+                )
             print("\nSmallest r caught at DEBUGCheckEvery(1)\n\n" + table(rows), flush=True)
         if args.only in (None, "rates"):
             rows = [["compute", "p", "seeds", "measured", "predicted", "share detectable"]]
@@ -530,9 +602,16 @@ def main(argv: list[str] | None = None) -> int:
             for dtype in ("bf16", "f32"):
                 r = rates(dtype, 0.2, seeds, directory)
                 report["rates"].append({"dtype": dtype, **r})
-                rows.append([dtype, str(r["p"]), str(r["seeds"]),
-                             f"{r['measured']:.2f} ± {r['stderr']:.2f}", f"{r['predicted']:.2f}",
-                             f"{r['share']:.2f}"])
+                rows.append(
+                    [
+                        dtype,
+                        str(r["p"]),
+                        str(r["seeds"]),
+                        f"{r['measured']:.2f} ± {r['stderr']:.2f}",
+                        f"{r['predicted']:.2f}",
+                        f"{r['share']:.2f}",
+                    ]
+                )
             print("\nOne faulty step (update x2), probabilistic sampling\n\n" + table(rows))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1, default=str))

@@ -159,14 +159,15 @@ def test_tolerance_adds_the_measured_spread_times_its_factor():
         zkdv.Tolerance(replays=1.5)
 
 
-def test_program_tolerance_follows_the_precision_under_the_program_policy():
+def test_program_tolerance_adds_the_perturbation_ensemble_under_the_program_policy():
     bf16 = {"narrowest": "bf16", "narrow_results": 3}
     f32 = {"narrowest": "f32", "narrow_results": 0}
     base = zkdv.Tolerance()
     ensemble = base.for_program("program", bf16)
     assert (ensemble.abs, ensemble.rel) == (base.abs, base.rel)
     assert ensemble.spread > 0 and ensemble.replays > 0
-    assert base.for_program("program", f32) == base
+    # f32 programs too: where a value is pure rounding noise, only the ensemble bounds it.
+    assert base.for_program("program", f32) == ensemble
     # A tolerance the user fixed is every program's.
     assert base.for_program("fixed", bf16) == base
     with pytest.raises(ValueError, match="tolerance policy"):
@@ -444,7 +445,9 @@ def test_check_result_record_round_trip_and_rust_writer_accepts_it(tmp_path):
     # Python's verdict on both (it rejects a check whose verdict contradicts its values).
     inside = 1.0 + t.abs + t.rel
     outside = np.nextafter(inside, 2.0)
-    ok = update_check(step=0, indices=indices, recomputed=(inside, 2.0), replay_length=0)
+    ok = update_check(
+        step=0, indices=indices, recomputed=(inside, 2.0), replay_length=0, tolerance=t
+    )
     bad = zkdv.CheckResult(
         step=0,
         kind="state",

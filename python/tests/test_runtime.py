@@ -203,3 +203,45 @@ def test_one_program_runs_from_several_threads_without_deadlock():
         pytest.fail("deadlock: three threads running one Program did not finish in 120 s")
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "ok"
+
+
+SUM_AND_PRODUCT = """
+"func.func"() <{function_type = (tensor<64xf32>, tensor<4xbf16>, tensor<3xi32>) -> (tensor<f32>, tensor<4xbf16>, tensor<3xi32>), sym_name = "main"}> ({
+^bb0(%x: tensor<64xf32>, %h: tensor<4xbf16>, %i: tensor<3xi32>):
+  %zero = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  %s = "stablehlo.reduce"(%x, %zero) <{dimensions = array<i64: 0>}> ({
+  ^bb1(%a: tensor<f32>, %b: tensor<f32>):
+    %t = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%t) : (tensor<f32>) -> ()
+  }) : (tensor<64xf32>, tensor<f32>) -> tensor<f32>
+  %p = "stablehlo.multiply"(%h, %h) : (tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xbf16>
+  %j = "stablehlo.add"(%i, %i) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  "func.return"(%s, %p, %j) : (tensor<f32>, tensor<4xbf16>, tensor<3xi32>) -> ()
+}) : () -> ()
+"""
+
+
+def test_ensemble_members_perturb_floats_within_rounding_and_deterministically():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    program = runtime.Program(SUM_AND_PRODUCT)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=64).astype(np.float32)
+    h = np.array([1.1, -2.3, 0.7, 3.3], dtype=ml_dtypes.bfloat16)
+    i = np.array([1, 2, 3], np.int32)
+    nearest = program.run([x, h, i])
+    assert program.run([x, h, i], ensemble=None)[0] == nearest[0]
+    members = [program.run([x, h, i], ensemble=m) for m in range(8)]
+    # Deterministic, integers untouched, floats moved by about an ulp of their terms.
+    assert all(
+        np.array_equal(a, b)
+        for a, b in zip(members[3], program.run([x, h, i], ensemble=3), strict=True)
+    )
+    assert all(np.array_equal(m[2], nearest[2]) for m in members)
+    sums = np.array([float(m[0]) for m in members])
+    assert len(set(sums.tolist())) > 1
+    bound = 64 * np.finfo(np.float32).eps * float(np.abs(x).sum())
+    assert np.all(np.abs(sums - float(nearest[0])) <= bound)
+    products = np.array([m[1].astype(np.float32) for m in members])
+    assert np.all(np.abs(products - nearest[1].astype(np.float32)) <= 0.05 * np.abs(products))
+    with pytest.raises(TypeError, match="ensemble"):
+        program.run([x, h, i], ensemble=-1)

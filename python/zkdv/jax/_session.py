@@ -176,6 +176,7 @@ class ZKDV:
         self._state_steps = 0
         self._segment: _Segment | None = None
         self._last_post_params: list[Any] | None = None
+        self._last_post_opt_state: list[Any] | None = None
         self._host = None
         self._pool: SnapshotPool | None = None
         # Test-only: called as hook(step, parts) on the production outputs of every step before
@@ -469,6 +470,7 @@ class ZKDV:
             params = [flat[i] for i in program.param_positions]
             opt_state = [flat[i] for i in program.opt_positions]
             batch = program.pack([flat[i] for i in program.batch_positions])
+            self._check_opt_state_continuity(step, program, opt_state)
             snapshot, pooled = None, False
             if step % self.replay_snapshot_interval == 0:
                 snapshot, pooled = self._launch_snapshot(params + opt_state)
@@ -486,6 +488,7 @@ class ZKDV:
             self._retire()
             raise
         self._last_post_params = parts["post_params"]
+        self._last_post_opt_state = parts["post_opt_state"]
         self._queue.put(
             _Pending(
                 step=step,
@@ -500,6 +503,44 @@ class ZKDV:
             )
         )
         return program.user_output(parts)
+
+    def _check_opt_state_continuity(
+        self, step: int, program: StepProgram, opt_state: list[Any]
+    ) -> None:
+        """Poison the session when the optimizer state a step receives is not what the
+        previous step produced.
+
+        Parameters changed between steps are caught by their sketches at the next snapshot;
+        the optimizer state has no sketch, and an edit just before a snapshot step would go
+        into the snapshot and agree with every later replay. So every step compares its
+        optimizer-state leaves with the previous step's production outputs: the same arrays
+        in an ordinary loop (free), otherwise compared by value on their device.
+        """
+        last = self._last_post_opt_state
+        if last is None or len(last) != len(opt_state):
+            return
+        for path, given, produced in zip(program.opt_paths, opt_state, last, strict=True):
+            if given is produced:
+                continue
+            try:
+                same = np.shape(given) == np.shape(produced) and bool(
+                    jax.numpy.array_equal(given, produced)
+                )
+            except RuntimeError:
+                continue  # the produced array was donated elsewhere: nothing to compare
+            if not same:
+                self._poison(
+                    ZKDVPoisonedError(
+                        step,
+                        kind="state",
+                        detail=(
+                            f"the optimizer state given to step {step} is not what step "
+                            f"{step - 1} produced (leaf {path!r}): it was changed outside "
+                            "the attested step"
+                        ),
+                    )
+                )
+                return
 
     def _launch_snapshot(self, leaves: list[Any]) -> tuple[list[Any], bool]:
         """Start the copy of the pre-state to host memory; it completes asynchronously.
@@ -825,8 +866,7 @@ class ZKDV:
             committed = [_element(deltas, indices[0]), *job.committed]
             spread: list[float] = []
             if tolerance.replays and (
-                self._always_measure_spread
-                or _verdict(tolerance, committed, recomputed) == "fail"
+                self._always_measure_spread or _verdict(tolerance, committed, recomputed) == "fail"
             ):
                 # Outside the fixed bound: measure how far replays perturbed within rounding
                 # land from the recomputed values (the perturbation ensemble).
