@@ -513,13 +513,58 @@ def rates(dtype: str, p: float, seeds: int, directory: Path) -> dict[str, float]
 
 
 def table(rows: list[list[str]]) -> str:
+    """A Markdown table; the first row is the header."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
+
+    def line(r: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"
+
     return "\n".join([line(rows[0]), line(["-" * w for w in widths]), *map(line, rows[1:])])
 
 
+def honest_table(results: list[Honest]) -> str:
+    rows = [
+        ["family", "compute", "steps", "checks", "false alarm", "tolerance", "margin state",
+         "margin update Δ", "margin update opt", "seconds"]
+    ]  # fmt: skip
+    for h in results:
+        m = h.margins
+        alarm = "no" if h.failed is None else f"YES: {h.failed[:80]}"
+        rows.append(
+            [h.family, h.dtype, str(h.steps), str(h.checks), alarm, h.tolerance,
+             f"{m['state']:.2g}", f"{m['update Δ']:.2g}", f"{m['update opt']:.2g}",
+             f"{h.seconds:.0f}"]
+        )  # fmt: skip
+    return table(rows)
+
+
+def fault_table(result: dict[str, dict[str, Any]]) -> str:
+    rows = [
+        ["compute", "update x(1+r)", "params + r·rms", "opt-state x(1+r)", "batch bit",
+         "opt-state x2 before a snapshot"]
+    ]  # fmt: skip
+    for dtype, faults in result.items():
+        smallest = [str(faults[f]["smallest"]) for f in ("update", "params", "opt-state")]
+        caught = [
+            "caught" if faults[f]["caught"] else "missed"
+            for f in ("batch", "opt-state at a snapshot")
+        ]
+        rows.append([dtype, *smallest, *caught])
+    return table(rows)
+
+
+def rate_table(results: list[dict[str, Any]]) -> str:
+    rows = [["compute", "p", "seeds", "measured", "predicted", "share detectable"]]
+    for r in results:
+        rows.append(
+            [r["dtype"], str(r["p"]), str(r["seeds"]), f"{r['measured']:.2f} ± {r['stderr']:.2f}",
+             f"{r['predicted']:.2f}", f"{r['share']:.2f}"]
+        )  # fmt: skip
+    return table(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=100)
     parser.add_argument("--quick", action="store_true", help="small sizes (the pytest's)")
@@ -528,91 +573,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     steps, seeds, repeats = (24, 20, 2) if args.quick else (args.steps, args.seeds, 5)
-    report: dict[str, Any] = {"steps": steps, "seeds": seeds}
+    report: dict[str, Any] = {"steps": steps, "seeds": seeds, "repeats": repeats}
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         if args.only in (None, "honest"):
-            rows = [
-                [
-                    "family",
-                    "compute",
-                    "steps",
-                    "checks",
-                    "false alarm",
-                    "tolerance",
-                    "margin state",
-                    "margin update Δ",
-                    "margin update opt",
-                    "seconds",
-                ]
-            ]
-            report["honest"] = []
+            results = []
             for family, dtype in HONEST:
                 if args.families and family not in args.families:
                     continue
-                h = honest(family, dtype, steps, directory)
-                report["honest"].append(h.__dict__)
-                m = h.margins
-                rows.append(
-                    [
-                        h.family,
-                        h.dtype,
-                        str(h.steps),
-                        str(h.checks),
-                        "no" if h.failed is None else f"YES: {h.failed[:80]}",
-                        h.tolerance,
-                        f"{m['state']:.2g}",
-                        f"{m['update Δ']:.2g}",
-                        f"{m['update opt']:.2g}",
-                        f"{h.seconds:.0f}",
-                    ]
-                )
-                print(f"  {family} {dtype}: {rows[-1][4]}", file=sys.stderr, flush=True)
-            print("\nHonest runs, every step checked\n\n" + table(rows), flush=True)
+                results.append(honest(family, dtype, steps, directory))
+                alarm = results[-1].failed or "no false alarm"
+                print(f"  {family} {dtype}: {alarm}", file=sys.stderr, flush=True)
+            report["honest"] = [h.__dict__ for h in results]
+            print("\nHonest runs, every step checked\n\n" + honest_table(results), flush=True)
         if args.only in (None, "faults"):
-            result = thresholds(["bf16", "f16", "f32"], directory, 20, repeats)
-            report["faults"] = result
-            rows = [
-                [
-                    "compute",
-                    "update x(1+r)",
-                    "params + r·rms",
-                    "opt-state x(1+r)",
-                    "batch bit",
-                    "opt-state x2 before a snapshot",
-                ]
-            ]
-            for dtype, faults in result.items():
-                smallest = lambda f: str(faults[f]["smallest"])  # noqa: E731
-                caught = lambda f: "caught" if faults[f]["caught"] else "missed"  # noqa: E731
-                rows.append(
-                    [
-                        dtype,
-                        smallest("update"),
-                        smallest("params"),
-                        smallest("opt-state"),
-                        caught("batch"),
-                        caught("opt-state at a snapshot"),
-                    ]
-                )
-            print("\nSmallest r caught at DEBUGCheckEvery(1)\n\n" + table(rows), flush=True)
+            faults = thresholds(["bf16", "f16", "f32"], directory, 20, repeats)
+            report["faults"] = faults
+            print("\nSmallest r caught at DEBUGCheckEvery(1)\n\n" + fault_table(faults), flush=True)
         if args.only in (None, "rates"):
-            rows = [["compute", "p", "seeds", "measured", "predicted", "share detectable"]]
-            report["rates"] = []
-            for dtype in ("bf16", "f32"):
-                r = rates(dtype, 0.2, seeds, directory)
-                report["rates"].append({"dtype": dtype, **r})
-                rows.append(
-                    [
-                        dtype,
-                        str(r["p"]),
-                        str(r["seeds"]),
-                        f"{r['measured']:.2f} ± {r['stderr']:.2f}",
-                        f"{r['predicted']:.2f}",
-                        f"{r['share']:.2f}",
-                    ]
-                )
-            print("\nOne faulty step (update x2), probabilistic sampling\n\n" + table(rows))
+            report["rates"] = [
+                {"dtype": dtype, **rates(dtype, 0.2, seeds, directory)} for dtype in ("bf16", "f32")
+            ]
+            print("\nOne faulty step (update x2), sampling\n\n" + rate_table(report["rates"]))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1, default=str))
     return 0

@@ -206,7 +206,8 @@ def test_one_program_runs_from_several_threads_without_deadlock():
 
 
 SUM_AND_PRODUCT = """
-"func.func"() <{function_type = (tensor<64xf32>, tensor<4xbf16>, tensor<3xi32>) -> (tensor<f32>, tensor<4xbf16>, tensor<3xi32>), sym_name = "main"}> ({
+"func.func"() <{function_type = (tensor<64xf32>, tensor<4xbf16>, tensor<3xi32>)
+    -> (tensor<f32>, tensor<4xbf16>, tensor<3xi32>), sym_name = "main"}> ({
 ^bb0(%x: tensor<64xf32>, %h: tensor<4xbf16>, %i: tensor<3xi32>):
   %zero = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
   %s = "stablehlo.reduce"(%x, %zero) <{dimensions = array<i64: 0>}> ({
