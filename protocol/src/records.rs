@@ -132,10 +132,10 @@ pub enum Sampling {
     },
 }
 
-/// Comparison tolerance: `|committed - recomputed| <= abs + rel * |committed|
-/// + spread * s`, where `s` is the spread a check measured for the value
-/// (over its ensemble of `replays` perturbed replays; zero when none was
-/// measured).
+/// Comparison tolerance: `|committed - recomputed| <= abs + rel *
+/// |committed| + spread * s`, where `s` is the spread a check measured for
+/// the value (over its ensemble of `replays` perturbed replays; zero when
+/// none was measured).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tolerance {

@@ -104,7 +104,11 @@ pub fn with_rounding<R>(mode: Rounding, f: impl FnOnce() -> R) -> R {
 /// rounded by [`Rounding::member`]`(m)` and wide results moved by
 /// [`perturb_result`] (the caller perturbs the inputs, [`perturb_inputs`]).
 pub fn with_member<R>(m: u64, f: impl FnOnce() -> R) -> R {
-    with_state(Rounding::member(m), Some(splitmix64(m ^ 0x006e_6f69_7365)), f)
+    with_state(
+        Rounding::member(m),
+        Some(splitmix64(m ^ 0x006e_6f69_7365)),
+        f,
+    )
 }
 
 fn with_state<R>(mode: Rounding, noise: Option<u64>, f: impl FnOnce() -> R) -> R {
