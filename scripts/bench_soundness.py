@@ -27,8 +27,11 @@ each with its own challenge key) whose run is poisoned, against the rate the pro
 predicts: ``p`` times the fraction of coordinates at which the fault exceeds the bound (measured
 on the same model's honest checks).
 
-Usage: ``scripts/bench soundness [--steps N] [--seeds S] [--quick] [--only honest|faults|rates]
-[--json FILE]``. ``--quick`` is the size ``python/tests/test_jax_soundness.py`` runs.
+Cost. One ensemble member's run of each fixture's attested program against a plain run.
+
+Usage: ``scripts/bench soundness [--steps N] [--seeds S] [--quick]
+[--only honest|faults|rates|cost] [--json FILE]``. ``--quick`` is the size
+``python/tests/test_jax_soundness.py`` runs.
 """
 
 from __future__ import annotations
@@ -509,6 +512,42 @@ def rates(dtype: str, p: float, seeds: int, directory: Path) -> dict[str, float]
     }
 
 
+def ensemble_cost(reps: int = 30) -> list[list[str]]:
+    """One ensemble member's run of each fixture's attested program against a plain run,
+    interleaved in this process (median of ``reps``)."""
+    from zkdv import passes, runtime
+
+    inputs_dir = Path(__file__).resolve().parents[1] / "test-mlir" / "inputs"
+    rows = [["attested program", "plain run", "member run", "ratio"]]
+    for name in ("mlp_adam", "transformer_adamw", "cnn_sgd", "transaction_sgd"):
+        text = (inputs_dir / f"{name}.mlir").read_text()
+        attested, _ = passes.run_passes(
+            text,
+            [
+                "zkdv-inline",
+                "zkdv-annotate-roles",
+                "zkdv-slice-update=output=attested",
+                "zkdv-push-select=func=main",
+            ],
+        )
+        sidecar = json.loads((inputs_dir / f"{name}.json").read_text())
+        with np.load(inputs_dir / f"{name}.npz") as npz:
+            arguments = [npz[f"arg_{a['index']}"] for a in sidecar["arguments"]]
+        program = runtime.Program(attested)
+        arguments += [np.uint64(3), np.uint64(5)]
+        plain, member = [], []
+        for r in range(reps):
+            start = time.perf_counter()
+            program.run(arguments)
+            plain.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            program.run(arguments, ensemble=r % 8)
+            member.append(time.perf_counter() - start)
+        p, m = float(np.median(plain)), float(np.median(member))
+        rows.append([name, f"{p * 1e3:.2f} ms", f"{m * 1e3:.2f} ms", f"{m / p:.2f}"])
+    return rows
+
+
 # -- report -------------------------------------------------------------------------------------
 
 
@@ -568,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=100)
     parser.add_argument("--quick", action="store_true", help="small sizes (the pytest's)")
-    parser.add_argument("--only", choices=["honest", "faults", "rates"])
+    parser.add_argument("--only", choices=["honest", "faults", "rates", "cost"])
     parser.add_argument("--families", nargs="*", default=None)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
@@ -595,6 +634,10 @@ def main(argv: list[str] | None = None) -> int:
                 {"dtype": dtype, **rates(dtype, 0.2, seeds, directory)} for dtype in ("bf16", "f32")
             ]
             print("\nOne faulty step (update x2), sampling\n\n" + rate_table(report["rates"]))
+        if args.only in (None, "cost"):
+            rows = ensemble_cost()
+            report["cost"] = rows
+            print("\nOne perturbed replay against a plain run\n\n" + table(rows))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1, default=str))
     return 0
