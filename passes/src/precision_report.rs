@@ -1,11 +1,11 @@
 //! `--zkdv-precision-report`: print the narrowest floating-point type a
 //! module computes in, and how many op results have a narrow float type.
 //!
-//! A check's tolerance follows from the precision of the program it replays
-//! (`docs/protocol.md`, the tolerance policy): a program that computes only
-//! in `f32` and `f64` is compared with the session's fixed `abs + rel * |x|`,
-//! one that rounds results to `f16` or `bf16` anywhere also with the spread
-//! of a rounding ensemble. This pass is the analysis the frontends read:
+//! A program record names its attested program's precision
+//! (`docs/protocol.md` §5a, the tolerance policy): which of the perturbation
+//! ensemble's perturbations act on it (narrow roundings exist only where a
+//! program computes in `f16` or `bf16`), and what `zkdv inspect` shows. This
+//! pass is the analysis the frontends record:
 //!
 //! ```text
 //! zkdv-precision-report

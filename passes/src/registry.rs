@@ -85,7 +85,7 @@ pub static PASSES: &[PassInfo] = &[
     PassInfo {
         flag: "zkdv-precision-report",
         summary: "Print the narrowest float type the module computes in and how many op results \
-                  are narrower than f32 (the tolerance policy's input)",
+                  are narrower than f32 (recorded with each program)",
         run: precision_report::run,
     },
     PassInfo {

@@ -143,7 +143,7 @@ pub struct Tolerance {
     pub abs: f64,
     /// Relative term, finite and non-negative.
     pub rel: f64,
-    /// Factor on the measured rounding spread, finite and non-negative.
+    /// Factor on the measured spread, finite and non-negative.
     pub spread: f64,
     /// Perturbed replays an update check runs to measure the spread (0:
     /// none, and then `spread` plays no part).
@@ -157,7 +157,7 @@ pub const ENSEMBLE_SPREAD: f64 = 16.0;
 pub const ENSEMBLE_REPLAYS: u64 = 8;
 
 impl Tolerance {
-    /// `abs + rel * |committed|` alone, without a rounding ensemble.
+    /// `abs + rel * |committed|` alone, without a perturbation ensemble.
     pub const fn fixed(abs: f64, rel: f64) -> Tolerance {
         Tolerance {
             abs,

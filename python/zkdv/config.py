@@ -107,7 +107,7 @@ class Tolerance:
     def accepts(self, committed: float, recomputed: float, spread: float = 0.0) -> bool:
         """Whether ``recomputed`` is within tolerance of ``committed`` (NaN never is).
 
-        ``spread`` is the value's measured rounding spread (``0`` when none was measured). This
+        ``spread`` is the value's measured spread (``0`` when none was measured). This
         is the protocol's comparison, evaluated in IEEE double precision exactly as the Rust
         core evaluates it.
         """
