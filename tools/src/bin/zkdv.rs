@@ -215,7 +215,9 @@ fn render(path: &Path, i: &Inspection) -> String {
     if let Some(t) = i.tolerance {
         let policy = match i.tolerance_policy {
             Some(TolerancePolicy::Fixed) => " (fixed: every program's)",
-            Some(TolerancePolicy::Program) => " (the base; each program's follows its precision)",
+            Some(TolerancePolicy::Program) => {
+                " (the base; each program adds the perturbation ensemble)"
+            }
             None => "",
         };
         let _ = writeln!(s, "tolerance    {}{policy}", tolerance(&t));
@@ -309,7 +311,10 @@ fn render(path: &Path, i: &Inspection) -> String {
 fn tolerance(t: &Tolerance) -> String {
     let mut s = format!("abs {} + rel {} * |committed|", t.abs, t.rel);
     if t.replays > 0 {
-        s += &format!(" + {} * spread of {} rounding replays", t.spread, t.replays);
+        s += &format!(
+            " + {} * spread over {} perturbed replays",
+            t.spread, t.replays
+        );
     }
     s
 }
