@@ -50,7 +50,7 @@
 //!   sums `p_k = lhs_k * rhs_k` over the contracting index `k` in row-major
 //!   order of the contracting dimensions (as listed in
 //!   `lhs_contracting_dimensions`) as the same cascade as every CPU output
-//!   element: blocks of 16 products from `+0`, block sums cascaded.
+//!   element: blocks of `CASCADE_BLOCK` (64) products from `+0`, block sums cascaded.
 //! * `reduce` of one `f32` or `f64` input whose body is a single `add`: one
 //!   thread per result element sums the reduced elements, in row-major order
 //!   of the reduced dimensions, as the CPU's pairwise tree and adds the sum

@@ -24,7 +24,7 @@ use zkdv_runtime::{Program, Tensor};
 const PINNED: [(&str, &str); 4] = [
     (
         "cnn_sgd",
-        "44d6456e763c6db73504f8890a98bc24f1fa0b5b2498171f28bde8aa2ed11857",
+        "bda8dda2ece0ee263781ac2be55b594779673497bda5c131782aa776261db8a2",
     ),
     (
         "mlp_adam",

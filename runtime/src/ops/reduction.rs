@@ -13,7 +13,7 @@
 //!   result combined with the init value, `body(init, cascade)`: a
 //!   sequential sum of `n` terms errs by up to about `n` units of roundoff,
 //!   which a sum that cancels (a variance, a gradient that is zero in exact
-//!   arithmetic) magnifies; the cascade errs by about `16 + log2(n)`. XLA
+//!   arithmetic) magnifies; the cascade errs by about `64 + log2(n / 64)`. XLA
 //!   also sums in blocks (see `docs/runtime.md` for the measurement that
 //!   made the runtime change).
 //! - `reduce_window`: each window starts from the init values and folds its
@@ -351,8 +351,10 @@ impl Kernel {
     }
 }
 
-/// The blocks of a [`Cascade`]: this many values folded in order.
-pub const CASCADE_BLOCK: usize = 16;
+/// The blocks of a [`Cascade`]: this many values folded in order. (16 cost
+/// a matrix product 1.4x, 64 about 1.1x, against one sequential fold;
+/// `scripts/bench matmul`.)
+pub const CASCADE_BLOCK: usize = 64;
 
 /// Cascade summation: values are folded in order in blocks of
 /// [`CASCADE_BLOCK`], each block from its first value, and the block
@@ -367,7 +369,7 @@ pub const CASCADE_BLOCK: usize = 16;
 /// the unit roundoff), which a sum that cancels (a variance computed as
 /// `E[x^2] - E[x]^2`, a gradient that is zero in exact arithmetic) turns
 /// into a large error of the result; the cascade's grows with
-/// `CASCADE_BLOCK + log2(n)`. It streams with `O(log n)` state, so a
+/// `CASCADE_BLOCK + log2(n / CASCADE_BLOCK)`. It streams with `O(log n)` state, so a
 /// matrix product's register tile and a GPU thread sum the same way.
 pub struct Cascade<T> {
     stack: Vec<(T, u32)>,
@@ -960,13 +962,15 @@ mod tests {
 
     #[test]
     fn cascade_is_the_documented_binary_counter() {
-        // Five blocks of 16 and a sixth of 3: blocks 0-3 form a balanced
+        // Five full blocks and a sixth of 3: blocks 0-3 form a balanced
         // tree, 4 and 5 a pair, then the stack combines newest last.
-        let labels: Vec<String> = (0..83).map(|i| i.to_string()).collect();
-        let join = |a: String, b: String| format!("({a} {b})");
+        let b = CASCADE_BLOCK;
+        let n = 5 * b + 3;
+        let labels: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        let join = |x: String, y: String| format!("({x} {y})");
         let tree = cascade(&labels, &join).unwrap();
-        let block = |b: usize| {
-            let r = b * 16..(b * 16 + 16).min(83);
+        let block = |k: usize| {
+            let r = k * b..(k * b + b).min(n);
             r.clone()
                 .skip(1)
                 .fold(r.start.to_string(), |acc, i| format!("({acc} {i})"))
@@ -974,10 +978,10 @@ mod tests {
         let four = join(join(block(0), block(1)), join(block(2), block(3)));
         assert_eq!(tree, join(four, join(block(4), block(5))));
         assert_eq!(
-            cascade(&labels[..3], &|a: String, b: String| a + &b).unwrap(),
+            cascade(&labels[..3], &|x: String, y: String| x + &y).unwrap(),
             "012"
         );
-        assert!(cascade::<f32>(&[], &|a, b| a + b).is_none());
+        assert!(cascade::<f32>(&[], &|x, y| x + y).is_none());
     }
 
     #[test]
