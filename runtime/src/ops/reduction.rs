@@ -249,66 +249,44 @@ impl Kernel {
             init: T,
             outputs: usize,
             plan: &dyn Plan,
-            f: impl Fn(T, T) -> T,
-        ) -> Vec<T> {
-            let mut buffer = Vec::new();
-            (0..outputs)
-                .map(|o| {
-                    plan.positions(o, &mut buffer);
-                    buffer
-                        .iter()
-                        .fold(init, |acc, p| f(acc, p.map_or(init, |i| input[i])))
-                })
-                .collect()
-        }
-        fn tree<T: Copy>(
-            input: &[T],
-            init: T,
-            outputs: usize,
-            plan: &dyn Plan,
+            tree: bool,
             f: impl Fn(T, T) -> T,
         ) -> Vec<T> {
             let (mut buffer, mut values) = (Vec::new(), Vec::new());
             (0..outputs)
                 .map(|o| {
                     plan.positions(o, &mut buffer);
-                    values.clear();
-                    values.extend(buffer.iter().map(|p| p.map_or(init, |i| input[i])));
-                    match cascade(&values, &f) {
-                        Some(sum) => f(init, sum),
-                        None => init,
+                    let value = |p: &Option<usize>| p.map_or(init, |i| input[i]);
+                    if !tree {
+                        return buffer.iter().fold(init, |acc, p| f(acc, value(p)));
                     }
+                    values.clear();
+                    values.extend(buffer.iter().map(value));
+                    cascade(&values, &f).map_or(init, |sum| f(init, sum))
                 })
                 .collect()
         }
-        let tree_order = matches!(combiner, Combiner::Add | Combiner::Multiply);
+        let tree = matches!(combiner, Combiner::Add | Combiner::Multiply);
         Some(match (*self, input, init) {
-            (Kernel::F64(f), Data::F64(x), Data::F64(i)) if tree_order => {
-                Data::F64(tree(x, *i.first()?, outputs, plan, f))
-            }
-            (Kernel::F32(f, e), Data::F32(x), Data::F32(i)) if tree_order => {
-                Data::F32(tree(x, *i.first()?, outputs, plan, |a, b| {
-                    e.round_f32(f(a, b))
-                }))
-            }
             (Kernel::F64(f), Data::F64(x), Data::F64(i)) => {
-                Data::F64(run(x, *i.first()?, outputs, plan, f))
+                Data::F64(run(x, *i.first()?, outputs, plan, tree, f))
             }
             (Kernel::F32(f, e), Data::F32(x), Data::F32(i)) => {
-                Data::F32(run(x, *i.first()?, outputs, plan, |a, b| {
+                Data::F32(run(x, *i.first()?, outputs, plan, tree, |a, b| {
                     e.round_f32(f(a, b))
                 }))
             }
+            // Integer and boolean sums are exact in any order.
             (Kernel::Bool(f), Data::Bool(x), Data::Bool(i)) => {
-                Data::Bool(run(x, *i.first()?, outputs, plan, f))
+                Data::Bool(run(x, *i.first()?, outputs, plan, false, f))
             }
             (Kernel::Signed(f, e), Data::Signed(x), Data::Signed(i)) => {
-                Data::Signed(run(x, *i.first()?, outputs, plan, |a, b| {
+                Data::Signed(run(x, *i.first()?, outputs, plan, false, |a, b| {
                     e.wrap_signed(f(a, b))
                 }))
             }
             (Kernel::Unsigned(f, e), Data::Unsigned(x), Data::Unsigned(i)) => {
-                Data::Unsigned(run(x, *i.first()?, outputs, plan, |a, b| {
+                Data::Unsigned(run(x, *i.first()?, outputs, plan, false, |a, b| {
                     e.wrap_unsigned(f(a, b))
                 }))
             }
