@@ -151,7 +151,11 @@ pub struct Tolerance {
 }
 
 /// The factor on a value's measured spread under [`TolerancePolicy::Program`].
-pub const ENSEMBLE_SPREAD: f64 = 16.0;
+///
+/// Over 4,800 honest checks of bf16, f16 and f32 training steps the largest
+/// `|committed - recomputed| / spread` was about 2.4, so 32 leaves the bound
+/// at least ten times the largest honest difference (`docs/soundness.md`).
+pub const ENSEMBLE_SPREAD: f64 = 32.0;
 /// The perturbation ensemble's size under [`TolerancePolicy::Program`]:
 /// members `0..ENSEMBLE_REPLAYS` (`zkdv_runtime::rounding`).
 pub const ENSEMBLE_REPLAYS: u64 = 8;

@@ -618,7 +618,7 @@ fn programs_and_checks_follow_the_tolerance_policy() {
         .unwrap_err();
     assert!(err.to_string().contains("finite"), "{err}");
     // ... and the verdict counts it: 0.01 apart passes with spread 1e-3
-    // (16 * 1e-3 > 0.01), so a "fail" there contradicts the values.
+    // (32 * 1e-3 > 0.01), so a "fail" there contradicts the values.
     let err = writer
         .append_check(update(1.01, vec![1e-3, 0.0], false))
         .unwrap_err();

@@ -65,7 +65,7 @@ class Tolerance:
     the bound is ``abs + rel * |committed|`` alone.
 
     Give a ``Tolerance`` to :class:`ZKDVConfig` to fix every check's bound yourself; without
-    one, every program's tolerance is ``Tolerance()`` plus a 16-fold spread of 8 replays.
+    one, every program's tolerance is ``Tolerance()`` plus a 32-fold spread of 8 replays.
 
     The defaults, ``abs=1e-6`` and ``rel=1e-5``, are the margin measured between XLA and the
     replay runtime on the f32 training steps of the test fixtures (``docs/runtime.md``):
