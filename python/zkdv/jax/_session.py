@@ -524,7 +524,7 @@ class ZKDV:
                 continue
             try:
                 same = np.shape(given) == np.shape(produced) and bool(
-                    jax.numpy.array_equal(given, produced)
+                    jax.numpy.array_equal(given, produced, equal_nan=True)
                 )
             except RuntimeError:
                 continue  # the produced array was donated elsewhere: nothing to compare
