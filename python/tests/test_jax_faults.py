@@ -154,6 +154,34 @@ def test_b_optimizer_state_changed_between_steps_is_detected_by_checks(tmp_path)
     assert error.value.step >= 4
 
 
+def test_b_an_optimizer_state_edited_just_before_a_snapshot_is_caught_at_once(tmp_path):
+    # Step 4 is a snapshot step (interval 4): the snapshot would hold the edited state, and
+    # every replay from it would agree with production.
+    proof = session(tmp_path, EVERY, replay_snapshot_interval=4)
+
+    def tamper(i, state):
+        if i == 4:
+            scaled = jax.tree.map(lambda s: (s * 1.001).astype(s.dtype), state.opt_state)
+            return state.replace(opt_state=scaled)
+        return state
+
+    train(proof, 8, tamper)
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="optimizer state given to step 4") as error:
+        proof.close()
+    assert error.value.step == 4 and error.value.kind == "state"
+
+
+def test_b_an_equal_copy_of_the_optimizer_state_is_not_a_change(tmp_path):
+    proof = session(tmp_path, EVERY, replay_snapshot_interval=4)
+
+    def copy(i, state):
+        return state.replace(opt_state=jax.tree.map(jnp.copy, state.opt_state))
+
+    assert train(proof, 6, copy) == 6
+    proof.close()
+    assert transcript.verify(tmp_path / "proof")["checks"]["update_failed"] == 0
+
+
 # (c) -------------------------------------------------------------------------------------------
 
 
