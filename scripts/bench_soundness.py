@@ -47,16 +47,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import flax.linen as nn
 import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
 
-jax.config.update("jax_platforms", "cpu")
-
-import flax.linen as nn  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
-import numpy as np  # noqa: E402
-import optax  # noqa: E402
-
-import zkdv  # noqa: E402
+import zkdv
 
 DTYPES = {"bf16": jnp.bfloat16, "f16": jnp.float16, "f32": jnp.float32}
 EVERY = zkdv.SamplingPolicy.DEBUGCheckEvery(1)
@@ -603,6 +600,9 @@ def rate_table(results: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # XLA on the host, as everywhere in these figures (importing this module, as the tests
+    # do, leaves the platform alone).
+    jax.config.update("jax_platforms", "cpu")
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=100)
