@@ -47,7 +47,8 @@ pub mod effects;
 pub mod guard_leaves;
 pub mod inline;
 pub mod insert_commitments;
-pub mod ir;
+/// The MLIR front end, shared with the runtime (crate `zkdv-ir`).
+pub use zkdv_ir as ir;
 pub mod pipeline;
 pub mod precision_report;
 pub mod push_select;

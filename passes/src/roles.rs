@@ -29,16 +29,14 @@
 use std::fmt::{self, Display, Formatter};
 
 use melior::ir::{
-    attribute::{
-        ArrayAttribute, AttributeLike, DictionaryAttribute, StringAttribute, TypeAttribute,
-    },
-    block::BlockLike,
+    attribute::{ArrayAttribute, AttributeLike, DictionaryAttribute},
     operation::OperationLike,
-    r#type::FunctionType,
-    Attribute, Module, OperationRef, Type,
+    Attribute, OperationRef, Type,
 };
 
-use crate::ir::{op_name, Diagnostic};
+use crate::ir::Diagnostic;
+/// Function lookup moved to the shared front end (`zkdv-ir`); re-exported for the passes.
+pub use crate::ir::{find_function, function_name, function_type, functions, string_value};
 
 /// Name of the role attribute in an argument's or result's dictionary.
 pub const ROLE_ATTR: &str = "zkdv.role";
@@ -207,48 +205,6 @@ impl<'c> Signature<'c> {
     }
 }
 
-/// The `sym_name` of a `func.func`.
-pub fn function_name<'c, 'a>(func: &impl OperationLike<'c, 'a>) -> Option<String>
-where
-    'c: 'a,
-{
-    func.attribute("sym_name").ok().and_then(string_value)
-}
-
-/// The top-level `func.func` of `module` named `name`.
-pub fn find_function<'c, 'a>(module: &'a Module<'c>, name: &str) -> Option<OperationRef<'c, 'a>> {
-    functions(module)
-        .into_iter()
-        .find(|func| function_name(func).as_deref() == Some(name))
-}
-
-/// Every top-level `func.func` of `module`, in order.
-pub fn functions<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    let mut next = module.body().first_operation();
-    while let Some(op) = next {
-        if op_name(&op) == "func.func" {
-            found.push(op);
-        }
-        next = op.next_in_block();
-    }
-    found
-}
-
-/// The `function_type` of a `func.func`.
-pub fn function_type<'c, 'a>(
-    func: &impl OperationLike<'c, 'a>,
-) -> Result<FunctionType<'c>, Diagnostic>
-where
-    'c: 'a,
-{
-    func.attribute("function_type")
-        .ok()
-        .and_then(|attribute| TypeAttribute::try_from(attribute).ok())
-        .and_then(|attribute| FunctionType::try_from(attribute.value()).ok())
-        .ok_or_else(|| Diagnostic::error_at(func, "`func.func` has no function type"))
-}
-
 /// The attribute dictionaries of one side of `func`, one per port (empty
 /// dictionaries where `func` has none).
 pub fn port_dictionaries<'c, 'a>(
@@ -298,24 +254,6 @@ pub fn string_entry(dictionary: Option<DictionaryAttribute<'_>>, name: &str) -> 
     dictionary
         .and_then(|dictionary| dictionary.element_by_name(name))
         .and_then(string_value)
-}
-
-/// The value of a string attribute, `None` for other attributes.
-///
-/// Unlike `StringAttribute::value` (melior 0.27), this accepts the empty
-/// string, whose data pointer MLIR may leave null.
-pub fn string_value(attribute: Attribute<'_>) -> Option<String> {
-    let attribute = StringAttribute::try_from(attribute).ok()?;
-    // SAFETY: `attribute` is a live string attribute; MLIR returns a
-    // reference to its storage, which lives as long as the context.
-    let raw = unsafe { mlir_sys::mlirStringAttrGetValue(attribute.to_raw()) };
-    if raw.length == 0 || raw.data.is_null() {
-        return Some(String::new());
-    }
-    // SAFETY: `data` is non-null and points at `length` bytes owned by the
-    // attribute's storage (see above).
-    let bytes = unsafe { std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length) };
-    Some(String::from_utf8_lossy(bytes).into_owned())
 }
 
 /// The symbol of a flat symbol reference (`@name`), `None` for other

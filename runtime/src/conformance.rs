@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use melior::ir::OperationRef;
-use zkdv_passes::ir::IrContext;
-use zkdv_passes::roles::{function_name, functions};
+use zkdv_ir::IrContext;
+use zkdv_ir::{function_name, functions};
 
 use crate::attrs::text as attribute_text;
 use crate::interpreter::{HookResult, Interpreter, Limits, PlanCache};
@@ -173,7 +173,7 @@ enum Outcome {
 }
 
 fn run_case(func: OperationRef<'_, '_>, backend: Backend) -> Outcome {
-    let takes_arguments = zkdv_passes::roles::function_type(&func)
+    let takes_arguments = zkdv_ir::function_type(&func)
         .map(|ty| ty.input_count() > 0)
         .unwrap_or(false);
     if takes_arguments {
@@ -203,7 +203,7 @@ fn check(
     operands: &[&Tensor],
     failures: &mut Vec<String>,
 ) -> HookResult {
-    let name = zkdv_passes::ir::op_name(op);
+    let name = zkdv_ir::op_name(op);
     let (constant, default_tolerance) = match name.as_str() {
         "check.expect_eq_const" => (true, Tolerance::Exact),
         "check.expect_eq" => (false, Tolerance::Exact),
@@ -243,7 +243,7 @@ fn check(
         Ok(held) => {
             if let Err(why) = held {
                 let location = melior::ir::operation::OperationLike::location(op);
-                let location = zkdv_passes::ir::format_location(location);
+                let location = zkdv_ir::format_location(location);
                 failures.push(format!("{location}: {name}: {why}"));
             }
             Ok(Vec::new())

@@ -36,7 +36,7 @@ use std::rc::Rc;
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
 use melior::ir::{BlockRef, OperationRef, RegionLike, ValueLike};
-use zkdv_passes::ir::{format_location, op_name};
+use zkdv_ir::{format_location, op_name};
 
 use crate::attrs::{self, AddressMap};
 use crate::ops::{self, Body, Combiner, Family, OpError, Regions};
@@ -632,7 +632,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                 last_use.insert(operand.to_raw().ptr, index);
             }
             if op.region_count() > 0 {
-                for inner in zkdv_passes::ir::collect_nested_ops(*op) {
+                for inner in zkdv_ir::collect_nested_ops(*op) {
                     for operand in inner.operands() {
                         last_use.insert(operand.to_raw().ptr, index);
                     }
@@ -689,7 +689,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             results_keys: op.results().map(|v| v.to_raw().ptr).collect(),
             reuse,
             nested_uses: if op.region_count() > 0 {
-                zkdv_passes::ir::collect_nested_ops(*op)
+                zkdv_ir::collect_nested_ops(*op)
                     .iter()
                     .flat_map(|inner| inner.operands().map(|v| v.to_raw().ptr))
                     .collect()
@@ -1309,8 +1309,8 @@ fn core_family(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zkdv_passes::ir::IrContext;
-    use zkdv_passes::roles::find_function;
+    use zkdv_ir::find_function;
+    use zkdv_ir::IrContext;
 
     const PROGRAM: &str = r#""builtin.module"() ({
   "func.func"() <{function_type = (tensor<2xf32>, tensor<f32>) -> (tensor<2x2xf32>, tensor<2xi1>), sym_name = "main"}> ({

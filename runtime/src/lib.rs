@@ -145,9 +145,8 @@ pub enum Backend {
 impl RuntimeError {
     /// Attaches `op`'s name and location to a value error.
     pub fn from_value(op: &melior::ir::OperationRef<'_, '_>, error: ValueError) -> Self {
-        let name = zkdv_passes::ir::op_name(op);
-        let location =
-            zkdv_passes::ir::format_location(melior::ir::operation::OperationLike::location(op));
+        let name = zkdv_ir::op_name(op);
+        let location = zkdv_ir::format_location(melior::ir::operation::OperationLike::location(op));
         match error {
             ValueError::UnsupportedType(ty) => RuntimeError::UnsupportedType {
                 op: name,

@@ -30,7 +30,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, RegionLike};
-use zkdv_passes::ir::{format_location, op_name};
+use zkdv_ir::{format_location, op_name};
 
 use crate::attrs;
 use crate::value::Tensor;

@@ -6,8 +6,8 @@
 //! run it for every check.
 
 use melior::ir::Module;
-use zkdv_passes::roles::find_function;
-use zkdv_passes::IrContext;
+use zkdv_ir::find_function;
+use zkdv_ir::IrContext;
 
 use crate::interpreter::{Interpreter, Limits, PlanCache};
 use crate::value::{Tensor, TensorType};
@@ -60,7 +60,7 @@ impl Program {
                 location: source_name.to_owned(),
                 message: format!("no function @{func} in the module"),
             })?;
-            let ty = zkdv_passes::roles::function_type(&function).map_err(|diagnostic| {
+            let ty = zkdv_ir::function_type(&function).map_err(|diagnostic| {
                 RuntimeError::Malformed {
                     op: "func.func".to_owned(),
                     location: source_name.to_owned(),

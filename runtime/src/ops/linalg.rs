@@ -1820,8 +1820,8 @@ mod tests {
     #[test]
     fn ops_run_in_the_interpreter() {
         use crate::{HostTensor, Interpreter};
-        use zkdv_passes::ir::IrContext;
-        use zkdv_passes::roles::find_function;
+        use zkdv_ir::find_function;
+        use zkdv_ir::IrContext;
         let source = r#""func.func"() <{function_type = (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<2xf32>, tensor<1x2x1xf32>), sym_name = "main"}> ({
   ^bb0(%m: tensor<2x3xf32>, %v: tensor<3xf32>):
     %0 = "stablehlo.dot"(%m, %v) <{precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]}> : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2xf32>

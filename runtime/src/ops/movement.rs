@@ -26,7 +26,7 @@
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, RegionLike, ValueLike};
-use zkdv_passes::ir::op_name;
+use zkdv_ir::op_name;
 
 use super::reduction::Kernel;
 use super::{arity, Body, CompareType, Direction, OpError, Regions};

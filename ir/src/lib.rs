@@ -11,6 +11,12 @@
 //! recognises StableHLO printed in *pretty* form, which this project cannot
 //! parse, so the user is told how to print it in generic form instead.
 //! [`print_generic`] prints a module back in generic op form.
+//!
+//! This crate is the one MLIR front end of ZKDV: the passes (`zkdv-passes`)
+//! and the replay runtime (`zkdv-runtime`) both build on it, and the runtime
+//! does not depend on the passes. It also finds functions in a module
+//! ([`find_function`], [`functions`], [`function_type`]) and reads string
+//! attributes ([`string_value`]).
 
 use std::{
     cell::RefCell,
@@ -23,9 +29,11 @@ use melior::{
     diagnostic::DiagnosticSeverity,
     dialect::DialectHandle,
     ir::{
+        attribute::{StringAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationPrintingFlags},
-        Location, Module, Operation, OperationRef, RegionLike,
+        r#type::FunctionType,
+        Attribute, AttributeLike, Location, Module, Operation, OperationRef, RegionLike,
     },
     Context,
 };
@@ -515,6 +523,68 @@ where
         .as_str()
         .unwrap_or_default()
         .to_owned()
+}
+
+// ------------------------------------------------------------ functions
+
+/// The `sym_name` of a `func.func`.
+pub fn function_name<'c, 'a>(func: &impl OperationLike<'c, 'a>) -> Option<String>
+where
+    'c: 'a,
+{
+    func.attribute("sym_name").ok().and_then(string_value)
+}
+
+/// The top-level `func.func` of `module` named `name`.
+pub fn find_function<'c, 'a>(module: &'a Module<'c>, name: &str) -> Option<OperationRef<'c, 'a>> {
+    functions(module)
+        .into_iter()
+        .find(|func| function_name(func).as_deref() == Some(name))
+}
+
+/// Every top-level `func.func` of `module`, in order.
+pub fn functions<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        if op_name(&op) == "func.func" {
+            found.push(op);
+        }
+        next = op.next_in_block();
+    }
+    found
+}
+
+/// The `function_type` of a `func.func`.
+pub fn function_type<'c, 'a>(
+    func: &impl OperationLike<'c, 'a>,
+) -> Result<FunctionType<'c>, Diagnostic>
+where
+    'c: 'a,
+{
+    func.attribute("function_type")
+        .ok()
+        .and_then(|attribute| TypeAttribute::try_from(attribute).ok())
+        .and_then(|attribute| FunctionType::try_from(attribute.value()).ok())
+        .ok_or_else(|| Diagnostic::error_at(func, "`func.func` has no function type"))
+}
+
+/// The value of a string attribute, `None` for other attributes.
+///
+/// Unlike `StringAttribute::value` (melior 0.27), this accepts the empty
+/// string, whose data pointer MLIR may leave null.
+pub fn string_value(attribute: Attribute<'_>) -> Option<String> {
+    let attribute = StringAttribute::try_from(attribute).ok()?;
+    // SAFETY: `attribute` is a live string attribute; MLIR returns a
+    // reference to its storage, which lives as long as the context.
+    let raw = unsafe { mlir_sys::mlirStringAttrGetValue(attribute.to_raw()) };
+    if raw.length == 0 || raw.data.is_null() {
+        return Some(String::new());
+    }
+    // SAFETY: `data` is non-null and points at `length` bytes owned by the
+    // attribute's storage (see above).
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length) };
+    Some(String::from_utf8_lossy(bytes).into_owned())
 }
 
 #[cfg(test)]
