@@ -183,6 +183,23 @@ def decoder(proof: Any, dtype: Any) -> tuple[Any, Callable[..., Any], Callable[[
     return state, step, batches
 
 
+def batch_norm_step(state: Any, x: jax.Array, y: jax.Array) -> Any:
+    """The step of Flax's BatchNorm guide: mutable ``batch_stats``, replaced after the update
+    (``python/tests/test_jax_flax.py`` trains it too)."""
+
+    def loss(p: Any) -> tuple[jax.Array, Any]:
+        logits, updates = state.apply_fn(
+            {"params": p, "batch_stats": state.batch_stats},
+            x,
+            train=True,
+            mutable=["batch_stats"],
+        )
+        return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean(), updates
+
+    (_, updates), grads = jax.value_and_grad(loss, has_aux=True)(state.params)
+    return state.apply_gradients(grads=grads).replace(batch_stats=updates["batch_stats"])
+
+
 def cnn(proof: Any, dtype: Any) -> tuple[Any, Callable[..., Any], Callable[[int], Any]]:
     model = Cnn(dtype)
     variables = model.init(jax.random.key(0), jnp.zeros((1, 8, 8, 1)), train=False)
@@ -194,26 +211,13 @@ def cnn(proof: Any, dtype: Any) -> tuple[Any, Callable[..., Any], Callable[[int]
         batch_stats=variables["batch_stats"],
     )
 
-    def step(state: Any, x: jax.Array, y: jax.Array) -> Any:
-        def loss(p: Any) -> tuple[jax.Array, Any]:
-            logits, updates = state.apply_fn(
-                {"params": p, "batch_stats": state.batch_stats},
-                x,
-                train=True,
-                mutable=["batch_stats"],
-            )
-            return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean(), updates
-
-        (_, updates), grads = jax.value_and_grad(loss, has_aux=True)(state.params)
-        return state.apply_gradients(grads=grads).replace(batch_stats=updates["batch_stats"])
-
     def batches(n: int) -> Iterator[Any]:
         rng = np.random.default_rng(2)
         for _ in range(n):
             x = rng.normal(size=(16, 8, 8, 1)).astype(np.float32)
             yield x, (np.abs(x).mean(axis=(1, 2, 3)) * 10).astype(np.int32) % 10
 
-    return state, step, batches
+    return state, batch_norm_step, batches
 
 
 def supervised(

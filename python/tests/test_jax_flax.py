@@ -7,6 +7,8 @@ with orbax. Each test does the same with a Flax ``TrainState`` subclass beside i
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +26,9 @@ from flax.training import train_state  # noqa: E402
 
 import zkdv  # noqa: E402
 from zkdv import transcript  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import bench_soundness as soundness  # noqa: E402
 
 EVERY = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
 
@@ -61,22 +66,9 @@ def batches(n: int):
         yield x, (x.mean(axis=(1, 2, 3)) > 0).astype(np.int32)
 
 
-def train_step(state: Any, x: jax.Array, y: jax.Array) -> Any:
-    """The step of Flax's BatchNorm guide: mutable batch_stats, replaced after the update."""
-
-    def loss_fn(params: Any) -> tuple[jax.Array, Any]:
-        logits, updates = state.apply_fn(
-            {"params": params, "batch_stats": state.batch_stats},
-            x,
-            train=True,
-            mutable=["batch_stats"],
-        )
-        loss = optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
-        return loss, updates
-
-    (_, updates), grads = jax.value_and_grad(loss_fn, has_aux=True)(state.params)
-    state = state.apply_gradients(grads=grads)
-    return state.replace(batch_stats=updates["batch_stats"])
+# The step of Flax's BatchNorm guide (mutable ``batch_stats``, replaced after the update), as
+# the soundness benchmark trains it.
+train_step = soundness.batch_norm_step
 
 
 def test_a_subclass_may_add_a_field_without_a_default(tmp_path):
