@@ -19,7 +19,7 @@ mod driver;
 fn main() {
     driver::run()
 }
-use zkdv_passes::{IrContext, PassOptions, PASSES};
+use zkdv_passes::{IrContext, PASSES};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for pass in PASSES {
-        let mut options = PassOptions::default();
+        let mut options = pass.default_options();
         let _ = (pass.run)(&module, &mut options);
         // A pass that fails may leave the module half rewritten; like
         // zkdv-opt, stop at the first invalid module.

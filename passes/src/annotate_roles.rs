@@ -69,12 +69,12 @@ use melior::{
 
 use crate::{
     ir::{format_location, op_name, Diagnostic, Diagnostics},
-    registry::PassOptions,
+    options::OptionValues,
     roles::{
         function_name, function_type, port_dictionaries, string_entry, string_value, Role, Side,
         PATH_ATTR, ROLE_ATTR,
     },
-    PassError,
+    PassError, PassOptions,
 };
 
 /// The entry function when no `func=` option is given.
@@ -91,51 +91,25 @@ pub struct Options {
     pub results: Option<Vec<(Role, usize, usize)>>,
 }
 
-/// Parses the option text; the error says what is wrong.
-pub fn parse_options(text: &str) -> Result<Options, String> {
-    let mut options = Options::default();
-    for item in text.split_whitespace() {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("option `{item}` is not `key=value`"))?;
-        let duplicate = || format!("option `{key}` given twice");
-        match key {
-            "func" => {
-                if options.func.replace(value.to_owned()).is_some() {
-                    return Err(duplicate());
-                }
-            }
-            "args" | "results" => {
-                let side = if key == "args" {
-                    Side::Argument
-                } else {
-                    Side::Result
-                };
-                let spec = parse_spec(value, side)?;
-                let slot = if key == "args" {
-                    &mut options.args
-                } else {
-                    &mut options.results
-                };
-                if slot.replace(spec).is_some() {
-                    return Err(duplicate());
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "unknown option `{key}` (expected `func=`, `args=` or `results=`)"
-                ))
-            }
+impl Options {
+    /// Reads the checked option values; the error says what is wrong with a
+    /// role list.
+    pub fn of(values: &OptionValues) -> Result<Self, String> {
+        let spec = |name: &str, side| values.text(name).map(|text| parse_spec(text, side));
+        let options = Options {
+            func: values.text("func").map(str::to_owned),
+            args: spec("args", Side::Argument).transpose()?,
+            results: spec("results", Side::Result).transpose()?,
+        };
+        if options.args.is_some() != options.results.is_some() {
+            return Err(
+                "give `args=` and `results=` together (an empty list is allowed), or \
+                 neither to infer roles from JAX names"
+                    .to_owned(),
+            );
         }
+        Ok(options)
     }
-    if options.args.is_some() != options.results.is_some() {
-        return Err(
-            "give `args=` and `results=` together (an empty list is allowed), or \
-                    neither to infer roles from JAX names"
-                .to_owned(),
-        );
-    }
-    Ok(options)
 }
 
 fn parse_spec(spec: &str, side: Side) -> Result<Vec<(Role, usize, usize)>, String> {
@@ -180,16 +154,16 @@ fn parse_spec(spec: &str, side: Side) -> Result<Vec<(Role, usize, usize)>, Strin
 
 /// Runs the pass.
 pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassError> {
-    annotate(module, &options.options)
+    annotate(module, &options.values)
         .map_err(|diagnostic| PassError::Failed(Diagnostics(vec![diagnostic])))
 }
 
 /// One side's computed roles and paths.
 type Assignment = Vec<(Role, String)>;
 
-fn annotate(module: &Module<'_>, option_text: &str) -> Result<(), Diagnostic> {
+fn annotate(module: &Module<'_>, values: &OptionValues) -> Result<(), Diagnostic> {
     let module_location = format_location(module.as_operation().location());
-    let options = parse_options(option_text).map_err(|message| {
+    let options = Options::of(values).map_err(|message| {
         Diagnostic::error(
             module_location.clone(),
             format!("--zkdv-annotate-roles: {message}"),
@@ -641,6 +615,12 @@ mod tests {
         assert_eq!(parse_key_path("a[1"), None);
     }
 
+    fn parse_options(text: &str) -> Result<Options, String> {
+        let pass = crate::registry::find("zkdv-annotate-roles").expect("registered");
+        let values = pass.parse_options(text).map_err(|e| e.to_string())?;
+        Options::of(&values)
+    }
+
     #[test]
     fn options_parse_and_reject() {
         let options =
@@ -659,7 +639,11 @@ mod tests {
         assert!(parse_options("colour=blue")
             .unwrap_err()
             .contains("unknown option"));
-        assert_eq!(parse_options("").unwrap(), Options::default());
+        let defaults = Options {
+            func: Some(DEFAULT_ENTRY.into()),
+            ..Options::default()
+        };
+        assert_eq!(parse_options("").unwrap(), defaults);
     }
 
     #[test]

@@ -32,9 +32,8 @@ use melior::ir::{attribute::BoolAttribute, operation::OperationLike, Module, Ope
 
 use crate::{
     ir::{collect_nested_ops, op_name, Diagnostic, Diagnostics},
-    registry::PassOptions,
     roles::string_value,
-    PassError,
+    PassError, PassOptions,
 };
 
 /// `custom_call` targets known to be pure: XLA's sharding annotations, which

@@ -61,12 +61,11 @@ use melior::ir::{
 };
 
 use crate::{
+    abi::{DELTA_LEAVES_ATTR, LEAF_COUNTS_ATTR, STATE_LEAVES_ATTR},
     effects::ELEMENTWISE,
-    guard_leaves::{DELTA_LEAVES_ATTR, LEAF_COUNTS_ATTR, STATE_LEAVES_ATTR},
     ir::{format_location, op_name, Diagnostic, Diagnostics},
-    registry::PassOptions,
     roles::{function_name, functions},
-    PassError,
+    PassError, PassOptions,
 };
 
 /// Ops that compute nothing (data movement, constants, structure).
@@ -211,18 +210,7 @@ fn product(values: impl IntoIterator<Item = u64>) -> Result<u64, String> {
 pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassError> {
     let module_location = format_location(module.as_operation().location());
     let fail = |diagnostic| PassError::Failed(Diagnostics(vec![diagnostic]));
-    let mut only = None;
-    for item in options.options.split_whitespace() {
-        match item.split_once('=') {
-            Some(("func", name)) if only.is_none() => only = Some(name.to_owned()),
-            _ => {
-                return Err(fail(Diagnostic::error(
-                    module_location,
-                    format!("--zkdv-cost-report: unknown option `{item}` (expected `func=NAME`)"),
-                )))
-            }
-        }
-    }
+    let only = options.values.text("func").map(str::to_owned);
     let selected: Vec<_> = functions(module)
         .into_iter()
         .filter(|func| match &only {

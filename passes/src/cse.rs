@@ -32,9 +32,8 @@ use melior::ir::{
 use crate::{
     effects::is_pure,
     ir::collect_nested_ops,
-    registry::PassOptions,
     rewrite::{clone_op, erase, replace_all_uses},
-    PassError,
+    PassError, PassOptions,
 };
 
 /// Runs CSE on the whole module.

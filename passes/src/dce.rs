@@ -26,9 +26,8 @@ use melior::ir::{operation::OperationLike, Module, OperationRef};
 use crate::{
     effects::{is_pure, is_terminator},
     ir::collect_nested_ops,
-    registry::PassOptions,
     rewrite::{defining_op, erase, results_unused},
-    PassError,
+    PassError, PassOptions,
 };
 
 /// Runs DCE on the whole module.

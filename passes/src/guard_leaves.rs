@@ -59,19 +59,13 @@ use melior::ir::{
 };
 
 use crate::{
+    abi::attested_function,
     ir::{collect_nested_ops, op_name, Diagnostic, Diagnostics},
-    registry::PassOptions,
     rewrite::{defining_op, move_before, parent_op, set_operand, uses},
-    slice_update::attested_function,
-    PassError,
+    PassError, PassOptions,
 };
 
-/// Attribute of a guard: the delta links of its target set.
-pub const DELTA_LEAVES_ATTR: &str = "zkdv.delta_leaves";
-/// Attribute of a guard: the state links of its target set.
-pub const STATE_LEAVES_ATTR: &str = "zkdv.state_leaves";
-/// Attribute of a guarded function: `array<i64: deltas, states>`.
-pub const LEAF_COUNTS_ATTR: &str = "zkdv.leaf_counts";
+use crate::abi::{DELTA_LEAVES_ATTR, LEAF_COUNTS_ATTR, STATE_LEAVES_ATTR};
 
 fn fail(diagnostic: Diagnostic) -> PassError {
     PassError::Failed(Diagnostics(vec![diagnostic]))
@@ -119,12 +113,13 @@ struct Target<'c, 'a> {
 
 /// Runs the pass; see the module documentation.
 pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassError> {
-    let (func, _) = attested_function(module, options, "zkdv-guard-leaves")?;
+    let name = options.values.text("func").unwrap_or(crate::abi::ATTESTED);
+    let func = attested_function(module, name, "zkdv-guard-leaves")?;
     guard(module, func)
 }
 
 /// Guards the entry block of `func` (see the module documentation).
-pub(crate) fn guard(module: &Module<'_>, func: OperationRef<'_, '_>) -> Result<(), PassError> {
+fn guard(module: &Module<'_>, func: OperationRef<'_, '_>) -> Result<(), PassError> {
     // `to_ref` reinterprets the `ContextRef` value itself as a `Context`, so
     // the `ContextRef` must outlive every use of the reference: keep it in a
     // local for the whole pass (a temporary would dangle at the end of the

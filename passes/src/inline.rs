@@ -49,9 +49,8 @@ use melior::ir::{
 
 use crate::{
     ir::{collect_nested_ops, op_name, Diagnostic, Diagnostics},
-    registry::PassOptions,
     rewrite::{clone_op, erase, move_before, replace_all_uses},
-    PassError,
+    PassError, PassOptions,
 };
 
 /// Runs the pass.

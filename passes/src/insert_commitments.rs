@@ -82,12 +82,12 @@ use zkdv_hashing::{Blocks, ProbeMap};
 
 use crate::{
     ir::{op_name, Diagnostic, Diagnostics},
-    registry::PassOptions,
+    options::OptionValues,
     rewrite::erase,
     roles::{
         find_function, function_name, port_dictionaries, roles, Role, Side, PATH_ATTR, ROLE_ATTR,
     },
-    PassError,
+    PassError, PassOptions,
 };
 
 /// The protocol's default probe ratio.
@@ -99,36 +99,14 @@ struct Options {
     drop_deltas: bool,
 }
 
-fn parse_options(text: &str) -> Result<Options, String> {
-    let mut options = Options {
-        func: "main".into(),
-        ratio: DEFAULT_RATIO,
-        drop_deltas: false,
-    };
-    for item in text.split_whitespace() {
-        if item == "drop-deltas" {
-            options.drop_deltas = true;
-            continue;
-        }
-        match item.split_once('=') {
-            Some(("func", name)) if !name.is_empty() => options.func = name.into(),
-            Some(("ratio", value)) => {
-                let ratio = value.parse::<f64>().ok().filter(|r| *r > 0.0 && *r <= 1.0);
-                options.ratio = ratio.ok_or_else(|| {
-                    format!(
-                        "--zkdv-insert-commitments: `ratio={value}` is not a probe ratio in (0, 1]"
-                    )
-                })?;
-            }
-            _ => {
-                return Err(format!(
-                    "--zkdv-insert-commitments: unknown option `{item}` (expected func=NAME, \
-                     ratio=R and drop-deltas)"
-                ))
-            }
+impl Options {
+    fn of(values: &OptionValues) -> Self {
+        Self {
+            func: values.text("func").unwrap_or("main").to_owned(),
+            ratio: values.number("ratio").unwrap_or(DEFAULT_RATIO),
+            drop_deltas: values.flag("drop-deltas"),
         }
     }
-    Ok(options)
 }
 
 fn fail(diagnostic: Diagnostic) -> PassError {
@@ -150,8 +128,7 @@ struct Leaf<'c> {
 
 /// Runs the pass; see the module documentation.
 pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), PassError> {
-    let options = parse_options(&options.options)
-        .map_err(|message| fail(Diagnostic::error("<options>", message)))?;
+    let options = Options::of(&options.values);
     // `to_ref` reinterprets the `ContextRef` value itself as a `Context`, so
     // the `ContextRef` must outlive every use of the reference: keep it in a
     // local for the whole pass (a temporary would dangle at the end of the
@@ -720,6 +697,12 @@ impl<'c, 'a> Emitter<'c, 'a, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_options(text: &str) -> Result<Options, String> {
+        let pass = crate::registry::find("zkdv-insert-commitments").expect("registered");
+        let values = pass.parse_options(text).map_err(|e| e.to_string())?;
+        Ok(Options::of(&values))
+    }
 
     #[test]
     fn options_parse() {

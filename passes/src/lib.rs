@@ -26,30 +26,40 @@
 //!
 //! # Layout
 //!
-//! - [`ir`] holds the context, parsing with typed errors and captured
-//!   diagnostics, generic printing, locations and op traversal helpers.
-//! - [`registry`] is the pass table used by `zkdv-opt`.
-//! - [`check_hermetic`] implements `--zkdv-check-hermetic`.
-//! - [`inline`], [`dce`] and [`cse`] implement `--zkdv-inline`, `--zkdv-dce`
-//!   and `--zkdv-cse`; [`effects`] is their side-effect model.
-//! - [`annotate_roles`] implements `--zkdv-annotate-roles`; [`roles`] is the
-//!   role/path attribute convention and its reader.
-//! - [`cost_report`] implements `--zkdv-cost-report` ([`cost_report::flops`]).
-//! - [`push_select`] implements `--zkdv-push-select`.
-//! - [`insert_commitments`] implements `--zkdv-insert-commitments`.
+//! - [`ir`] (crate `zkdv-ir`) holds the context, parsing with typed errors
+//!   and captured diagnostics, generic printing, locations, op traversal and
+//!   StableHLO attribute parsers.
+//! - [`registry`] declares every pass (flag, summary, typed options);
+//!   [`pipelines`] declares the named pipelines the frontends run;
+//!   [`options`] parses and checks option text against those declarations;
+//!   [`driver`] runs a list of passes and pipelines on module text (used by
+//!   `zkdv-opt` and the Python binding).
+//! - [`pass`] is the contract of a pass (its options, its error); [`abi`],
+//!   [`roles`], [`effects`] and `rewrite` are the helpers passes share. A
+//!   pass file depends only on those, never on another pass's entry point.
+//! - One file per pass, named after its flag: [`check_hermetic`],
+//!   [`inline`], [`dce`], [`cse`], [`annotate_roles`], [`cost_report`],
+//!   [`precision_report`], [`insert_commitments`], [`slice_update`],
+//!   [`push_select`], [`guard_leaves`]; each opens with what it does, its
+//!   preconditions and its invariants.
 
+pub mod abi;
 pub mod annotate_roles;
 pub mod check_hermetic;
 pub mod cost_report;
 pub mod cse;
 pub mod dce;
+pub mod driver;
 pub mod effects;
 pub mod guard_leaves;
 pub mod inline;
 pub mod insert_commitments;
 /// The MLIR front end, shared with the runtime (crate `zkdv-ir`).
 pub use zkdv_ir as ir;
+pub mod options;
+pub mod pass;
 pub mod pipeline;
+pub mod pipelines;
 pub mod precision_report;
 pub mod push_select;
 pub mod registry;
@@ -58,21 +68,5 @@ pub mod roles;
 pub mod slice_update;
 
 pub use ir::{Diagnostic, Diagnostics, IrContext, ParseError};
-pub use registry::{PassInfo, PassOptions, PASSES};
-
-/// Why a pass failed: located diagnostics, shown one per line.
-#[derive(Debug, thiserror::Error)]
-pub enum PassError {
-    /// The input breaks a precondition or property the pass checks.
-    #[error("{0}")]
-    Failed(Diagnostics),
-}
-
-impl PassError {
-    /// The diagnostics behind this error.
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        match self {
-            PassError::Failed(diagnostics) => &diagnostics.0,
-        }
-    }
-}
+pub use pass::{PassError, PassOptions};
+pub use registry::{PassInfo, PASSES};

@@ -31,7 +31,7 @@ use melior::ir::{
     ValueLike,
 };
 
-use crate::ir::{collect_nested_ops, format_location, Diagnostic, Diagnostics};
+use crate::ir::collect_nested_ops;
 use crate::{PassError, PassOptions};
 
 /// The significand bits (implicit bit included) of a float element type
@@ -129,17 +129,8 @@ pub fn analyse(module: &Module<'_>) -> Precision {
     }
 }
 
-/// Runs the pass (it takes no options).
+/// Runs the pass.
 pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassError> {
-    if !options.options.trim().is_empty() {
-        return Err(PassError::Failed(Diagnostics(vec![Diagnostic::error(
-            format_location(module.as_operation().location()),
-            format!(
-                "--zkdv-precision-report: unknown option `{}` (the pass takes none)",
-                options.options.trim()
-            ),
-        )])));
-    }
     let p = analyse(module);
     options.report.push_str(&format!(
         "zkdv-precision-report\n  narrowest {}\n  narrow results {}\n",

@@ -28,13 +28,14 @@
 //! - anything else (reduce, reduce_window, gather, scatter, block
 //!   arguments, ...): a plain one-element `dynamic_slice` of that value.
 //!
-//! Then dead code is eliminated ([`crate::dce`]) in the whole module:
-//! whatever was used only through the selections (typically the full
-//! optimizer update and the weight-gradient matmuls) disappears; values used
-//! elsewhere stay (for example every gradient when a global-norm clip reads
-//! them all). Last, [`crate::guard_leaves`] puts the work that only some
-//! leaves need under `stablehlo.if` guards (skipped when the function is
-//! guarded already), so a check runs the work of its two leaves only.
+//! The pass leaves the ops it bypassed in place. The
+//! `zkdv-attested-pipeline` ([`crate::pipelines`]) follows it with
+//! `--zkdv-dce`, which erases whatever was used only through the selections
+//! (typically the full optimizer update and the weight-gradient matmuls;
+//! values used elsewhere stay, for example every gradient when a global-norm
+//! clip reads them all), and `--zkdv-guard-leaves`, which puts the work that
+//! only some leaves need under `stablehlo.if` guards, so a check runs the
+//! work of its two leaves only.
 //!
 //! Option: `func=NAME`, the function to rewrite (default `zkdv_attested`;
 //! with `--zkdv-slice-update=output=attested` it is `main`).
@@ -68,16 +69,12 @@ use melior::ir::{
 };
 
 use crate::{
+    abi::{attested_function, ATTESTED},
     cost_report::{layout_lists, list_field},
-    dce::eliminate_dead_code,
     effects::ELEMENTWISE,
-    guard_leaves::{guard, LEAF_COUNTS_ATTR},
     ir::{op_name, Diagnostic, Diagnostics},
-    registry::PassOptions,
     rewrite::{clone_op, defining_op, replace_all_uses, set_type},
-    roles::find_function,
-    slice_update::attested_function,
-    PassError,
+    PassError, PassOptions,
 };
 
 /// Deepest chain of ops a selection is pushed through.
@@ -91,7 +88,8 @@ fn fail(diagnostic: Diagnostic) -> PassError {
 
 /// Runs the pass; see the module documentation.
 pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassError> {
-    let (func, name) = attested_function(module, options, "zkdv-push-select")?;
+    let name = options.values.text("func").unwrap_or(ATTESTED);
+    let func = attested_function(module, name, "zkdv-push-select")?;
     let Some(block) = func.region(0).ok().and_then(|region| region.first_block()) else {
         return Err(fail(Diagnostic::error_at(
             &func,
@@ -128,11 +126,7 @@ pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassErr
     for slice in slices {
         pusher.rewrite(slice).map_err(fail)?;
     }
-    eliminate_dead_code(module);
-    match find_function(module, &name) {
-        Some(func) if func.attribute(LEAF_COUNTS_ATTR).is_err() => guard(module, func),
-        _ => Ok(()),
-    }
+    Ok(())
 }
 
 /// The static shape of a ranked tensor type.
@@ -1080,10 +1074,7 @@ fn ui64(context: &melior::Context) -> Type<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        cost_report::flops, ir::print_generic, roles::find_function, slice_update::ATTESTED,
-        IrContext,
-    };
+    use crate::{cost_report::flops, ir::print_generic, registry, roles::find_function, IrContext};
 
     const STEP: &str = r#""func.func"() <{function_type = (tensor<4x8xf32>, tensor<8x16xf32>, tensor<ui64>) -> tensor<1xf32>, sym_name = "zkdv_attested"}> ({
 ^bb0(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %i: tensor<ui64>):
@@ -1107,6 +1098,8 @@ mod tests {
         let module = context.parse(STEP, "step.mlir").expect("parses");
         assert_eq!(total(&module), 2 * 4 * 8 * 16 + 64);
         run(&module, &mut PassOptions::default()).expect("runs");
+        // What the pipeline runs next: the bypassed ops are dead.
+        crate::dce::eliminate_dead_code(&module);
         context.verify(&module).expect("verifies");
         // One row times one column, one exponential, clamp, div and rem.
         assert_eq!(total(&module), 2 * 8 + 1 + 3);
@@ -1114,6 +1107,7 @@ mod tests {
         assert!(!text.contains("tensor<4x16xf32>"), "{text}");
         // A second run finds no slice worth pushing into.
         run(&module, &mut PassOptions::default()).expect("runs again");
+        crate::dce::eliminate_dead_code(&module);
         assert_eq!(print_generic(&module).unwrap(), text);
     }
 
@@ -1121,16 +1115,16 @@ mod tests {
     fn unknown_option_and_missing_function_are_diagnostics() {
         let context = IrContext::new();
         let module = context.parse(STEP, "step.mlir").expect("parses");
-        let mut options = PassOptions {
-            options: "function=f".into(),
-            ..PassOptions::default()
-        };
-        let error = run(&module, &mut options).unwrap_err();
+        let pass = registry::find("zkdv-push-select").expect("registered");
+        let error = pass.parse_options("function=f").unwrap_err();
         assert!(
             error.to_string().contains("unknown option `function=f`"),
             "{error}"
         );
-        options.options = "func=missing".into();
+        let mut options = PassOptions {
+            values: pass.parse_options("func=missing").expect("parses"),
+            ..PassOptions::default()
+        };
         let error = run(&module, &mut options).unwrap_err();
         assert!(
             error.to_string().contains("no function @missing"),

@@ -1,31 +1,19 @@
-//! The pass table: every pass `zkdv-opt` can run, by flag name.
+//! The pass table: every pass `zkdv-opt` can run, by flag name, with its
+//! summary and its typed options.
 //!
-//! A pass is a plain function over a parsed [`Module`]. It reports failure as
-//! a [`PassError`] holding located diagnostics; it never panics and never
-//! prints. Drivers run passes in the order the user gives them and verify the
-//! module after each one.
-
-use melior::ir::Module;
+//! This is the one place a pass is declared. A pass is a plain function over
+//! a parsed [`Module`](melior::ir::Module); it reads its options, already
+//! checked against the table below, from [`PassOptions::values`], reports
+//! failure as a [`PassError`] holding located diagnostics, never panics and
+//! never prints. Named compositions of passes are in [`crate::pipelines`].
 
 use crate::{
     annotate_roles, check_hermetic, cost_report, cse, dce, guard_leaves, inline,
-    insert_commitments, precision_report, push_select, slice_update, PassError,
+    insert_commitments,
+    options::{Kind, OptionError, OptionSpec, OptionValues},
+    pass::{PassFn, PassOptions},
+    precision_report, push_select, slice_update,
 };
-
-/// What a driver hands a pass besides the module.
-#[derive(Debug, Default)]
-pub struct PassOptions {
-    /// The text after `=` in `--flag=options` (empty without `=`). Each pass
-    /// documents and parses its own syntax, and reports a bad option as a
-    /// [`PassError`].
-    pub options: String,
-    /// Text the pass reports to the user (for example a cost report); the
-    /// driver prints it to stderr after the pass, so stdout keeps the IR.
-    pub report: String,
-}
-
-/// A pass entry point.
-pub type PassFn = for<'c> fn(&Module<'c>, &mut PassOptions) -> Result<(), PassError>;
 
 /// A pass descriptor.
 #[derive(Clone, Copy)]
@@ -34,8 +22,25 @@ pub struct PassInfo {
     pub flag: &'static str,
     /// One-line summary, shown by `zkdv-opt --help`.
     pub summary: &'static str,
+    /// The options `--flag=...` accepts.
+    pub options: &'static [OptionSpec],
     /// Runs the pass on a module.
     pub run: PassFn,
+}
+
+impl PassInfo {
+    /// Parses `--flag=text` against this pass's option table.
+    pub fn parse_options(&self, text: &str) -> Result<OptionValues, OptionError> {
+        OptionValues::parse(self.flag, self.options, text)
+    }
+
+    /// What the pass receives with no options given.
+    pub fn default_options(&self) -> PassOptions {
+        PassOptions {
+            values: OptionValues::defaults(self.options),
+            report: String::new(),
+        }
+    }
 }
 
 impl std::fmt::Debug for PassInfo {
@@ -43,9 +48,26 @@ impl std::fmt::Debug for PassInfo {
         f.debug_struct("PassInfo")
             .field("flag", &self.flag)
             .field("summary", &self.summary)
+            .field("options", &self.options)
             .finish_non_exhaustive()
     }
 }
+
+/// `func=NAME` of the passes over the attested function.
+const ATTESTED_FUNC: OptionSpec = OptionSpec {
+    name: "func",
+    kind: Kind::Text,
+    default: Some(crate::abi::ATTESTED),
+    help: "the function to rewrite (`main` after --zkdv-slice-update=output=attested)",
+};
+
+/// `func=NAME` of the passes over the entry function.
+const ENTRY_FUNC: OptionSpec = OptionSpec {
+    name: "func",
+    kind: Kind::Text,
+    default: Some("main"),
+    help: "the entry function",
+};
 
 /// All passes, in the order `--help` lists them.
 pub static PASSES: &[PassInfo] = &[
@@ -53,69 +75,118 @@ pub static PASSES: &[PassInfo] = &[
         flag: "zkdv-check-hermetic",
         summary: "Reject randomness, host I/O and opaque custom_calls (the step must be a pure \
                   function of its inputs)",
+        options: &[],
         run: check_hermetic::run,
     },
     PassInfo {
         flag: "zkdv-inline",
         summary: "Inline calls to private functions, then erase unreferenced private functions",
+        options: &[],
         run: inline::run,
     },
     PassInfo {
         flag: "zkdv-dce",
         summary: "Erase unused pure ops (dead-code elimination)",
+        options: &[],
         run: dce::run,
     },
     PassInfo {
         flag: "zkdv-cse",
         summary: "Merge identical pure ops within a block (common-subexpression elimination)",
+        options: &[],
         run: cse::run,
     },
     PassInfo {
         flag: "zkdv-annotate-roles",
-        summary: "Mark the entry function's arguments and results with zkdv.role/zkdv.path \
-                  (options: \"func=main args=param:0-3,... results=post_param:0-3,...\", or \
-                  inferred from jax.result_info)",
+        summary: "Mark the entry function's arguments and results with zkdv.role/zkdv.path, \
+                  inferred from jax.result_info or given as explicit index ranges",
+        options: &[
+            ENTRY_FUNC,
+            OptionSpec {
+                name: "args",
+                kind: Kind::List,
+                default: None,
+                help: "argument roles as `role:first-last,...` (with results=)",
+            },
+            OptionSpec {
+                name: "results",
+                kind: Kind::List,
+                default: None,
+                help: "result roles as `role:first-last,...` (with args=)",
+            },
+        ],
         run: annotate_roles::run,
     },
     PassInfo {
         flag: "zkdv-cost-report",
-        summary: "Print each function's FLOPs by op to stderr (option: func=NAME)",
+        summary: "Print each function's FLOPs by op to stderr",
+        options: &[OptionSpec {
+            name: "func",
+            kind: Kind::Text,
+            default: None,
+            help: "report only this function (default: every function with a body)",
+        }],
         run: cost_report::run,
     },
     PassInfo {
         flag: "zkdv-precision-report",
         summary: "Print the narrowest float type the module computes in and how many op results \
                   are narrower than f32 (recorded with each program)",
+        options: &[],
         run: precision_report::run,
     },
     PassInfo {
         flag: "zkdv-insert-commitments",
         summary:
             "Append the probe sketch of every delta leaf as a `sketch` result, computed from a \
-                  probe_weight argument appended per leaf in one elementwise pass (options: \
-                  func=NAME ratio=R, default 0.01)",
+                  probe_weight argument appended per leaf in one elementwise pass",
+        options: &[
+            ENTRY_FUNC,
+            OptionSpec {
+                name: "ratio",
+                kind: Kind::Ratio,
+                default: Some("0.01"),
+                help: "the probe ratio (sketch width over the leaf's last dimension)",
+            },
+            OptionSpec {
+                name: "drop-deltas",
+                kind: Kind::Flag,
+                default: None,
+                help: "also remove the delta results (production returns sketches only)",
+            },
+        ],
         run: insert_commitments::run,
     },
     PassInfo {
         flag: "zkdv-slice-update",
         summary: "Add @zkdv_attested (params, opt_state, batch, ui64 indices) -> (f32 delta, f32 \
-                  post-state) and @zkdv_replay (state and deltas, no user results) (options: \
-                  func=NAME output=both|attested|replay)",
+                  post-state) and @zkdv_replay (state and deltas, no user results)",
+        options: &[
+            ENTRY_FUNC,
+            OptionSpec {
+                name: "output",
+                kind: Kind::Choice(&["both", "attested", "replay"]),
+                default: Some("both"),
+                help: "which functions to keep (`attested` or `replay` replaces the module's \
+                       functions by that one, named main)",
+            },
+        ],
         run: slice_update::run,
     },
     PassInfo {
         flag: "zkdv-push-select",
         summary: "Compute one coordinate instead of the whole update: push one-element \
                   dynamic_slices through elementwise ops, broadcasts, reshapes, transposes, \
-                  dot_general and convolution, then DCE and --zkdv-guard-leaves (option: \
-                  func=NAME, default zkdv_attested)",
+                  dot_general and convolution (follow with --zkdv-dce and --zkdv-guard-leaves, \
+                  as the zkdv-attested-pipeline does)",
+        options: &[ATTESTED_FUNC],
         run: push_select::run,
     },
     PassInfo {
         flag: "zkdv-guard-leaves",
         summary: "Run only the challenged leaves' work in the attested function: move the ops \
-                  that only some leaves need under stablehlo.if guards on the index ranges \
-                  (option: func=NAME, default zkdv_attested)",
+                  that only some leaves need under stablehlo.if guards on the index ranges",
+        options: &[ATTESTED_FUNC],
         run: guard_leaves::run,
     },
 ];

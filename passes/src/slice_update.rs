@@ -54,49 +54,12 @@ use melior::ir::{
 use crate::{
     dce::eliminate_dead_code,
     ir::{collect_nested_ops, op_name, Diagnostic, Diagnostics},
-    registry::PassOptions,
     rewrite::{clone_op, erase},
     roles::{find_function, port_dictionaries, roles, Role, Side, Signature},
-    PassError,
+    PassError, PassOptions,
 };
 
-/// Name of the attested function the pass adds.
-pub const ATTESTED: &str = "zkdv_attested";
-/// Name of the replay function the pass adds.
-pub const REPLAY: &str = "zkdv_replay";
-
-/// The function a pass over the attested function works on: option
-/// `func=NAME`, default [`ATTESTED`]; diagnostics name the pass `flag`.
-/// Returns the function and its name.
-pub(crate) fn attested_function<'c, 'a>(
-    module: &'a Module<'c>,
-    options: &PassOptions,
-    flag: &str,
-) -> Result<(OperationRef<'c, 'a>, String), PassError> {
-    let module_location = crate::ir::format_location(module.as_operation().location());
-    let mut name = ATTESTED.to_owned();
-    for item in options.options.split_whitespace() {
-        match item.split_once('=') {
-            Some(("func", value)) if !value.is_empty() => name = value.to_owned(),
-            _ => {
-                return Err(fail(Diagnostic::error(
-                    module_location,
-                    format!("--{flag}: unknown option `{item}` (expected `func=NAME`)"),
-                )))
-            }
-        }
-    }
-    let func = find_function(module, &name).ok_or_else(|| {
-        fail(Diagnostic::error(
-            module_location,
-            format!(
-                "--{flag}: no function @{name} in the module (run --zkdv-slice-update first, or \
-                 name the function with func=NAME)"
-            ),
-        ))
-    })?;
-    Ok((func, name))
-}
+use crate::abi::{ATTESTED, REPLAY};
 
 /// Argument attributes that must not survive into the new functions.
 const DONATION_ATTRS: [&str; 2] = ["tf.aliasing_output", "jax.buffer_donor"];
@@ -113,26 +76,18 @@ struct Options {
     output: Output,
 }
 
-fn parse_options(text: &str) -> Result<Options, String> {
-    let mut options = Options {
-        func: "main".into(),
-        output: Output::Both,
-    };
-    for item in text.split_whitespace() {
-        match item.split_once('=') {
-            Some(("func", name)) if !name.is_empty() => options.func = name.into(),
-            Some(("output", "both")) => options.output = Output::Both,
-            Some(("output", "attested")) => options.output = Output::Attested,
-            Some(("output", "replay")) => options.output = Output::Replay,
-            _ => {
-                return Err(format!(
-                    "--zkdv-slice-update: unknown option `{item}` (expected func=NAME and \
-                     output=both|attested|replay)"
-                ))
-            }
+impl Options {
+    fn of(options: &PassOptions) -> Self {
+        let values = &options.values;
+        Self {
+            func: values.text("func").unwrap_or("main").to_owned(),
+            output: match values.text("output") {
+                Some("attested") => Output::Attested,
+                Some("replay") => Output::Replay,
+                _ => Output::Both,
+            },
         }
     }
-    Ok(options)
 }
 
 fn fail(diagnostic: Diagnostic) -> PassError {
@@ -141,8 +96,7 @@ fn fail(diagnostic: Diagnostic) -> PassError {
 
 /// Runs the pass; see the module documentation.
 pub fn run(module: &Module<'_>, options: &mut PassOptions) -> Result<(), PassError> {
-    let options = parse_options(&options.options)
-        .map_err(|message| fail(Diagnostic::error("<options>", message)))?;
+    let options = Options::of(options);
     let entry = find_function(module, &options.func).ok_or_else(|| {
         fail(Diagnostic::error(
             "<module>",

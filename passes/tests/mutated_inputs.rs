@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use zkdv_passes::{IrContext, PassOptions, PASSES};
+use zkdv_passes::{IrContext, PASSES};
 
 fn inputs() -> Vec<(String, String)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -115,7 +115,7 @@ fn mutated_programs_never_panic_any_pass() {
         };
         parsed += 1;
         for pass in PASSES {
-            let mut options = PassOptions::default();
+            let mut options = pass.default_options();
             if (pass.run)(&module, &mut options).is_err() {
                 failed_passes += 1;
             }
@@ -155,7 +155,7 @@ fn fuzz_corpus_never_panics_any_pass() {
             continue;
         };
         for pass in PASSES {
-            let mut options = PassOptions::default();
+            let mut options = pass.default_options();
             let _ = (pass.run)(&module, &mut options);
             if context.verify(&module).is_err() {
                 break;

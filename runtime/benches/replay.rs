@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use zkdv_passes::pipeline::{parse_steps, run_steps};
+use zkdv_passes::driver::{parse_steps, run_steps};
 use zkdv_runtime::{Data, ElementType, Program, Tensor, TensorType};
 
 fn input(ty: &TensorType, seed: &mut u64) -> Tensor {
@@ -30,13 +30,7 @@ fn input(ty: &TensorType, seed: &mut u64) -> Tensor {
 
 fn replay(c: &mut Criterion) {
     let inputs_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test-mlir/inputs");
-    let steps = parse_steps(&[
-        "zkdv-inline",
-        "zkdv-annotate-roles",
-        "zkdv-slice-update=output=attested",
-        "zkdv-push-select=func=main",
-    ])
-    .expect("pass names");
+    let steps = parse_steps(&["zkdv-attested-pipeline"]).expect("the pipeline");
     for name in ["mlp_adam", "transformer_adamw"] {
         let text =
             std::fs::read_to_string(inputs_dir.join(format!("{name}.mlir"))).expect("fixture text");

@@ -1,0 +1,333 @@
+//! `zkdv.transcript` (and the tolerance rule `zkdv.config` uses): the
+//! transcript writer, verification, inspection, record reading and
+//! challenge derivation of crate `zkdv-protocol`. Python never recomputes a
+//! protocol number.
+
+use std::path::PathBuf;
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use zkdv_protocol as protocol;
+
+use crate::{bytes32, from_py, to_py, value_error};
+
+create_exception!(
+    _native,
+    TranscriptError,
+    PyException,
+    "A transcript is invalid, or a record could not be written. Attributes \
+     `record` and `offset` name the record concerned (or are None)."
+);
+
+fn transcript_error(py: Python<'_>, e: protocol::Error) -> PyErr {
+    let err = TranscriptError::new_err(e.to_string());
+    let value = err.value(py);
+    let _ = value.setattr("record", e.at.map(|a| a.index));
+    let _ = value.setattr("offset", e.at.map(|a| a.offset));
+    err
+}
+
+/// The challenge of one step.
+#[pyclass(frozen, get_all, module = "zkdv._native")]
+#[derive(Clone)]
+struct Challenge {
+    /// Whether a state check is sampled.
+    state: bool,
+    /// Whether an update check is sampled.
+    update: bool,
+    /// Flat index into the concatenated parameter leaves.
+    parameter_index: u64,
+    /// Flat index into the concatenated optimizer-state leaves, or None.
+    optimizer_state_index: Option<u64>,
+}
+
+impl From<protocol::Challenge> for Challenge {
+    fn from(c: protocol::Challenge) -> Self {
+        Challenge {
+            state: c.state,
+            update: c.update,
+            parameter_index: c.parameter_index,
+            optimizer_state_index: c.optimizer_state_index,
+        }
+    }
+}
+
+#[pymethods]
+impl Challenge {
+    /// Indices an update check records: `[parameter]` or `[parameter, state]`.
+    fn update_indices(&self) -> Vec<u64> {
+        std::iter::once(self.parameter_index)
+            .chain(self.optimizer_state_index)
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Challenge(state={}, update={}, parameter_index={}, optimizer_state_index={:?})",
+            self.state, self.update, self.parameter_index, self.optimizer_state_index
+        )
+    }
+}
+
+/// What appending a step returns.
+#[pyclass(frozen, get_all, module = "zkdv._native")]
+struct StepReceipt {
+    /// Sequence number of the step record.
+    seq: u64,
+    /// blake3 of the step record's bytes.
+    hash: Py<PyBytes>,
+    /// The step's challenge.
+    challenge: Py<Challenge>,
+}
+
+/// Appends records to a new transcript directory; see `zkdv_protocol::Writer`.
+#[pyclass(module = "zkdv._native")]
+struct TranscriptWriter {
+    inner: Option<protocol::Writer>,
+}
+
+impl TranscriptWriter {
+    fn writer(&mut self) -> PyResult<&mut protocol::Writer> {
+        self.inner
+            .as_mut()
+            .ok_or_else(|| TranscriptError::new_err("the transcript is already closed"))
+    }
+}
+
+#[pymethods]
+impl TranscriptWriter {
+    /// Create `directory` and write the root record from the `root` dict.
+    #[new]
+    #[pyo3(signature = (directory, root, *, sign = false, challenge_key = None, signing_key = None))]
+    fn new(
+        py: Python<'_>,
+        directory: PathBuf,
+        root: &Bound<'_, PyAny>,
+        sign: bool,
+        challenge_key: Option<&[u8]>,
+        signing_key: Option<&[u8]>,
+    ) -> PyResult<Self> {
+        let root: protocol::RootInput = from_py("root record", root)?;
+        let options = protocol::WriterOptions {
+            challenge_key: challenge_key
+                .map(|k| bytes32("challenge_key", k).map(protocol::Hash32))
+                .transpose()?,
+            sign,
+            signing_key: signing_key.map(|k| bytes32("signing_key", k)).transpose()?,
+        };
+        let inner = protocol::Writer::create(&directory, root, options)
+            .map_err(|e| transcript_error(py, e))?;
+        Ok(TranscriptWriter { inner: Some(inner) })
+    }
+
+    /// The root record as written (a dict).
+    #[getter]
+    fn root<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let root = self.writer()?.root().clone();
+        to_py(py, &root)
+    }
+
+    /// Steps appended so far.
+    #[getter]
+    fn steps(&mut self) -> PyResult<u64> {
+        Ok(self.writer()?.steps())
+    }
+
+    /// Store bytes as a content-addressed artifact; returns its record dict.
+    fn put_artifact<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: &[u8],
+        extension: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let artifact = self
+            .writer()?
+            .put_artifact(data, extension)
+            .map_err(|e| transcript_error(py, e))?;
+        to_py(py, &artifact)
+    }
+
+    /// Append a program record; returns its sequence number.
+    fn append_program(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let body = from_py("program record", body)?;
+        self.writer()?
+            .append_program(body)
+            .map_err(|e| transcript_error(py, e))
+    }
+
+    /// Append a step record; returns its receipt with the step's challenge.
+    fn append_step(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<StepReceipt> {
+        let body = from_py("step record", body)?;
+        let r = self
+            .writer()?
+            .append_step(body)
+            .map_err(|e| transcript_error(py, e))?;
+        Ok(StepReceipt {
+            seq: r.seq,
+            hash: PyBytes::new(py, r.hash.as_bytes()).unbind(),
+            challenge: Py::new(py, Challenge::from(r.challenge))?,
+        })
+    }
+
+    /// Append a snapshot record; returns its sequence number.
+    fn append_snapshot(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let body = from_py("snapshot record", body)?;
+        self.writer()?
+            .append_snapshot(body)
+            .map_err(|e| transcript_error(py, e))
+    }
+
+    /// Append a check record; returns its sequence number.
+    fn append_check(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let body = from_py("check record", body)?;
+        self.writer()?
+            .append_check(body)
+            .map_err(|e| transcript_error(py, e))
+    }
+
+    /// The challenge of an appended step.
+    fn challenge(&mut self, py: Python<'_>, step: u64) -> PyResult<Challenge> {
+        self.writer()?
+            .challenge(step)
+            .map(Challenge::from)
+            .map_err(|e| transcript_error(py, e))
+    }
+
+    /// Write the close record (poisoned when `failure` is given) and fsync.
+    #[pyo3(signature = (failure = None))]
+    fn close<'py>(
+        &mut self,
+        py: Python<'py>,
+        failure: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let failure = failure.map(|f| from_py("failure", f)).transpose()?;
+        let close = self
+            .writer()?
+            .close(failure)
+            .map_err(|e| transcript_error(py, e))?;
+        self.inner = None;
+        to_py(py, &close)
+    }
+
+    /// Whether `close()` has run.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.inner.is_none()
+    }
+}
+
+/// Verify a transcript directory (with artifacts) or records file; returns
+/// the report dict or raises `TranscriptError`.
+#[pyfunction]
+fn verify(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyAny>> {
+    let report = py
+        .detach(|| protocol::verify_path(&path))
+        .map_err(|e| transcript_error(py, e))?;
+    to_py(py, &report)
+}
+
+/// Summarize a transcript (valid or not) as a dict.
+#[pyfunction]
+fn inspect(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyAny>> {
+    let summary = py
+        .detach(|| protocol::inspect_path(&path))
+        .map_err(|e| transcript_error(py, e))?;
+    to_py(py, &summary)
+}
+
+/// Read every record of a transcript (directory or records file), in order,
+/// as dicts `{"seq", "kind", "body"}` with the body's protocol fields; raises
+/// `TranscriptError` at the first record that cannot be read or decoded.
+/// Reading does not verify the chain: use `verify` for that.
+#[pyfunction]
+fn read_records(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyList>> {
+    let records = py
+        .detach(|| -> protocol::Result<Vec<protocol::Record>> {
+            let (file, _) = protocol::resolve(&path)?;
+            protocol::Reader::open(&file)?.collect()
+        })
+        .map_err(|e| transcript_error(py, e))?;
+    let list = PyList::empty(py);
+    for record in &records {
+        let body = match record.body() {
+            protocol::Body::Root(b) => to_py(py, b)?,
+            protocol::Body::Program(b) => to_py(py, b)?,
+            protocol::Body::Step(b) => to_py(py, b)?,
+            protocol::Body::Snapshot(b) => to_py(py, b)?,
+            protocol::Body::Check(b) => to_py(py, b)?,
+            protocol::Body::Close(b) => to_py(py, b)?,
+        };
+        let item = PyDict::new(py);
+        item.set_item("seq", record.seq())?;
+        item.set_item("kind", record.kind().to_string())?;
+        item.set_item("body", body)?;
+        list.append(item)?;
+    }
+    Ok(list)
+}
+
+/// Derive a step's challenge from the revealed key (for auditors).
+#[pyfunction]
+fn derive_challenge(
+    key: &[u8],
+    record_hash: &[u8],
+    step: u64,
+    sampling: &Bound<'_, PyAny>,
+    parameters: u64,
+    optimizer_state: u64,
+) -> PyResult<Challenge> {
+    let sampling: protocol::Sampling = from_py("sampling policy", sampling)?;
+    protocol::derive_challenge(
+        &protocol::Hash32(bytes32("key", key)?),
+        &protocol::Hash32(bytes32("record_hash", record_hash)?),
+        step,
+        &sampling,
+        parameters,
+        optimizer_state,
+    )
+    .map(Challenge::from)
+    .map_err(value_error)
+}
+
+/// The root record's commitment to a challenge key.
+#[pyfunction]
+fn key_commitment<'py>(py: Python<'py>, key: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let c = protocol::key_commitment(&protocol::Hash32(bytes32("key", key)?));
+    Ok(PyBytes::new(py, c.as_bytes()))
+}
+
+/// The tolerance of a program of `precision` (a program record's
+/// `precision` field) in a session whose root has `tolerance` and
+/// `policy` (`"fixed"` or `"program"`): `Tolerance::for_program`.
+#[pyfunction]
+fn program_tolerance<'py>(
+    py: Python<'py>,
+    tolerance: &Bound<'py, PyAny>,
+    policy: &Bound<'py, PyAny>,
+    precision: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let policy: protocol::TolerancePolicy = from_py("tolerance policy", policy)?;
+    let precision: protocol::Precision = from_py("precision", precision)?;
+    to_py(py, &tolerance.for_program(policy, &precision))
+}
+
+/// Adds this module's classes and functions to `_native`.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("PROTOCOL_VERSION", protocol::PROTOCOL_VERSION)?;
+    m.add("TranscriptError", py.get_type::<TranscriptError>())?;
+    m.add_class::<Challenge>()?;
+    m.add_class::<StepReceipt>()?;
+    m.add_class::<TranscriptWriter>()?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(inspect, m)?)?;
+    m.add_function(wrap_pyfunction!(read_records, m)?)?;
+    m.add_function(wrap_pyfunction!(derive_challenge, m)?)?;
+    m.add_function(wrap_pyfunction!(key_commitment, m)?)?;
+    m.add_function(wrap_pyfunction!(program_tolerance, m)?)?;
+    Ok(())
+}
