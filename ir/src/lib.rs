@@ -38,6 +38,9 @@ use melior::{
     Context,
 };
 
+pub mod attrs;
+pub mod ops;
+
 /// How to print a JAX program in the form this project reads.
 pub const GENERIC_FORM_HINT: &str = "print it in MLIR generic op form, e.g. from JAX: \
      `module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)`";

@@ -25,14 +25,14 @@
 //! - `stablehlo.convolution`: `2 * output elements * kernel spatial size *
 //!   kernel input features` (which is input features / `feature_group_count`);
 //!   padding and dilation holes count like real inputs.
-//! - Elementwise ops ([`ELEMENTWISE`], including `compare`, `select`, `clamp`,
+//! - Elementwise ops ([`Props::ELEMENTWISE`], including `compare`, `select`, `clamp`,
 //!   `convert` and `chlo` special functions): one per result element
 //!   (a complex operation also counts one).
 //! - `stablehlo.reduce`: one per element of an input (one application of the
 //!   body per element); `reduce_window`: output elements * window size;
 //!   `select_and_scatter`: source elements * window size; `scatter`: one per
 //!   update element. Their bodies are not walked.
-//! - Data movement and structure ([`FREE`]: reshape, broadcast, transpose,
+//! - Data movement and structure ([`Props::FREE`]: reshape, broadcast, transpose,
 //!   slice, gather, constant, ...): 0.
 //! - `stablehlo.while`: condition and body counted once (trip counts are not
 //!   analysed), with a note; `stablehlo.if`/`case`: every branch counted, with
@@ -62,40 +62,15 @@ use melior::ir::{
 
 use crate::{
     abi::{DELTA_LEAVES_ATTR, LEAF_COUNTS_ATTR, STATE_LEAVES_ATTR},
-    effects::ELEMENTWISE,
-    ir::{format_location, op_name, Diagnostic, Diagnostics},
+    ir::{
+        attrs::{ConvDimensions, DotDimensions},
+        format_location, op_name,
+        ops::{self, Props},
+        Diagnostic, Diagnostics,
+    },
     roles::{function_name, functions},
     PassError, PassOptions,
 };
-
-/// Ops that compute nothing (data movement, constants, structure).
-pub const FREE: &[&str] = &[
-    "func.return",
-    "stablehlo.after_all",
-    "stablehlo.bitcast_convert",
-    "stablehlo.broadcast",
-    "stablehlo.broadcast_in_dim",
-    "stablehlo.concatenate",
-    "stablehlo.constant",
-    "stablehlo.create_token",
-    "stablehlo.custom_call",
-    "stablehlo.dynamic_slice",
-    "stablehlo.dynamic_update_slice",
-    "stablehlo.gather",
-    "stablehlo.get_dimension_size",
-    "stablehlo.get_tuple_element",
-    "stablehlo.iota",
-    "stablehlo.optimization_barrier",
-    "stablehlo.pad",
-    "stablehlo.partition_id",
-    "stablehlo.replica_id",
-    "stablehlo.reshape",
-    "stablehlo.return",
-    "stablehlo.reverse",
-    "stablehlo.slice",
-    "stablehlo.transpose",
-    "stablehlo.tuple",
-];
 
 /// Count and FLOPs of one op name.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -450,8 +425,8 @@ fn op_flops(op: OperationRef<'_, '_>, name: &str) -> Result<(u64, bool), String>
             let last = op.operand_count().checked_sub(1).ok_or("no operands")?;
             elements(operand_type(op, last)?, "updates")?
         }
-        _ if ELEMENTWISE.contains(&name) => elements(result_type(op, 0)?, "result")?,
-        _ if FREE.contains(&name) => 0,
+        _ if ops::has(name, Props::ELEMENTWISE) => elements(result_type(op, 0)?, "result")?,
+        _ if ops::has(name, Props::FREE) => 0,
         _ => return Ok((0, false)),
     };
     Ok((flops, true))
@@ -508,18 +483,17 @@ fn dot_general(op: OperationRef<'_, '_>) -> Result<u64, String> {
         .attribute("dot_dimension_numbers")
         .map_err(|_| "no `dot_dimension_numbers`".to_owned())?
         .to_string();
-    let field = |field: &str| {
-        list_field(&numbers, field)
-            .map_err(|reason| format!("`dot_dimension_numbers` {numbers}: {reason}"))
-    };
-    let lhs_batch = field("lhs_batching_dimensions")?;
-    let rhs_batch = field("rhs_batching_dimensions")?;
-    let lhs_contract = field("lhs_contracting_dimensions")?;
-    let rhs_contract = field("rhs_contracting_dimensions")?;
-    let sizes = |dims: &[u64], shape: &[u64], what: &str| {
+    let DotDimensions {
+        lhs_batching: lhs_batch,
+        rhs_batching: rhs_batch,
+        lhs_contracting: lhs_contract,
+        rhs_contracting: rhs_contract,
+    } = DotDimensions::parse(&numbers)
+        .map_err(|reason| format!("`dot_dimension_numbers` {numbers}: {reason}"))?;
+    let sizes = |dims: &[usize], shape: &[u64], what: &str| {
         dims.iter()
             .map(|&dim| {
-                shape.get(dim as usize).copied().ok_or_else(|| {
+                shape.get(dim).copied().ok_or_else(|| {
                     format!(
                         "{what} dimension {dim} is out of range for rank {}",
                         shape.len()
@@ -535,58 +509,18 @@ fn dot_general(op: OperationRef<'_, '_>) -> Result<u64, String> {
     {
         return Err("the lhs and rhs batching or contracting dimension sizes differ".to_owned());
     }
-    let free = |shape: &[u64], used: &[&[u64]]| {
+    let free = |shape: &[u64], used: &[&[usize]]| {
         product(
             shape
                 .iter()
                 .enumerate()
-                .filter(|(dim, _)| !used.iter().any(|list| list.contains(&(*dim as u64))))
+                .filter(|(dim, _)| !used.iter().any(|list| list.contains(dim)))
                 .map(|(_, &size)| size),
         )
     };
     let lhs_free = free(&lhs, &[&lhs_batch, &lhs_contract])?;
     let rhs_free = free(&rhs, &[&rhs_batch, &rhs_contract])?;
     product([2, product(batch)?, lhs_free, rhs_free, product(contract)?])
-}
-
-/// The integer list of `name = [..]` in an opaque attribute's text; an absent
-/// field is an empty list.
-pub(crate) fn list_field(text: &str, name: &str) -> Result<Vec<u64>, String> {
-    let mut search = text;
-    while let Some(found) = search.find(name) {
-        let before = search[..found].chars().next_back();
-        let after = &search[found + name.len()..];
-        search = after;
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            continue;
-        }
-        let Some(after) = after.trim_start().strip_prefix('=') else {
-            continue;
-        };
-        let after = after.trim_start();
-        if let Some(list) = after.strip_prefix('[') {
-            let close = list
-                .find(']')
-                .ok_or_else(|| format!("unterminated `{name}`"))?;
-            return list[..close]
-                .split(',')
-                .map(str::trim)
-                .filter(|item| !item.is_empty())
-                .map(|item| {
-                    item.parse::<u64>()
-                        .map_err(|_| format!("`{name}` holds `{item}`, not an index"))
-                })
-                .collect();
-        }
-        let end = after
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(after.len());
-        return after[..end]
-            .parse::<u64>()
-            .map(|value| vec![value])
-            .map_err(|_| format!("`{name}` is not an index or a list"));
-    }
-    Ok(Vec::new())
 }
 
 /// `2 * output elements * kernel spatial size * kernel input features`.
@@ -598,10 +532,10 @@ fn convolution(op: OperationRef<'_, '_>) -> Result<u64, String> {
         .attribute("dimension_numbers")
         .map_err(|_| "no `dimension_numbers`".to_owned())?
         .to_string();
-    let layout = ConvLayout::parse(&numbers)
+    let layout = ConvDimensions::parse(&numbers)
         .map_err(|reason| format!("`dimension_numbers` {numbers}: {reason}"))?;
-    let dim = |shape: &[u64], index: u64, what: &str| {
-        shape.get(index as usize).copied().ok_or_else(|| {
+    let dim = |shape: &[u64], index: usize, what: &str| {
+        shape.get(index).copied().ok_or_else(|| {
             format!(
                 "{what} dimension {index} is out of range for rank {}",
                 shape.len()
@@ -629,70 +563,6 @@ fn convolution(op: OperationRef<'_, '_>) -> Result<u64, String> {
         ));
     }
     product([2, output, spatial, kernel_in])
-}
-
-/// The parts of `#stablehlo.conv<...>` the model needs.
-#[derive(Debug, PartialEq, Eq)]
-struct ConvLayout {
-    input_feature: u64,
-    kernel_input_feature: u64,
-    kernel_spatial: Vec<u64>,
-}
-
-impl ConvLayout {
-    /// Parses the short form `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`
-    /// or the long form with `input_feature_dimension = 3, ...` fields.
-    fn parse(text: &str) -> Result<ConvLayout, String> {
-        if text.contains("kernel_input_feature_dimension") {
-            let one = |name: &str| -> Result<u64, String> {
-                match list_field(text, name)?.as_slice() {
-                    [value] => Ok(*value),
-                    _ => Err(format!("no single `{name}`")),
-                }
-            };
-            return Ok(ConvLayout {
-                input_feature: one("input_feature_dimension")?,
-                kernel_input_feature: one("kernel_input_feature_dimension")?,
-                kernel_spatial: list_field(text, "kernel_spatial_dimensions")?,
-            });
-        }
-        let lists = layout_lists(text);
-        let [input, kernel, _output] = lists.as_slice() else {
-            return Err("expected `[input]x[kernel]->[output]` layouts".to_owned());
-        };
-        let position = |list: &[&str], label: &str| {
-            list.iter()
-                .position(|item| *item == label)
-                .map(|index| index as u64)
-                .ok_or_else(|| format!("no `{label}` in a layout"))
-        };
-        Ok(ConvLayout {
-            input_feature: position(input, "f")?,
-            kernel_input_feature: position(kernel, "i")?,
-            kernel_spatial: kernel
-                .iter()
-                .enumerate()
-                .filter(|(_, item)| item.parse::<u64>().is_ok())
-                .map(|(index, _)| index as u64)
-                .collect(),
-        })
-    }
-}
-
-/// The bracketed lists of a convolution layout such as
-/// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`, each split on commas.
-pub(crate) fn layout_lists(text: &str) -> Vec<Vec<&str>> {
-    text.split('[')
-        .skip(1)
-        .map(|part| {
-            part.split(']')
-                .next()
-                .unwrap_or_default()
-                .split(',')
-                .map(str::trim)
-                .collect()
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -728,26 +598,5 @@ mod tests {
         let error = cost(body, "(tensor<?xf32>) -> tensor<?xf32>").unwrap_err();
         assert_eq!(error.location, "t.mlir:3:8");
         assert!(error.message.contains("dynamic shape"), "{error}");
-    }
-
-    #[test]
-    fn conv_layouts_parse() {
-        let short = ConvLayout::parse("#stablehlo.conv<[b, 0, f, 1]x[0, i, 1, o]->[b, 0, 1, f]>")
-            .expect("parses");
-        assert_eq!(
-            short,
-            ConvLayout {
-                input_feature: 2,
-                kernel_input_feature: 1,
-                kernel_spatial: vec![0, 2]
-            }
-        );
-        let long = ConvLayout::parse("#stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>").expect("parses");
-        assert_eq!(long.kernel_spatial, vec![0, 1]);
-        assert_eq!(long.input_feature, 3);
-        assert_eq!(
-            list_field("#stablehlo.dot<>", "lhs_batching_dimensions"),
-            Ok(vec![])
-        );
     }
 }

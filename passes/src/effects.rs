@@ -7,7 +7,8 @@
 //! attributes only, touches no state, and every op nested in its regions is
 //! pure too:
 //!
-//! - `stablehlo.*` ops are pure, except those in [`IMPURE_STABLEHLO_OPS`]
+//! - `stablehlo.*` ops are pure, except those the op table marks impure
+//!   ([`Props::IMPURE`], in `zkdv_ir::ops`)
 //!   (implicit randomness, host and device communication, collectives,
 //!   `optimization_barrier` and `composite`, see its documentation) and
 //!   `stablehlo.custom_call`, which is pure only when its `call_target_name`
@@ -31,9 +32,33 @@
 use melior::ir::{attribute::BoolAttribute, operation::OperationLike, OperationRef};
 
 pub use crate::check_hermetic::PURE_CUSTOM_CALL_TARGETS;
-use crate::ir::{collect_nested_ops, op_name};
+use crate::ir::{
+    collect_nested_ops, op_name,
+    ops::{self, Props},
+};
 
-/// StableHLO ops that are not pure, with the reason:
+/// Whether `op` and every op nested in its regions are pure (see the module
+/// documentation).
+pub fn is_pure(op: &OperationRef<'_, '_>) -> bool {
+    is_pure_alone(op) && collect_nested_ops(*op).iter().all(is_pure_alone)
+}
+
+/// Whether `op` is a terminator: a known terminator name, or the last op of
+/// its block in a region of any op other than `builtin.module` (the blocks of
+/// unregistered ops end in their terminator).
+pub fn is_terminator(op: &OperationRef<'_, '_>) -> bool {
+    if ops::has(&op_name(op), Props::TERMINATOR) {
+        return true;
+    }
+    op.next_in_block().is_none()
+        && op
+            .parent_operation()
+            .is_some_and(|parent| op_name(&parent) != "builtin.module")
+}
+
+/// The effects of `op` by its name and attributes only, ignoring its regions.
+///
+/// The StableHLO ops that are not pure ([`Props::IMPURE`]), with the reason:
 ///
 /// - `rng`: draws from hidden random state.
 /// - `infeed`, `outfeed`, `send`, `recv`: exchange data with the host or
@@ -46,52 +71,13 @@ use crate::ir::{collect_nested_ops, op_name};
 ///   optimisations (JAX uses it for rematerialisation), so it is kept.
 /// - `composite`: its semantics live in a decomposition function that this
 ///   model does not inspect.
-pub const IMPURE_STABLEHLO_OPS: &[&str] = &[
-    "stablehlo.rng",
-    "stablehlo.infeed",
-    "stablehlo.outfeed",
-    "stablehlo.send",
-    "stablehlo.recv",
-    "stablehlo.all_reduce",
-    "stablehlo.all_gather",
-    "stablehlo.all_to_all",
-    "stablehlo.reduce_scatter",
-    "stablehlo.collective_permute",
-    "stablehlo.collective_broadcast",
-    "stablehlo.optimization_barrier",
-    "stablehlo.composite",
-];
-
-/// Ops that end a block and must never be erased, whatever their effects.
-pub const TERMINATORS: &[&str] = &["func.return", "stablehlo.return"];
-
-/// Whether `op` and every op nested in its regions are pure (see the module
-/// documentation).
-pub fn is_pure(op: &OperationRef<'_, '_>) -> bool {
-    is_pure_alone(op) && collect_nested_ops(*op).iter().all(is_pure_alone)
-}
-
-/// Whether `op` is a terminator: a known terminator name, or the last op of
-/// its block in a region of any op other than `builtin.module` (the blocks of
-/// unregistered ops end in their terminator).
-pub fn is_terminator(op: &OperationRef<'_, '_>) -> bool {
-    if TERMINATORS.contains(&op_name(op).as_str()) {
-        return true;
-    }
-    op.next_in_block().is_none()
-        && op
-            .parent_operation()
-            .is_some_and(|parent| op_name(&parent) != "builtin.module")
-}
-
-/// The effects of `op` by its name and attributes only, ignoring its regions.
 fn is_pure_alone(op: &OperationRef<'_, '_>) -> bool {
     let name = op_name(op);
     if name == "stablehlo.custom_call" {
         return is_pure_custom_call(op);
     }
     if name.starts_with("stablehlo.") {
-        return !IMPURE_STABLEHLO_OPS.contains(&name.as_str());
+        return !ops::has(&name, Props::IMPURE);
     }
     name.starts_with("chlo.")
 }
@@ -110,73 +96,11 @@ fn is_pure_custom_call(op: &OperationRef<'_, '_>) -> bool {
     target_is_pure && !has_side_effect
 }
 
-/// Elementwise ops: element `i` of the result depends only on element `i`
-/// of each operand (same shapes; `select` and `clamp` also accept rank-0
-/// operands). The cost report counts one FLOP per result element for them and
-/// `--zkdv-push-select` evaluates them at a single coordinate.
-pub const ELEMENTWISE: &[&str] = &[
-    "stablehlo.abs",
-    "stablehlo.add",
-    "stablehlo.and",
-    "stablehlo.atan2",
-    "stablehlo.cbrt",
-    "stablehlo.ceil",
-    "stablehlo.clamp",
-    "stablehlo.compare",
-    "stablehlo.complex",
-    "stablehlo.convert",
-    "stablehlo.cosine",
-    "stablehlo.count_leading_zeros",
-    "stablehlo.divide",
-    "stablehlo.exponential",
-    "stablehlo.exponential_minus_one",
-    "stablehlo.floor",
-    "stablehlo.imag",
-    "stablehlo.is_finite",
-    "stablehlo.log",
-    "stablehlo.log_plus_one",
-    "stablehlo.logistic",
-    "stablehlo.maximum",
-    "stablehlo.minimum",
-    "stablehlo.multiply",
-    "stablehlo.negate",
-    "stablehlo.not",
-    "stablehlo.or",
-    "stablehlo.popcnt",
-    "stablehlo.power",
-    "stablehlo.real",
-    "stablehlo.reduce_precision",
-    "stablehlo.remainder",
-    "stablehlo.round_nearest_afz",
-    "stablehlo.round_nearest_even",
-    "stablehlo.rsqrt",
-    "stablehlo.select",
-    "stablehlo.shift_left",
-    "stablehlo.shift_right_arithmetic",
-    "stablehlo.shift_right_logical",
-    "stablehlo.sign",
-    "stablehlo.sine",
-    "stablehlo.sqrt",
-    "stablehlo.subtract",
-    "stablehlo.tan",
-    "stablehlo.tanh",
-    "stablehlo.xor",
-    "chlo.erf",
-    "chlo.erf_inv",
-    "chlo.erfc",
-    "chlo.lgamma",
-    "chlo.digamma",
-    "chlo.acos",
-    "chlo.asin",
-    "chlo.atan",
-    "chlo.acosh",
-    "chlo.asinh",
-    "chlo.atanh",
-    "chlo.cosh",
-    "chlo.sinh",
-    "chlo.tan",
-    "chlo.square",
-];
+/// Whether `name` is an elementwise op ([`Props::ELEMENTWISE`]): element
+/// `i` of the result depends only on element `i` of each operand.
+pub fn is_elementwise(name: &str) -> bool {
+    ops::has(name, Props::ELEMENTWISE)
+}
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@
 //! compute only that element, pushing the selection up through the op that
 //! defines `V`, recursively:
 //!
-//! - elementwise ops ([`ELEMENTWISE`]): the same op on the selected operands
+//! - elementwise ops ([`is_elementwise`]): the same op on the selected operands
 //!   (0-d operands of `select` and `clamp` are used as they are);
 //! - `broadcast_in_dim`: operand dim `d` reads result dim
 //!   `broadcast_dimensions[d]`, or 0 where the operand dim has size 1;
@@ -70,9 +70,11 @@ use melior::ir::{
 
 use crate::{
     abi::{attested_function, ATTESTED},
-    cost_report::{layout_lists, list_field},
-    effects::ELEMENTWISE,
-    ir::{op_name, Diagnostic, Diagnostics},
+    effects::is_elementwise,
+    ir::{
+        attrs::{ConvDimensions, ConvLayout, DotDimensions},
+        op_name, Diagnostic, Diagnostics,
+    },
     rewrite::{clone_op, defining_op, replace_all_uses, set_type},
     PassError, PassOptions,
 };
@@ -422,9 +424,7 @@ impl<'c, 'a> Pusher<'c, 'a> {
         }
         let name = op_name(&op);
         match name.as_str() {
-            _ if ELEMENTWISE.contains(&name.as_str()) => {
-                self.elementwise(op, &shape, element, indices, depth)
-            }
+            _ if is_elementwise(&name) => self.elementwise(op, &shape, element, indices, depth),
             "stablehlo.broadcast_in_dim" => self.broadcast(op, indices, depth),
             "stablehlo.reshape" => self.reshape(op, &shape, indices, depth),
             "stablehlo.transpose" => self.transpose(op, indices, depth),
@@ -619,14 +619,13 @@ impl<'c, 'a> Pusher<'c, 'a> {
         let Ok(numbers) = op.attribute("dot_dimension_numbers") else {
             return Ok(None);
         };
-        let numbers = numbers.to_string();
-        let field = |name: &str| list_field(&numbers, name).ok();
-        let (Some(lhs_batch), Some(rhs_batch), Some(lhs_contract), Some(rhs_contract)) = (
-            field("lhs_batching_dimensions"),
-            field("rhs_batching_dimensions"),
-            field("lhs_contracting_dimensions"),
-            field("rhs_contracting_dimensions"),
-        ) else {
+        let Ok(DotDimensions {
+            lhs_batching: lhs_batch,
+            rhs_batching: rhs_batch,
+            lhs_contracting: lhs_contract,
+            rhs_contracting: rhs_contract,
+        }) = DotDimensions::parse(&numbers.to_string())
+        else {
             return Ok(None);
         };
         if lhs_batch.len() != rhs_batch.len() {
@@ -672,8 +671,8 @@ impl<'c, 'a> Pusher<'c, 'a> {
         &mut self,
         operand: Value<'c, 'a>,
         shape: &[u64],
-        batching: &[u64],
-        contracting: &[u64],
+        batching: &[usize],
+        contracting: &[usize],
         batch: &[Value<'c, 'a>],
         free: &[Value<'c, 'a>],
     ) -> Result<Option<Value<'c, 'a>>, Diagnostic> {
@@ -684,7 +683,6 @@ impl<'c, 'a> Pusher<'c, 'a> {
         let mut sizes = Vec::with_capacity(shape.len());
         let mut free = free.iter();
         for (dim, &size) in shape.iter().enumerate() {
-            let dim = dim as u64;
             if let Some(position) = batching.iter().position(|&d| d == dim) {
                 let Some(&index) = batch.get(position) else {
                     return Ok(None);
@@ -902,38 +900,13 @@ fn ones_list(count: usize) -> String {
     }
 }
 
-/// Where the batch, feature and spatial dimensions of one convolution
-/// operand (or its result) are.
-struct ConvDims {
-    batch: usize,
-    feature: usize,
-    /// `spatial[k]` is the dimension of spatial dimension `k`.
-    spatial: Vec<usize>,
-}
-
-impl ConvDims {
-    /// Reads one layout list such as `[b, 0, 1, f]`; `batch` and `feature`
-    /// are its two labels (`b`/`f`, or `i`/`o` for the kernel).
-    fn parse(items: &[&str], batch: &str, feature: &str) -> Option<ConvDims> {
-        let position = |label: &str| items.iter().position(|item| *item == label);
-        let spatial: Option<Vec<usize>> = (0..items.len().checked_sub(2)?)
-            .map(|k| position(&k.to_string()))
-            .collect();
-        Some(ConvDims {
-            batch: position(batch)?,
-            feature: position(feature)?,
-            spatial: spatial?,
-        })
-    }
-}
-
 /// What pushing a selection into one convolution needs, read and checked
 /// from its attributes and operand shapes.
 struct ConvPlan {
-    lhs: ConvDims,
+    lhs: ConvLayout,
     /// The kernel: `batch` is its input feature, `feature` its output feature.
-    rhs: ConvDims,
-    out: ConvDims,
+    rhs: ConvLayout,
+    out: ConvLayout,
     lhs_shape: Vec<u64>,
     rhs_shape: Vec<u64>,
     /// The input after explicit padding and dilation.
@@ -958,13 +931,8 @@ impl ConvPlan {
             }
         }
         let numbers = op.attribute("dimension_numbers").ok()?.to_string();
-        let lists = layout_lists(&numbers);
-        let [lhs, rhs, out] = lists.as_slice() else {
-            return None;
-        };
-        let lhs = ConvDims::parse(lhs, "b", "f")?;
-        let rhs = ConvDims::parse(rhs, "i", "o")?;
-        let out = ConvDims::parse(out, "b", "f")?;
+        let numbers = ConvDimensions::parse(&numbers).ok()?;
+        let (lhs, rhs, out) = (numbers.input(), numbers.kernel(), numbers.output());
         let spatial = lhs.spatial.len();
         if rhs.spatial.len() != spatial || out.spatial.len() != spatial || rank != spatial + 2 {
             return None;
@@ -1047,7 +1015,7 @@ fn reshape_source<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
 
 /// Whether the selection can be pushed into an op of this name.
 fn pushable(name: &str) -> bool {
-    ELEMENTWISE.contains(&name)
+    is_elementwise(name)
         || matches!(
             name,
             "stablehlo.broadcast_in_dim"

@@ -284,60 +284,7 @@ pub fn dense(op: &OperationRef<'_, '_>, name: &str) -> Result<Option<Tensor>, Va
     Tensor::from_dense_text(&text(op, name)?).map(Some)
 }
 
-/// The integer list field `name = [1, 2]` inside a structured attribute such
-/// as `#stablehlo.dot<lhs_batching_dimensions = [0], ...>`; a missing field
-/// is the empty list.
-pub fn list_field(text: &str, name: &str) -> Result<Vec<i64>, ValueError> {
-    let malformed = || ValueError::Malformed {
-        what: "structured attribute field",
-        text: format!("{name} in {text}"),
-    };
-    let key = format!("{name} = [");
-    let Some(start) = find_field(text, &key) else {
-        return Ok(Vec::new());
-    };
-    let rest = &text[start + key.len()..];
-    let end = rest.find(']').ok_or_else(malformed)?;
-    let body = rest[..end].trim();
-    if body.is_empty() {
-        return Ok(Vec::new());
-    }
-    body.split(',')
-        .map(|item| item.trim().parse::<i64>().map_err(|_| malformed()))
-        .collect()
-}
-
-/// The integer field `name = 3` inside a structured attribute (missing:
-/// `None`).
-pub fn int_field(text: &str, name: &str) -> Result<Option<i64>, ValueError> {
-    let key = format!("{name} = ");
-    let Some(start) = find_field(text, &key) else {
-        return Ok(None);
-    };
-    let rest = &text[start + key.len()..];
-    let digits: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == '-')
-        .collect();
-    digits.parse().map(Some).map_err(|_| ValueError::Malformed {
-        what: "structured attribute field",
-        text: format!("{name} in {text}"),
-    })
-}
-
-/// Position of `key` as a whole field name (not the tail of a longer name).
-fn find_field(text: &str, key: &str) -> Option<usize> {
-    let mut from = 0;
-    while let Some(found) = text[from..].find(key) {
-        let at = from + found;
-        let before = text[..at].chars().next_back();
-        if before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_')) {
-            return Some(at);
-        }
-        from = at + key.len();
-    }
-    None
-}
+pub use zkdv_ir::attrs::{int_field, list_field};
 
 /// The type of result `index` (through the installed cache when there is
 /// one).

@@ -931,7 +931,7 @@ impl CudaBackend {
             "stablehlo.dot_general" => {
                 let [a, b] = operands else { return Ok(None) };
                 let Ok(dims) = attrs::text(op, "dot_dimension_numbers")
-                    .and_then(|text| DotDimensions::parse(&text))
+                    .and_then(|text| Ok(DotDimensions::parse(&text)?))
                 else {
                     return Ok(None);
                 };

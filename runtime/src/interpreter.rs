@@ -36,6 +36,7 @@ use std::rc::Rc;
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
 use melior::ir::{BlockRef, OperationRef, RegionLike, ValueLike};
+use zkdv_ir::ops::{self as ops_table, Props};
 use zkdv_ir::{format_location, op_name};
 
 use crate::attrs::{self, AddressMap};
@@ -96,7 +97,9 @@ struct OpPlan {
     constant: Option<Result<Tensor, ValueError>>,
     /// The family that evaluated the op last time (index into `FAMILIES`).
     family: std::cell::Cell<Option<usize>>,
-    /// Whether NaN results are made canonical (see [`NAN_PRODUCERS`]).
+    /// Whether NaN results are made canonical: the op computes new floats
+    /// ([`Props::NEW_FLOATS`]), so NaN bits would depend on the
+    /// architecture or the compiler's operand order.
     canonical_nans: bool,
     /// Whether the op is a terminator (`func.return`, `stablehlo.return`).
     terminator: bool,
@@ -223,58 +226,6 @@ const OWNED: &[&str] = &[
     "sdy.reshard",
     "stablehlo.composite",
     "stablehlo.while",
-];
-
-/// The ops [`Exec::structural`] runs.
-const STRUCTURAL: &[&str] = &[
-    "func.call",
-    "stablehlo.optimization_barrier",
-    "sdy.sharding_constraint",
-    "sdy.reshard",
-    "stablehlo.composite",
-    "stablehlo.if",
-    "stablehlo.case",
-    "stablehlo.while",
-    "interpreter.run_parallel",
-];
-
-/// Ops that compute new floating-point values; their NaN results are made
-/// canonical ([`Tensor::canonicalize_nans`]), so NaN bits do not depend on
-/// the architecture or the compiler's operand order. Everything else
-/// (data movement, sign operations, compare, select, convert) keeps the
-/// NaNs it is given.
-const NAN_PRODUCERS: &[&str] = &[
-    "stablehlo.add",
-    "stablehlo.subtract",
-    "stablehlo.multiply",
-    "stablehlo.divide",
-    "stablehlo.remainder",
-    "stablehlo.power",
-    "stablehlo.atan2",
-    "stablehlo.sqrt",
-    "stablehlo.rsqrt",
-    "stablehlo.cbrt",
-    "stablehlo.exponential",
-    "stablehlo.exponential_minus_one",
-    "stablehlo.log",
-    "stablehlo.log_plus_one",
-    "stablehlo.logistic",
-    "stablehlo.tanh",
-    "stablehlo.sine",
-    "stablehlo.cosine",
-    "stablehlo.tan",
-    "stablehlo.dot_general",
-    "stablehlo.dot",
-    "stablehlo.convolution",
-    "stablehlo.reduce",
-    "stablehlo.reduce_window",
-    "stablehlo.select_and_scatter",
-    "stablehlo.scatter",
-    "stablehlo.triangular_solve",
-    "stablehlo.fft",
-    "stablehlo.all_reduce",
-    "stablehlo.reduce_scatter",
-    "stablehlo.complex",
 ];
 
 /// Nested calls and regions deeper than this are an error (recursion).
@@ -667,7 +618,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         let name = op_name(op);
         let constant = (name == "stablehlo.constant" && op.operand_count() == 0)
             .then(|| attrs::text(op, "value").and_then(|text| Tensor::from_dense_text(&text)));
-        let canonical_nans = NAN_PRODUCERS.contains(&name.as_str())
+        let canonical_nans = ops_table::has(&name, Props::NEW_FLOATS)
             || (name.starts_with("chlo.") && name != "chlo.top_k");
         let reuse = if OWNED.contains(&name.as_str()) {
             Reuse::Owned
@@ -700,7 +651,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             results: attrs::result_types(op),
             constant,
             terminator: name == "func.return" || name == "stablehlo.return",
-            structural: STRUCTURAL.contains(&name.as_str()),
+            structural: ops_table::has(&name, Props::STRUCTURAL),
             name,
             family: std::cell::Cell::new(None),
             canonical_nans,

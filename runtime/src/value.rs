@@ -36,6 +36,15 @@ pub enum ValueError {
     OutOfRange(String),
 }
 
+impl From<zkdv_ir::attrs::AttrError> for ValueError {
+    fn from(error: zkdv_ir::attrs::AttrError) -> Self {
+        ValueError::Malformed {
+            what: error.what,
+            text: error.text,
+        }
+    }
+}
+
 /// An element type the interpreter supports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ElementType {
@@ -478,7 +487,7 @@ impl Tensor {
     /// depends on the architecture (x86 and Arm differ) and even on the
     /// operand order the compiler chose. The interpreter applies this to the
     /// results of every op that computes floats (see
-    /// `interpreter::NAN_PRODUCERS`), so NaN results are the same bits
+    /// `zkdv_ir::ops::Props::NEW_FLOATS`), so NaN results are the same bits
     /// everywhere; ops that only move or reinterpret values keep payloads.
     pub fn canonicalize_nans(&mut self) {
         // A read-only scan first (a NaN is rare; writing every element back

@@ -73,7 +73,8 @@ pub fn family(
     let result = match name {
         "stablehlo.dot_general" => {
             arity(operands, 2)?;
-            let dims = DotDimensions::parse(&attrs::text(op, "dot_dimension_numbers")?)?;
+            let dims = DotDimensions::parse(&attrs::text(op, "dot_dimension_numbers")?)
+                .map_err(ValueError::from)?;
             dot_general(operands[0], operands[1], &dims, &attrs::result_type(op, 0)?)
         }
         "stablehlo.dot" => {
@@ -82,7 +83,8 @@ pub fn family(
         }
         "stablehlo.convolution" => {
             arity(operands, 2)?;
-            let dims = ConvDimensions::parse(&attrs::text(op, "dimension_numbers")?)?;
+            let dims = ConvDimensions::parse(&attrs::text(op, "dimension_numbers")?)
+                .map_err(ValueError::from)?;
             let window = ConvWindow::from_op(op, dims.input_spatial.len())?;
             convolution(
                 operands[0],
@@ -428,49 +430,7 @@ fn arrange<'t>(
 // ---------------------------------------------------------------------------
 // dot_general and dot
 
-/// The dimension numbers of `dot_general`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct DotDimensions {
-    /// Batch dimensions of the lhs.
-    pub lhs_batching: Vec<usize>,
-    /// Batch dimensions of the rhs, paired with `lhs_batching`.
-    pub rhs_batching: Vec<usize>,
-    /// Contracting dimensions of the lhs.
-    pub lhs_contracting: Vec<usize>,
-    /// Contracting dimensions of the rhs, paired with `lhs_contracting`.
-    pub rhs_contracting: Vec<usize>,
-}
-
-impl DotDimensions {
-    /// Reads `#stablehlo.dot<lhs_batching_dimensions = [0], ...>` (missing
-    /// fields are empty lists).
-    pub fn parse(text: &str) -> Result<Self, ValueError> {
-        let text = text.trim();
-        if !(text.starts_with("#stablehlo.dot<") && text.ends_with('>')) {
-            return Err(ValueError::Malformed {
-                what: "dot dimension numbers",
-                text: text.to_owned(),
-            });
-        }
-        let field = |name: &str| -> Result<Vec<usize>, ValueError> {
-            attrs::list_field(text, name)?
-                .into_iter()
-                .map(|d| {
-                    usize::try_from(d).map_err(|_| ValueError::Malformed {
-                        what: "dot dimension numbers",
-                        text: text.to_owned(),
-                    })
-                })
-                .collect()
-        };
-        Ok(Self {
-            lhs_batching: field("lhs_batching_dimensions")?,
-            rhs_batching: field("rhs_batching_dimensions")?,
-            lhs_contracting: field("lhs_contracting_dimensions")?,
-            rhs_contracting: field("rhs_contracting_dimensions")?,
-        })
-    }
-}
+pub use zkdv_ir::attrs::DotDimensions;
 
 /// The dimensions of `rank` in neither list, in order; an error when the
 /// lists overlap, repeat or leave the rank.
@@ -759,121 +719,7 @@ pub fn dot(lhs: &Tensor, rhs: &Tensor, result: &TensorType) -> Result<Tensor, Va
 // ---------------------------------------------------------------------------
 // convolution
 
-/// The dimension numbers of `convolution`: where batch, feature and spatial
-/// dimensions sit in each of input, kernel and output.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConvDimensions {
-    /// Input batch dimension.
-    pub input_batch: usize,
-    /// Input feature dimension.
-    pub input_feature: usize,
-    /// Input spatial dimensions, spatial dimension 0 first.
-    pub input_spatial: Vec<usize>,
-    /// Kernel input feature dimension.
-    pub kernel_input_feature: usize,
-    /// Kernel output feature dimension.
-    pub kernel_output_feature: usize,
-    /// Kernel spatial dimensions.
-    pub kernel_spatial: Vec<usize>,
-    /// Output batch dimension.
-    pub output_batch: usize,
-    /// Output feature dimension.
-    pub output_feature: usize,
-    /// Output spatial dimensions.
-    pub output_spatial: Vec<usize>,
-}
-
-/// One layout `[b, 0, 1, f]`: the positions of the two letters and of each
-/// spatial dimension.
-fn parse_layout(text: &str, first: &str, second: &str) -> Option<(usize, usize, Vec<usize>)> {
-    let items: Vec<&str> = text
-        .trim()
-        .strip_prefix('[')?
-        .strip_suffix(']')?
-        .split(',')
-        .map(str::trim)
-        .collect();
-    let position = |letter: &str| {
-        let mut found = items.iter().enumerate().filter(|(_, &i)| i == letter);
-        let (at, _) = found.next()?;
-        found.next().is_none().then_some(at)
-    };
-    let (a, b) = (position(first)?, position(second)?);
-    let spatial_count = items.len().checked_sub(2)?;
-    let mut spatial = vec![usize::MAX; spatial_count];
-    for (at, item) in items.iter().enumerate() {
-        if at == a || at == b {
-            continue;
-        }
-        let d: usize = item.parse().ok()?;
-        if d >= spatial_count || spatial[d] != usize::MAX {
-            return None;
-        }
-        spatial[d] = at;
-    }
-    Some((a, b, spatial))
-}
-
-impl ConvDimensions {
-    /// Reads `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>` or
-    /// the `#stablehlo.conv<raw input_batch_dimension = 0, ...>` form.
-    pub fn parse(text: &str) -> Result<Self, ValueError> {
-        let malformed = || ValueError::Malformed {
-            what: "convolution dimension numbers",
-            text: text.to_owned(),
-        };
-        let body = text
-            .trim()
-            .strip_prefix("#stablehlo.conv<")
-            .and_then(|b| b.strip_suffix('>'))
-            .ok_or_else(malformed)?
-            .trim();
-        if body.starts_with("raw") {
-            let index = |name: &str| -> Result<usize, ValueError> {
-                attrs::int_field(body, name)?
-                    .and_then(|v| usize::try_from(v).ok())
-                    .ok_or_else(malformed)
-            };
-            let list = |name: &str| -> Result<Vec<usize>, ValueError> {
-                attrs::list_field(body, name)?
-                    .into_iter()
-                    .map(|v| usize::try_from(v).map_err(|_| malformed()))
-                    .collect()
-            };
-            return Ok(Self {
-                input_batch: index("input_batch_dimension")?,
-                input_feature: index("input_feature_dimension")?,
-                input_spatial: list("input_spatial_dimensions")?,
-                kernel_input_feature: index("kernel_input_feature_dimension")?,
-                kernel_output_feature: index("kernel_output_feature_dimension")?,
-                kernel_spatial: list("kernel_spatial_dimensions")?,
-                output_batch: index("output_batch_dimension")?,
-                output_feature: index("output_feature_dimension")?,
-                output_spatial: list("output_spatial_dimensions")?,
-            });
-        }
-        let (operands, output) = body.split_once("->").ok_or_else(malformed)?;
-        let split = operands.find("]x[").ok_or_else(malformed)?;
-        let (input, kernel) = (&operands[..=split], &operands[split + 2..]);
-        let (input_batch, input_feature, input_spatial) =
-            parse_layout(input, "b", "f").ok_or_else(malformed)?;
-        let (kernel_input_feature, kernel_output_feature, kernel_spatial) =
-            parse_layout(kernel, "i", "o").ok_or_else(malformed)?;
-        let (output_batch, output_feature, output_spatial) =
-            parse_layout(output, "b", "f").ok_or_else(malformed)?;
-        Ok(Self {
-            input_batch,
-            input_feature,
-            input_spatial,
-            kernel_input_feature,
-            kernel_output_feature,
-            kernel_spatial,
-            output_batch,
-            output_feature,
-            output_spatial,
-        })
-    }
-}
+pub use zkdv_ir::attrs::ConvDimensions;
 
 /// The window attributes of `convolution`, one entry per spatial dimension.
 #[derive(Debug, Clone, PartialEq, Eq)]
