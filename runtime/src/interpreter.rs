@@ -95,8 +95,8 @@ struct OpPlan {
     results: Result<Vec<TensorType>, ValueError>,
     /// The value of a `stablehlo.constant`.
     constant: Option<Result<Tensor, ValueError>>,
-    /// The family that evaluated the op last time (index into `FAMILIES`).
-    family: std::cell::Cell<Option<usize>>,
+    /// The family that evaluates the op ([`ops::table`]), resolved once.
+    family: Option<Family>,
     /// Whether NaN results are made canonical: the op computes new floats
     /// ([`Props::NEW_FLOATS`]), so NaN bits would depend on the
     /// architecture or the compiler's operand order.
@@ -398,20 +398,6 @@ fn located(op: &OperationRef<'_, '_>, error: OpError) -> RuntimeError {
     }
 }
 
-/// The families the interpreter offers each op to, in order.
-const FAMILIES: &[Family] = &[
-    core_family,
-    ops::complex::family,
-    ops::linalg::family,
-    ops::linalg_solve::family,
-    ops::collective::family,
-    ops::per_element::family,
-    ops::math::family,
-    ops::movement::family,
-    ops::reduction::family,
-    ops::selection::family,
-];
-
 impl<'c, 'a> Exec<'_, 'c, 'a> {
     /// Runs a `func.func` on `inputs`; `check_inputs` compares them with the
     /// argument types (calls from checked code skip it).
@@ -652,8 +638,8 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             constant,
             terminator: name == "func.return" || name == "stablehlo.return",
             structural: ops_table::has(&name, Props::STRUCTURAL),
+            family: ops::table::lookup(&name),
             name,
-            family: std::cell::Cell::new(None),
             canonical_nans,
         }
     }
@@ -724,22 +710,8 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                 if let Some(offload) = self.offload {
                     found = offload(op, name, operands, &regions).map_err(|e| located(op, e))?;
                 }
-                if found.is_none() {
-                    // The family that took the op last time first, then the rest.
-                    let order = plan
-                        .family
-                        .get()
-                        .into_iter()
-                        .chain((0..FAMILIES.len()).filter(|&i| Some(i) != plan.family.get()));
-                    for index in order {
-                        if let Some(results) = FAMILIES[index](op, name, operands, &regions)
-                            .map_err(|e| located(op, e))?
-                        {
-                            plan.family.set(Some(index));
-                            found = Some(results);
-                            break;
-                        }
-                    }
+                if let (None, Some(family)) = (&found, plan.family) {
+                    found = family(op, name, operands, &regions).map_err(|e| located(op, e))?;
                 }
                 found
             }
@@ -1178,83 +1150,6 @@ fn combiner_of(block: BlockRef<'_, '_>) -> Option<Combiner> {
     let result = first.result(0).ok()?.to_raw().ptr;
     let returned: Vec<_> = ret.operands().map(|v| v.to_raw().ptr).collect();
     (operands == [a, b] && returned == [result]).then_some(combiner)
-}
-
-/// The elementwise and shape ops of [`crate::ops`] (the first family).
-fn core_family(
-    op: &OperationRef<'_, '_>,
-    name: &str,
-    operands: &[&Tensor],
-    _regions: &dyn Regions,
-) -> Result<Option<Vec<Tensor>>, OpError> {
-    use ops::{BinaryOp, BitwiseOp, CompareType, Direction, UnaryOp};
-    let arity = |n: usize| ops::arity(operands, n);
-    let binary =
-        |kind: BinaryOp| arity(2).and_then(|()| ops::binary(kind, operands[0], operands[1]));
-    let bitwise =
-        |kind: BitwiseOp| arity(2).and_then(|()| ops::bitwise(kind, operands[0], operands[1]));
-    let unary = |kind: UnaryOp| arity(1).and_then(|()| ops::unary(kind, operands[0]));
-    let result_type = || attrs::result_type(op, 0);
-    let result = match name {
-        "stablehlo.constant" => {
-            arity(0)?;
-            Tensor::from_dense_text(&attrs::text(op, "value")?)
-        }
-        "stablehlo.add" => binary(BinaryOp::Add),
-        "stablehlo.subtract" => binary(BinaryOp::Subtract),
-        "stablehlo.multiply" => binary(BinaryOp::Multiply),
-        "stablehlo.divide" => binary(BinaryOp::Divide),
-        "stablehlo.maximum" => binary(BinaryOp::Maximum),
-        "stablehlo.minimum" => binary(BinaryOp::Minimum),
-        "stablehlo.negate" => unary(UnaryOp::Negate),
-        "stablehlo.abs" => unary(UnaryOp::Abs),
-        "stablehlo.and" => bitwise(BitwiseOp::And),
-        "stablehlo.or" => bitwise(BitwiseOp::Or),
-        "stablehlo.xor" => bitwise(BitwiseOp::Xor),
-        "stablehlo.not" => arity(1).and_then(|()| ops::not(operands[0])),
-        "stablehlo.compare" => {
-            arity(2)?;
-            let bad = |text: String| ValueError::Malformed {
-                what: "compare attribute",
-                text,
-            };
-            let direction = attrs::enum_keyword(op, "comparison_direction")?
-                .ok_or_else(|| bad("comparison_direction missing".to_owned()))?;
-            let direction = Direction::parse(&direction).ok_or_else(|| bad(direction))?;
-            let compare_type = match attrs::enum_keyword(op, "compare_type")? {
-                None => None,
-                Some(text) => Some(CompareType::parse(&text).ok_or_else(|| bad(text))?),
-            };
-            ops::compare(direction, compare_type, operands[0], operands[1])
-        }
-        "stablehlo.select" => {
-            arity(3)?;
-            ops::select(operands[0], operands[1], operands[2])
-        }
-        "stablehlo.convert" => {
-            arity(1)?;
-            ops::convert(operands[0], result_type()?.element)
-        }
-        "stablehlo.broadcast_in_dim" => {
-            arity(1)?;
-            let dims = attrs::dimensions(op, "broadcast_dimensions")?;
-            ops::broadcast_in_dim(operands[0], &dims, &result_type()?.shape)
-        }
-        "stablehlo.reshape" => {
-            arity(1)?;
-            ops::reshape(operands[0], &result_type()?.shape)
-        }
-        "stablehlo.transpose" => {
-            arity(1)?;
-            ops::transpose(operands[0], &attrs::dimensions(op, "permutation")?)
-        }
-        "stablehlo.iota" => {
-            arity(0)?;
-            ops::iota(&result_type()?, attrs::index(op, "iota_dimension")?)
-        }
-        _ => return Ok(None),
-    };
-    Ok(Some(vec![result?]))
 }
 
 #[cfg(test)]

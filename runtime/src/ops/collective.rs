@@ -26,6 +26,19 @@ use crate::parallel::{self, Contributions, ProcessContext};
 use crate::value::{Data, ElementType, Tensor, ValueError};
 use crate::HostTensor;
 
+/// The ops this family evaluates (the op table, `table.rs`, dispatches
+/// them here).
+pub const OPS: &[&str] = &[
+    "stablehlo.all_gather",
+    "stablehlo.all_reduce",
+    "stablehlo.all_to_all",
+    "stablehlo.collective_broadcast",
+    "stablehlo.collective_permute",
+    "stablehlo.partition_id",
+    "stablehlo.reduce_scatter",
+    "stablehlo.replica_id",
+];
+
 /// The family entry point.
 pub fn family(
     op: &OperationRef<'_, '_>,
@@ -347,7 +360,7 @@ fn combine(body: &dyn Body, a: &Tensor, b: &Tensor) -> Result<Tensor, OpError> {
     let data = if refs.is_empty() {
         a.data.clone()
     } else {
-        super::movement::join(&refs)?
+        super::scalar::join(&refs)?
     };
     Ok(Tensor::new(a.element, a.shape.clone(), data)?)
 }

@@ -33,6 +33,15 @@ use crate::value::{Data, ElementType, Tensor, TensorType, ValueError};
 /// A complex number as `(re, im)`.
 pub type C = (f64, f64);
 
+/// The ops this family evaluates (the op table, `table.rs`, dispatches
+/// them here).
+pub const OPS: &[&str] = &[
+    "stablehlo.complex",
+    "stablehlo.fft",
+    "stablehlo.imag",
+    "stablehlo.real",
+];
+
 /// The complex family (see [`crate::ops::Family`]): `stablehlo.complex`,
 /// `stablehlo.real` and `stablehlo.imag`.
 pub fn family(

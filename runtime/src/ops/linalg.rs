@@ -63,6 +63,14 @@ const COLUMN_TILE: usize = 256;
 /// Up to this many rows per matrix, work items split the columns.
 const COLUMN_SPLIT_ROWS: usize = 256;
 
+/// The ops this family evaluates (the op table, `table.rs`, dispatches
+/// them here).
+pub const OPS: &[&str] = &[
+    "stablehlo.convolution",
+    "stablehlo.dot",
+    "stablehlo.dot_general",
+];
+
 /// The family entry point: `dot_general`, `dot` and `convolution`.
 pub fn family(
     op: &OperationRef<'_, '_>,

@@ -26,6 +26,10 @@ use super::{arity, OpError, Regions};
 use crate::attrs;
 use crate::value::{Data, ElementType, Tensor, ValueError};
 
+/// The ops this family evaluates (the op table, `table.rs`, dispatches
+/// them here).
+pub const OPS: &[&str] = &["stablehlo.triangular_solve"];
+
 /// The family entry point: `stablehlo.triangular_solve`.
 pub fn family(
     op: &OperationRef<'_, '_>,

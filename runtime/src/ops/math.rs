@@ -40,6 +40,53 @@ use super::{arity, same_type, OpError, Regions};
 use crate::libm;
 use crate::value::{Data, ElementType, Tensor, ValueError};
 
+/// The ops this family evaluates (the op table, `table.rs`, dispatches
+/// them here).
+pub const OPS: &[&str] = &[
+    "chlo.acos",
+    "chlo.acosh",
+    "chlo.asin",
+    "chlo.asinh",
+    "chlo.atan",
+    "chlo.atanh",
+    "chlo.cosh",
+    "chlo.erf",
+    "chlo.erf_inv",
+    "chlo.erfc",
+    "chlo.is_inf",
+    "chlo.is_neg_inf",
+    "chlo.is_pos_inf",
+    "chlo.sinh",
+    "chlo.square",
+    "chlo.tan",
+    "stablehlo.atan2",
+    "stablehlo.cbrt",
+    "stablehlo.ceil",
+    "stablehlo.cosine",
+    "stablehlo.count_leading_zeros",
+    "stablehlo.exponential",
+    "stablehlo.exponential_minus_one",
+    "stablehlo.floor",
+    "stablehlo.is_finite",
+    "stablehlo.log",
+    "stablehlo.log_plus_one",
+    "stablehlo.logistic",
+    "stablehlo.popcnt",
+    "stablehlo.power",
+    "stablehlo.remainder",
+    "stablehlo.round_nearest_afz",
+    "stablehlo.round_nearest_even",
+    "stablehlo.rsqrt",
+    "stablehlo.shift_left",
+    "stablehlo.shift_right_arithmetic",
+    "stablehlo.shift_right_logical",
+    "stablehlo.sign",
+    "stablehlo.sine",
+    "stablehlo.sqrt",
+    "stablehlo.tan",
+    "stablehlo.tanh",
+];
+
 /// The math family (see [`crate::ops::Family`]).
 pub fn family(
     _op: &OperationRef<'_, '_>,

@@ -5,6 +5,7 @@
 pub mod bitwise;
 pub mod collective;
 pub mod complex;
+pub mod core;
 pub mod elementwise;
 pub mod linalg;
 pub mod linalg_solve;
@@ -12,8 +13,10 @@ pub mod math;
 pub mod movement;
 pub mod per_element;
 pub mod reduction;
+pub mod scalar;
 pub mod selection;
 pub mod shape;
+pub mod table;
 
 pub use bitwise::{bitwise, not, BitwiseOp};
 pub use elementwise::{

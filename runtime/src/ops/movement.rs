@@ -28,10 +28,36 @@ use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, RegionLike, ValueLike};
 use zkdv_ir::op_name;
 
-use super::reduction::Kernel;
+use super::scalar::{
+    compare_elements, for_each_index, index_values, join, mismatch, promote, scalar_at,
+    simple_compare, store, strides, try_for_each_index, Kernel,
+};
 use super::{arity, Body, CompareType, Direction, OpError, Regions};
 use crate::attrs;
 use crate::value::{Data, ElementType, Tensor, TensorType, ValueError};
+
+/// The ops this family evaluates (the op table, `table.rs`, dispatches
+/// them here).
+pub const OPS: &[&str] = &[
+    "stablehlo.bitcast_convert",
+    "stablehlo.clamp",
+    "stablehlo.concatenate",
+    "stablehlo.dynamic_broadcast_in_dim",
+    "stablehlo.dynamic_gather",
+    "stablehlo.dynamic_iota",
+    "stablehlo.dynamic_pad",
+    "stablehlo.dynamic_reshape",
+    "stablehlo.dynamic_slice",
+    "stablehlo.dynamic_update_slice",
+    "stablehlo.gather",
+    "stablehlo.get_dimension_size",
+    "stablehlo.pad",
+    "stablehlo.real_dynamic_slice",
+    "stablehlo.reverse",
+    "stablehlo.scatter",
+    "stablehlo.slice",
+    "stablehlo.sort",
+];
 
 /// Evaluates the data-movement ops; `Ok(None)` for any other name.
 pub fn family(
@@ -190,141 +216,6 @@ pub fn family(
 
 fn no_operands() -> ValueError {
     mismatch("too few operands".to_owned())
-}
-
-pub(crate) fn mismatch(message: String) -> ValueError {
-    ValueError::Mismatch(message)
-}
-
-pub(crate) use super::shape::{for_each_index, strides};
-
-/// Like [`for_each_index`] with a fallible callback.
-pub(crate) fn try_for_each_index<E>(
-    shape: &[usize],
-    mut f: impl FnMut(&[usize]) -> Result<(), E>,
-) -> Result<(), E> {
-    let mut result = Ok(());
-    let mut failed = false;
-    for_each_index(shape, |index| {
-        if !failed {
-            if let Err(error) = f(index) {
-                result = Err(error);
-                failed = true;
-            }
-        }
-    });
-    result
-}
-
-/// The elements of an integer tensor as `i64` (unsigned values above
-/// `i64::MAX` saturate, which every index use clamps or rejects anyway).
-pub(crate) fn index_values(t: &Tensor) -> Result<Vec<i64>, ValueError> {
-    match &t.data {
-        Data::Signed(v) => Ok(v.clone()),
-        Data::Unsigned(v) => Ok(v
-            .iter()
-            .map(|&x| i64::try_from(x).unwrap_or(i64::MAX))
-            .collect()),
-        _ => Err(mismatch(format!(
-            "expected an integer tensor, found {:?}",
-            t.element
-        ))),
-    }
-}
-
-/// Element `i` of `t` as a rank-0 tensor.
-pub(crate) fn scalar_at(t: &Tensor, i: usize) -> Result<Tensor, ValueError> {
-    if i >= t.data.len() {
-        return Err(mismatch(format!("element {i} outside {:?}", t.shape)));
-    }
-    Tensor::new(t.element, Vec::new(), t.data.gather(&[i]))
-}
-
-/// Stores the single element of `value` at `dst[i]`.
-pub(crate) fn store(
-    dst: &mut Data,
-    element: ElementType,
-    i: usize,
-    value: &Tensor,
-) -> Result<(), ValueError> {
-    if value.element != element || value.data.len() != 1 || i >= dst.len() {
-        return Err(mismatch(format!(
-            "a region returned {:?}{:?} where a {element:?} scalar was expected",
-            value.element, value.shape
-        )));
-    }
-    match (dst, &value.data) {
-        (Data::F64(d), Data::F64(s)) => d[i] = s[0],
-        (Data::F32(d), Data::F32(s)) => d[i] = s[0],
-        (Data::Bool(d), Data::Bool(s)) => d[i] = s[0],
-        (Data::Signed(d), Data::Signed(s)) => d[i] = s[0],
-        (Data::Unsigned(d), Data::Unsigned(s)) => d[i] = s[0],
-        (Data::C64(d), Data::C64(s)) => d[i] = s[0],
-        (Data::C128(d), Data::C128(s)) => d[i] = s[0],
-        _ => return Err(mismatch("element class mismatch".to_owned())),
-    }
-    Ok(())
-}
-
-/// The elements of `parts` one after the other (all of one class).
-pub(crate) fn join(parts: &[&Data]) -> Result<Data, ValueError> {
-    fn cat<T: Copy>(parts: &[&Data], pick: impl Fn(&Data) -> Option<&Vec<T>>) -> Option<Vec<T>> {
-        let mut out = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
-        for part in parts {
-            out.extend_from_slice(pick(part)?);
-        }
-        Some(out)
-    }
-    let first = parts
-        .first()
-        .ok_or_else(|| mismatch("nothing to join".to_owned()))?;
-    let joined = match first {
-        Data::F64(_) => cat(parts, |d| match d {
-            Data::F64(v) => Some(v),
-            _ => None,
-        })
-        .map(Data::F64),
-        Data::F32(_) => cat(parts, |d| match d {
-            Data::F32(v) => Some(v),
-            _ => None,
-        })
-        .map(Data::F32),
-        Data::Bool(_) => cat(parts, |d| match d {
-            Data::Bool(v) => Some(v),
-            _ => None,
-        })
-        .map(Data::Bool),
-        Data::Signed(_) => cat(parts, |d| match d {
-            Data::Signed(v) => Some(v),
-            _ => None,
-        })
-        .map(Data::Signed),
-        Data::Unsigned(_) => cat(parts, |d| match d {
-            Data::Unsigned(v) => Some(v),
-            _ => None,
-        })
-        .map(Data::Unsigned),
-        Data::C64(_) => cat(parts, |d| match d {
-            Data::C64(v) => Some(v),
-            _ => None,
-        })
-        .map(Data::C64),
-        Data::C128(_) => cat(parts, |d| match d {
-            Data::C128(v) => Some(v),
-            _ => None,
-        })
-        .map(Data::C128),
-    };
-    joined.ok_or_else(|| mismatch("operands of different element classes".to_owned()))
-}
-
-/// Converts `t` to `element` when it differs (promotable region types).
-pub(crate) fn promote(t: &Tensor, element: ElementType) -> Result<Tensor, ValueError> {
-    if t.element == element {
-        Ok(t.clone())
-    } else {
-        super::convert(t, element)
-    }
 }
 
 fn to_usize(value: i64, what: &str) -> Result<usize, ValueError> {
@@ -1204,94 +1095,6 @@ pub(crate) fn returns_updates(op: &OperationRef<'_, '_>, index: usize, n: usize)
         .filter_map(|i| block.argument(i).ok().map(|a| a.to_raw().ptr))
         .collect();
     updates.len() == n && returned == updates
-}
-
-/// A comparator that is exactly `compare(arg0, arg1)`: its direction and
-/// compare type, read from region `index` of `op`.
-pub(crate) fn simple_compare(
-    op: &OperationRef<'_, '_>,
-    index: usize,
-) -> Option<(Direction, Option<CompareType>)> {
-    let block = op.region(index).ok()?.first_block()?;
-    if block.argument_count() < 2 {
-        return None;
-    }
-    let first = block.first_operation()?;
-    let ret = first.next_in_block()?;
-    if ret.next_in_block().is_some()
-        || op_name(&ret) != "stablehlo.return"
-        || op_name(&first) != "stablehlo.compare"
-    {
-        return None;
-    }
-    let a = block.argument(0).ok()?.to_raw().ptr;
-    let b = block.argument(1).ok()?.to_raw().ptr;
-    let operands: Vec<_> = first.operands().map(|v| v.to_raw().ptr).collect();
-    let result = first.result(0).ok()?.to_raw().ptr;
-    let returned: Vec<_> = ret.operands().map(|v| v.to_raw().ptr).collect();
-    if operands != [a, b] || returned != [result] {
-        return None;
-    }
-    let direction = Direction::parse(&attrs::enum_keyword(&first, "comparison_direction").ok()??)?;
-    let compare_type = match attrs::enum_keyword(&first, "compare_type").ok()? {
-        None => None,
-        Some(text) => Some(CompareType::parse(&text)?),
-    };
-    Some((direction, compare_type))
-}
-
-/// `compare(data[i], data[j])` exactly as `stablehlo.compare` decides it
-/// (`None` when the element class has no such comparison).
-pub(crate) fn compare_elements(
-    direction: Direction,
-    compare_type: Option<CompareType>,
-    data: &Data,
-    i: usize,
-    j: usize,
-) -> Option<bool> {
-    use std::cmp::Ordering;
-    let total = compare_type == Some(CompareType::TotalOrder);
-    let ordering: Option<Ordering> = match data {
-        Data::F64(v) => {
-            let (x, y) = (v.get(i)?, v.get(j)?);
-            if total {
-                Some(x.total_cmp(y))
-            } else {
-                x.partial_cmp(y)
-            }
-        }
-        Data::F32(v) => {
-            let (x, y) = (v.get(i)?, v.get(j)?);
-            if total {
-                Some(x.total_cmp(y))
-            } else {
-                x.partial_cmp(y)
-            }
-        }
-        Data::Bool(v) => Some(v.get(i)?.cmp(v.get(j)?)),
-        Data::Signed(v) => Some(v.get(i)?.cmp(v.get(j)?)),
-        Data::Unsigned(v) => Some(v.get(i)?.cmp(v.get(j)?)),
-        // Complex numbers are only compared for (in)equality.
-        Data::C64(v) if !total && matches!(direction, Direction::Eq | Direction::Ne) => {
-            let (x, y) = (v.get(i)?, v.get(j)?);
-            (x[0] == y[0] && x[1] == y[1]).then_some(Ordering::Equal)
-        }
-        Data::C128(v) if !total && matches!(direction, Direction::Eq | Direction::Ne) => {
-            let (x, y) = (v.get(i)?, v.get(j)?);
-            (x[0] == y[0] && x[1] == y[1]).then_some(Ordering::Equal)
-        }
-        Data::C64(_) | Data::C128(_) => return None,
-    };
-    Some(match (direction, ordering) {
-        (Direction::Ne, None) => true,
-        (_, None) => false,
-        (Direction::Eq, Some(o)) => o == Ordering::Equal,
-        (Direction::Ne, Some(o)) => o != Ordering::Equal,
-        (Direction::Ge, Some(o)) => o != Ordering::Less,
-        (Direction::Gt, Some(o)) => o == Ordering::Greater,
-        (Direction::Le, Some(o)) => o != Ordering::Greater,
-        (Direction::Lt, Some(o)) => o == Ordering::Less,
-    })
 }
 
 /// Stable bottom-up merge sort of `items` by a fallible `less`.

@@ -8,6 +8,10 @@ use super::{arity, Body, OpError, Regions};
 use crate::attrs;
 use crate::value::{Data, ElementType, Tensor, ValueError};
 
+/// The ops this family evaluates (the op table, `table.rs`, dispatches
+/// them here).
+pub const OPS: &[&str] = &["chlo.mulhi", "stablehlo.map"];
+
 /// The family entry point: `chlo.mulhi` and `stablehlo.map`.
 pub fn family(
     op: &OperationRef<'_, '_>,
@@ -119,7 +123,7 @@ pub fn map(inputs: &[&Tensor], dimensions: &[usize], body: &dyn Body) -> Result<
         ));
     };
     let refs: Vec<&Data> = parts.iter().collect();
-    let data = super::movement::join(&refs)?;
+    let data = super::scalar::join(&refs)?;
     Ok(Tensor::new(element, first.shape.clone(), data)?)
 }
 

@@ -35,12 +35,22 @@
 
 use melior::ir::OperationRef;
 
-use super::movement::{
+use super::scalar::{
     compare_elements, for_each_index, mismatch, promote, scalar_at, simple_compare, store, strides,
+    Kernel,
 };
 use super::{arity, Body, Combiner, OpError, Regions};
 use crate::attrs;
 use crate::value::{Data, ElementType, Tensor, TensorType, ValueError};
+
+/// The ops this family evaluates (the op table, `table.rs`, dispatches
+/// them here).
+pub const OPS: &[&str] = &[
+    "stablehlo.reduce",
+    "stablehlo.reduce_precision",
+    "stablehlo.reduce_window",
+    "stablehlo.select_and_scatter",
+];
 
 /// Evaluates the reduction ops; `Ok(None)` for any other name.
 pub fn family(
@@ -142,96 +152,8 @@ fn padding(op: &OperationRef<'_, '_>, rank: usize) -> Result<Vec<(i64, i64)>, Va
     }
 }
 
-/// A [`Combiner`] as a typed scalar function of one element class.
-#[derive(Clone, Copy)]
-pub(crate) enum Kernel {
-    F64(fn(f64, f64) -> f64),
-    F32(fn(f32, f32) -> f32, ElementType),
-    Bool(fn(bool, bool) -> bool),
-    Signed(fn(i64, i64) -> i64, ElementType),
-    Unsigned(fn(u64, u64) -> u64, ElementType),
-}
-
-/// `maximum`/`minimum` of two floats exactly as `stablehlo.maximum` and
-/// `stablehlo.minimum` compute them.
-macro_rules! float_extreme {
-    ($t:ty, $max:expr) => {
-        |x: $t, y: $t| -> $t {
-            let max: bool = $max;
-            if x == y && x == 0.0 {
-                if x.is_sign_negative() == max {
-                    y
-                } else {
-                    x
-                }
-            } else if x.is_nan() {
-                x
-            } else if y.is_nan() {
-                y
-            } else if (x > y) == max {
-                x
-            } else {
-                y
-            }
-        }
-    };
-}
-
-macro_rules! float_kernel {
-    ($t:ty, $c:expr) => {{
-        let f: Option<fn($t, $t) -> $t> = match $c {
-            Combiner::Add => Some(|x, y| x + y),
-            Combiner::Multiply => Some(|x, y| x * y),
-            Combiner::Maximum => Some(float_extreme!($t, true)),
-            Combiner::Minimum => Some(float_extreme!($t, false)),
-            Combiner::And | Combiner::Or | Combiner::Xor => None,
-        };
-        f
-    }};
-}
-
+/// The reduction-specific part of [`Kernel`].
 impl Kernel {
-    /// The kernel of `combiner` on `element`, or `None` when the op is not
-    /// defined there (the body then runs and reports the error).
-    pub(crate) fn new(combiner: Combiner, element: ElementType) -> Option<Self> {
-        Some(match element {
-            ElementType::F64 => Kernel::F64(float_kernel!(f64, combiner)?),
-            ElementType::F32 | ElementType::F16 | ElementType::BF16 => {
-                Kernel::F32(float_kernel!(f32, combiner)?, element)
-            }
-            ElementType::I1 => Kernel::Bool(match combiner {
-                Combiner::Add | Combiner::Maximum | Combiner::Or => |x, y| x | y,
-                Combiner::Multiply | Combiner::Minimum | Combiner::And => |x, y| x & y,
-                Combiner::Xor => |x, y| x ^ y,
-            }),
-            ElementType::Signed(_) => Kernel::Signed(
-                match combiner {
-                    Combiner::Add => |x: i64, y: i64| x.wrapping_add(y),
-                    Combiner::Multiply => |x: i64, y: i64| x.wrapping_mul(y),
-                    Combiner::Maximum => |x: i64, y: i64| x.max(y),
-                    Combiner::Minimum => |x: i64, y: i64| x.min(y),
-                    Combiner::And => |x, y| x & y,
-                    Combiner::Or => |x, y| x | y,
-                    Combiner::Xor => |x, y| x ^ y,
-                },
-                element,
-            ),
-            ElementType::Unsigned(_) => Kernel::Unsigned(
-                match combiner {
-                    Combiner::Add => |x: u64, y: u64| x.wrapping_add(y),
-                    Combiner::Multiply => |x: u64, y: u64| x.wrapping_mul(y),
-                    Combiner::Maximum => |x: u64, y: u64| x.max(y),
-                    Combiner::Minimum => |x: u64, y: u64| x.min(y),
-                    Combiner::And => |x, y| x & y,
-                    Combiner::Or => |x, y| x | y,
-                    Combiner::Xor => |x, y| x ^ y,
-                },
-                element,
-            ),
-            ElementType::Complex64 | ElementType::Complex128 => return None,
-        })
-    }
-
     /// For each output, folds `input` at the positions `plan` lists (the
     /// init value where `None`) starting from `init[0]`; `None` when the
     /// data classes do not fit the kernel. A float sum or product is folded
@@ -292,40 +214,6 @@ impl Kernel {
             }
             _ => return None,
         })
-    }
-
-    /// `dst[d] = f(dst[d], src[s])` for each `(d, s)` in order; `false`
-    /// (nothing changed) when the classes do not fit or an index is out of
-    /// range.
-    pub(crate) fn scatter(&self, dst: &mut Data, src: &Data, pairs: &[(usize, usize)]) -> bool {
-        fn run<T: Copy>(
-            dst: &mut [T],
-            src: &[T],
-            pairs: &[(usize, usize)],
-            f: impl Fn(T, T) -> T,
-        ) -> bool {
-            if pairs.iter().any(|&(d, s)| d >= dst.len() || s >= src.len()) {
-                return false;
-            }
-            for &(d, s) in pairs {
-                dst[d] = f(dst[d], src[s]);
-            }
-            true
-        }
-        match (*self, dst, src) {
-            (Kernel::F64(f), Data::F64(d), Data::F64(s)) => run(d, s, pairs, f),
-            (Kernel::F32(f, e), Data::F32(d), Data::F32(s)) => {
-                run(d, s, pairs, |a, b| e.round_f32(f(a, b)))
-            }
-            (Kernel::Bool(f), Data::Bool(d), Data::Bool(s)) => run(d, s, pairs, f),
-            (Kernel::Signed(f, e), Data::Signed(d), Data::Signed(s)) => {
-                run(d, s, pairs, |a, b| e.wrap_signed(f(a, b)))
-            }
-            (Kernel::Unsigned(f, e), Data::Unsigned(d), Data::Unsigned(s)) => {
-                run(d, s, pairs, |a, b| e.wrap_unsigned(f(a, b)))
-            }
-            _ => false,
-        }
     }
 }
 

@@ -14,6 +14,10 @@ use super::{arity, OpError, Regions};
 use crate::attrs;
 use crate::value::{Data, ElementType, Tensor, ValueError};
 
+/// The ops this family evaluates (the op table, `table.rs`, dispatches
+/// them here).
+pub const OPS: &[&str] = &["chlo.top_k"];
+
 /// The family of [`top_k`] (see the module documentation).
 pub fn family(
     op: &OperationRef<'_, '_>,
