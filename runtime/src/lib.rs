@@ -20,7 +20,6 @@ pub mod interpreter;
 pub mod libm;
 pub mod ops;
 pub mod parallel;
-pub mod pool;
 pub mod program;
 pub mod rounding;
 pub mod value;
