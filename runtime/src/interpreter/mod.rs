@@ -14,8 +14,10 @@
 //! their attributes decoded) is worked out on its first run and kept in the
 //! [`PlanCache`].
 //!
-//! Each op goes to the families of [`crate::ops`] in turn (elementwise,
-//! data movement, reductions, linear algebra, math); the interpreter itself
+//! Each op runs through the family the op table names for it
+//! ([`crate::ops::table`], resolved when the block's plan is made; the most
+//! frequent core ops through their decoded form, [`decoded`]); the
+//! interpreter itself
 //! runs the structural ops: `func.call` (the callee found by symbol in the
 //! enclosing module), `stablehlo.while`, `if`, `case`,
 //! `optimization_barrier` and `composite` (through its decomposition), and
@@ -44,189 +46,18 @@ use crate::ops::{self, Body, Combiner, Family, OpError, Regions};
 use crate::value::{Data, Tensor, TensorType, ValueError};
 use crate::{Backend, HostTensor, RuntimeError};
 
+mod decoded;
+mod plan;
+mod regions;
+
+use decoded::Decoded;
+pub use plan::PlanCache;
+use plan::{OpPlan, Reuse, OWNED};
+use regions::OpRegions;
+
 /// What an extension hook answers for an op the core does not know: `None`
 /// to decline (the op is then unsupported), or the op's results.
 pub type HookResult = Option<Result<Vec<Tensor>, RuntimeError>>;
-
-/// What the interpreter learns about a module once and reuses on every run:
-/// for each block, after which op each value dies; for each op, its name,
-/// its declared result types and, for a constant, the decoded value.
-///
-/// Keys are raw MLIR pointers, so a cache belongs to one parsed module and
-/// must not outlive it ([`crate::Program`] keeps the two together).
-#[derive(Default)]
-pub struct PlanCache {
-    blocks: RefCell<AddressMap<usize, Rc<BlockPlan>>>,
-    /// The `func.func` each `func.call` or `stablehlo.composite` runs, by
-    /// the calling op.
-    callees: RefCell<AddressMap<usize, mlir_sys::MlirOperation>>,
-    /// Printed attribute texts ([`attrs::text`] reads them while a run is
-    /// going).
-    attrs: Rc<attrs::AttrTexts>,
-}
-
-impl std::fmt::Debug for PlanCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PlanCache")
-            .field("blocks", &self.blocks.borrow().len())
-            .finish()
-    }
-}
-
-/// The cached facts about one block: its argument values, and its ops in
-/// order, each with its plan and the values whose last use it is (uses
-/// inside nested regions count for the op that holds them). A run walks
-/// this array instead of MLIR's list of ops.
-struct BlockPlan {
-    arguments: Vec<*const c_void>,
-    steps: Vec<Step>,
-}
-
-/// One op of a [`BlockPlan`].
-struct Step {
-    op: mlir_sys::MlirOperation,
-    plan: OpPlan,
-    dies: Vec<*const c_void>,
-}
-
-/// The cached facts about one op.
-struct OpPlan {
-    name: String,
-    results: Result<Vec<TensorType>, ValueError>,
-    /// The value of a `stablehlo.constant`.
-    constant: Option<Result<Tensor, ValueError>>,
-    /// The family that evaluates the op ([`ops::table`]), resolved once.
-    family: Option<Family>,
-    /// Whether NaN results are made canonical: the op computes new floats
-    /// ([`Props::NEW_FLOATS`]), so NaN bits would depend on the
-    /// architecture or the compiler's operand order.
-    canonical_nans: bool,
-    /// Whether the op is a terminator (`func.return`, `stablehlo.return`).
-    terminator: bool,
-    /// Whether the interpreter runs the op itself ([`Exec::structural`]).
-    structural: bool,
-    /// The op's operand values (raw pointers), in order.
-    operands: Vec<*const c_void>,
-    /// The op's result values (raw pointers), in order.
-    results_keys: Vec<*const c_void>,
-    /// Whether the op may take the buffers of operands whose last use it is.
-    reuse: Reuse,
-    /// Values that ops nested in the op's regions read (they stay in the
-    /// frame while the op runs).
-    nested_uses: Vec<*const c_void>,
-    /// The op with its attributes decoded, for the most frequent core ops.
-    decoded: Option<Decoded>,
-}
-
-/// A frequent core op with its attributes decoded once, so that running it
-/// neither reads attributes nor goes through the families (an op whose
-/// attributes do not decode runs the ordinary way, which reports them).
-enum Decoded {
-    Binary(ops::BinaryOp),
-    Unary(ops::UnaryOp),
-    Broadcast {
-        dimensions: Vec<usize>,
-        shape: Vec<usize>,
-    },
-    Reshape(Vec<usize>),
-    Transpose(Vec<usize>),
-    Convert(crate::ElementType),
-    Compare(ops::Direction, Option<ops::CompareType>),
-    Select,
-    DotGeneral(ops::linalg::DotDimensions, TensorType),
-}
-
-impl Decoded {
-    fn of(op: &OperationRef<'_, '_>, name: &str) -> Option<Self> {
-        use ops::{BinaryOp, CompareType, Direction, UnaryOp};
-        let result = || attrs::result_type(op, 0).ok();
-        Some(match name {
-            "stablehlo.add" => Self::Binary(BinaryOp::Add),
-            "stablehlo.subtract" => Self::Binary(BinaryOp::Subtract),
-            "stablehlo.multiply" => Self::Binary(BinaryOp::Multiply),
-            "stablehlo.divide" => Self::Binary(BinaryOp::Divide),
-            "stablehlo.maximum" => Self::Binary(BinaryOp::Maximum),
-            "stablehlo.minimum" => Self::Binary(BinaryOp::Minimum),
-            "stablehlo.negate" => Self::Unary(UnaryOp::Negate),
-            "stablehlo.abs" => Self::Unary(UnaryOp::Abs),
-            "stablehlo.broadcast_in_dim" => Self::Broadcast {
-                dimensions: attrs::dimensions(op, "broadcast_dimensions").ok()?,
-                shape: result()?.shape,
-            },
-            "stablehlo.reshape" => Self::Reshape(result()?.shape),
-            "stablehlo.transpose" => Self::Transpose(attrs::dimensions(op, "permutation").ok()?),
-            "stablehlo.convert" => Self::Convert(result()?.element),
-            "stablehlo.compare" => {
-                let direction = attrs::enum_keyword(op, "comparison_direction").ok()??;
-                let compare_type = match attrs::enum_keyword(op, "compare_type").ok()? {
-                    None => None,
-                    Some(text) => Some(CompareType::parse(&text)?),
-                };
-                Self::Compare(Direction::parse(&direction)?, compare_type)
-            }
-            "stablehlo.select" => Self::Select,
-            "stablehlo.dot_general" => Self::DotGeneral(
-                ops::linalg::DotDimensions::parse(&attrs::text(op, "dot_dimension_numbers").ok()?)
-                    .ok()?,
-                result()?,
-            ),
-            _ => return None,
-        })
-    }
-
-    fn run(&self, operands: &[&Tensor]) -> Result<Tensor, ValueError> {
-        let arity = |n: usize| ops::arity(operands, n);
-        match self {
-            Self::Binary(kind) => {
-                arity(2).and_then(|()| ops::binary(*kind, operands[0], operands[1]))
-            }
-            Self::Unary(kind) => arity(1).and_then(|()| ops::unary(*kind, operands[0])),
-            Self::Broadcast { dimensions, shape } => {
-                arity(1).and_then(|()| ops::broadcast_in_dim(operands[0], dimensions, shape))
-            }
-            Self::Reshape(shape) => arity(1).and_then(|()| ops::reshape(operands[0], shape)),
-            Self::Transpose(permutation) => {
-                arity(1).and_then(|()| ops::transpose(operands[0], permutation))
-            }
-            Self::Convert(element) => arity(1).and_then(|()| ops::convert(operands[0], *element)),
-            Self::Compare(direction, compare_type) => arity(2)
-                .and_then(|()| ops::compare(*direction, *compare_type, operands[0], operands[1])),
-            Self::Select => {
-                arity(3).and_then(|()| ops::select(operands[0], operands[1], operands[2]))
-            }
-            Self::DotGeneral(dimensions, result) => arity(2).and_then(|()| {
-                ops::linalg::dot_general(operands[0], operands[1], dimensions, result)
-            }),
-        }
-    }
-}
-
-/// How an op can reuse the buffer of an operand that dies at it (one that
-/// is defined in the running block, is used by nothing after the op and
-/// appears once among its operands). Reuse never changes a result's bits.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Reuse {
-    /// Always computes fresh results.
-    None,
-    /// Takes its operands as owned values (calls, loops, identities):
-    /// dying operands are moved in, the others copied.
-    Owned,
-    /// `stablehlo.reshape`: a dying operand keeps its buffer, reshaped.
-    Reshape,
-    /// A float binary op computed into a dying operand
-    /// ([`ops::binary_in_place`]).
-    Binary(ops::BinaryOp),
-}
-
-/// The ops of [`Reuse::Owned`].
-const OWNED: &[&str] = &[
-    "func.call",
-    "stablehlo.optimization_barrier",
-    "sdy.sharding_constraint",
-    "sdy.reshard",
-    "stablehlo.composite",
-    "stablehlo.while",
-];
 
 /// Nested calls and regions deeper than this are an error (recursion).
 const MAX_DEPTH: usize = 256;
@@ -549,99 +380,6 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             }
         }
         Err(malformed(owner, "a block without a terminator"))
-    }
-
-    /// The plan of `block`, made on its first run.
-    fn block_plan(&self, block: BlockRef<'c, 'a>) -> Rc<BlockPlan> {
-        let key = block.to_raw().ptr as usize;
-        if let Some(found) = self.cache.blocks.borrow().get(&key) {
-            return Rc::clone(found);
-        }
-        let mut ops = Vec::new();
-        let mut next = block.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            ops.push(op);
-        }
-        let mut last_use: HashMap<*const c_void, usize> = HashMap::new();
-        for (index, op) in ops.iter().enumerate() {
-            for operand in op.operands() {
-                last_use.insert(operand.to_raw().ptr, index);
-            }
-            if op.region_count() > 0 {
-                for inner in zkdv_ir::collect_nested_ops(*op) {
-                    for operand in inner.operands() {
-                        last_use.insert(operand.to_raw().ptr, index);
-                    }
-                }
-            }
-        }
-        let mut dying: Vec<Vec<*const c_void>> = vec![Vec::new(); ops.len()];
-        for (value, index) in last_use {
-            dying[index].push(value);
-        }
-        let plan = Rc::new(BlockPlan {
-            arguments: (0..block.argument_count())
-                .filter_map(|i| block.argument(i).ok())
-                .map(|argument| argument.to_raw().ptr)
-                .collect(),
-            steps: ops
-                .iter()
-                .zip(dying)
-                .map(|(op, dies)| Step {
-                    op: op.to_raw(),
-                    plan: self.plan(op),
-                    dies,
-                })
-                .collect(),
-        });
-        self.cache.blocks.borrow_mut().insert(key, Rc::clone(&plan));
-        plan
-    }
-
-    /// The facts about `op` that every run reuses.
-    fn plan(&self, op: &OperationRef<'c, 'a>) -> OpPlan {
-        let name = op_name(op);
-        let constant = (name == "stablehlo.constant" && op.operand_count() == 0)
-            .then(|| attrs::text(op, "value").and_then(|text| Tensor::from_dense_text(&text)));
-        let canonical_nans = ops_table::has(&name, Props::NEW_FLOATS)
-            || (name.starts_with("chlo.") && name != "chlo.top_k");
-        let reuse = if OWNED.contains(&name.as_str()) {
-            Reuse::Owned
-        } else {
-            use ops::BinaryOp;
-            match name.as_str() {
-                "stablehlo.reshape" => Reuse::Reshape,
-                "stablehlo.add" => Reuse::Binary(BinaryOp::Add),
-                "stablehlo.subtract" => Reuse::Binary(BinaryOp::Subtract),
-                "stablehlo.multiply" => Reuse::Binary(BinaryOp::Multiply),
-                "stablehlo.divide" => Reuse::Binary(BinaryOp::Divide),
-                "stablehlo.maximum" => Reuse::Binary(BinaryOp::Maximum),
-                "stablehlo.minimum" => Reuse::Binary(BinaryOp::Minimum),
-                _ => Reuse::None,
-            }
-        };
-        OpPlan {
-            operands: op.operands().map(|v| v.to_raw().ptr).collect(),
-            results_keys: op.results().map(|v| v.to_raw().ptr).collect(),
-            reuse,
-            nested_uses: if op.region_count() > 0 {
-                zkdv_ir::collect_nested_ops(*op)
-                    .iter()
-                    .flat_map(|inner| inner.operands().map(|v| v.to_raw().ptr))
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            decoded: Decoded::of(op, &name),
-            results: attrs::result_types(op),
-            constant,
-            terminator: name == "func.return" || name == "stablehlo.return",
-            structural: ops_table::has(&name, Props::STRUCTURAL),
-            family: ops::table::lookup(&name),
-            name,
-            canonical_nans,
-        }
     }
 
     /// Spends one op of fuel and checks the op's declared results against
@@ -1082,74 +820,6 @@ fn scalar_bool(op: &OperationRef<'_, '_>, operands: &[&Tensor]) -> Result<bool, 
         },
         _ => Err(malformed(op, "expected one rank-0 i1 predicate")),
     }
-}
-
-/// An op's regions as bodies that run in the interpreter.
-struct OpRegions<'e, 'f, 'p, 'h, 'c, 'a> {
-    exec: &'e Exec<'h, 'c, 'a>,
-    op: OperationRef<'c, 'a>,
-    frame: &'f Frame<'p>,
-}
-
-impl Regions for OpRegions<'_, '_, '_, '_, '_, '_> {
-    fn body(&self, index: usize) -> Result<Box<dyn Body + '_>, OpError> {
-        let block = self.exec.region_block(&self.op, index)?;
-        Ok(Box::new(RegionBody {
-            exec: self.exec,
-            op: self.op,
-            block,
-            frame: self.frame,
-            combiner: combiner_of(block),
-        }))
-    }
-}
-
-struct RegionBody<'e, 'f, 'p, 'h, 'c, 'a> {
-    exec: &'e Exec<'h, 'c, 'a>,
-    op: OperationRef<'c, 'a>,
-    block: BlockRef<'c, 'a>,
-    frame: &'f Frame<'p>,
-    combiner: Option<Combiner>,
-}
-
-impl Body for RegionBody<'_, '_, '_, '_, '_, '_> {
-    fn apply(&self, args: &[Tensor]) -> Result<Vec<Tensor>, OpError> {
-        Ok(self
-            .exec
-            .block(&self.op, self.block, args.to_vec(), Some(self.frame))?)
-    }
-
-    fn combiner(&self) -> Option<Combiner> {
-        self.combiner
-    }
-}
-
-/// `Some(op)` when `block` is `^bb0(%a, %b): %r = op(%a, %b); return %r`.
-fn combiner_of(block: BlockRef<'_, '_>) -> Option<Combiner> {
-    if block.argument_count() != 2 {
-        return None;
-    }
-    let first = block.first_operation()?;
-    let ret = first.next_in_block()?;
-    if ret.next_in_block().is_some() || op_name(&ret) != "stablehlo.return" {
-        return None;
-    }
-    let combiner = match op_name(&first).as_str() {
-        "stablehlo.add" => Combiner::Add,
-        "stablehlo.multiply" => Combiner::Multiply,
-        "stablehlo.maximum" => Combiner::Maximum,
-        "stablehlo.minimum" => Combiner::Minimum,
-        "stablehlo.and" => Combiner::And,
-        "stablehlo.or" => Combiner::Or,
-        "stablehlo.xor" => Combiner::Xor,
-        _ => return None,
-    };
-    let a = block.argument(0).ok()?.to_raw().ptr;
-    let b = block.argument(1).ok()?.to_raw().ptr;
-    let operands: Vec<_> = first.operands().map(|v| v.to_raw().ptr).collect();
-    let result = first.result(0).ok()?.to_raw().ptr;
-    let returned: Vec<_> = ret.operands().map(|v| v.to_raw().ptr).collect();
-    (operands == [a, b] && returned == [result]).then_some(combiner)
 }
 
 #[cfg(test)]
