@@ -1361,52 +1361,6 @@ mod tests {
         assert!(dot_general(&a, &b, &dims(&[0], &[], &[1], &[1]), &f).is_err());
         let s = f32s(&[], vec![1.0]);
         assert!(dot(&s, &a, &f).is_err());
-        assert!(DotDimensions::parse("#stablehlo.dot<lhs_contracting_dimensions = [-1]>").is_err());
-        assert!(DotDimensions::parse("[1]").is_err());
-        assert_eq!(
-            DotDimensions::parse("#stablehlo.dot<>").unwrap(),
-            DotDimensions::default()
-        );
-    }
-
-    #[test]
-    fn conv_dimension_numbers_parse() {
-        let d = ConvDimensions::parse("#stablehlo.conv<[b, 0, f, 1]x[0, i, 1, o]->[f, 1, 0, b]>")
-            .unwrap();
-        assert_eq!(
-            (d.input_batch, d.input_feature, d.input_spatial.clone()),
-            (0, 2, vec![1, 3])
-        );
-        assert_eq!(
-            (
-                d.kernel_input_feature,
-                d.kernel_output_feature,
-                d.kernel_spatial.clone()
-            ),
-            (1, 3, vec![0, 2])
-        );
-        assert_eq!(
-            (d.output_batch, d.output_feature, d.output_spatial.clone()),
-            (3, 0, vec![2, 1])
-        );
-        let raw = ConvDimensions::parse(
-            "#stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 2, \
-             input_spatial_dimensions = [1, 3], kernel_input_feature_dimension = 1, \
-             kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 2], \
-             output_batch_dimension = 3, output_feature_dimension = 0, \
-             output_spatial_dimensions = [2, 1]>",
-        )
-        .unwrap();
-        assert_eq!(raw, d);
-        for bad in [
-            "#stablehlo.conv<[b, 0, f]x[0, i, o]>",
-            "#stablehlo.conv<[b, 0, 0, f]x[0, 1, i, o]->[b, 0, 1, f]>",
-            "#stablehlo.conv<[b, 0, 2, f]x[0, 1, i, o]->[b, 0, 1, f]>",
-            "#stablehlo.conv<[b, 0, f]x[0, i, i]->[b, 0, f]>",
-            "conv",
-        ] {
-            assert!(ConvDimensions::parse(bad).is_err(), "{bad}");
-        }
     }
 
     fn nwc() -> ConvDimensions {
