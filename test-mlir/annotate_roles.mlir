@@ -1,10 +1,13 @@
-// RUN: not zkdv-opt --split-input-file --zkdv-annotate-roles %s 2>&1 | FileCheck %s
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-annotate-roles %s | FileCheck %s
 // RUN: zkdv-opt --help | FileCheck %s --check-prefix=HELP
 // HELP: --zkdv-annotate-roles  Mark the entry function's arguments and results with zkdv.role/zkdv.path
 //
-// The first RUN line infers roles from JAX names in every chunk; chunks that
-// test explicit options carry their own RUN line and check prefix (the other
-// chunks then fail with "no function @..." there, which those prefixes ignore).
+// The first RUN line infers roles from JAX names in every chunk, and checks
+// its errors by their `expected-error` comments (--verify-diagnostics); the
+// chunks written for explicit options have no @main, which it reports.
+// Chunks that test explicit options carry their own RUN line and check prefix
+// (the other chunks then fail with "no function @..." there, which those
+// prefixes ignore, so these runs check stderr with FileCheck instead).
 // Each case is a module with its own `sym_name`, so CHECK-LABEL can find it.
 
 // Roles inferred as JAX 0.12 exports a step: `result[k]...` names, no
@@ -121,6 +124,7 @@
 // EXPLICIT-SAME:    {zkdv.path = "result4", zkdv.role = "delta"},
 // EXPLICIT-SAME:    {zkdv.path = "result5", zkdv.role = "user"}]
 // EXPLICIT-SAME:  sym_name = "explicit"
+// expected-error @+1 {{--zkdv-annotate-roles: no function @main in the module}}
 "builtin.module"() <{sym_name = "explicit_ranges"}> ({
   "func.func"() <{arg_attrs = [{}, {jax.arg_info = "p['b']"}, {}, {}, {}], function_type = (tensor<2xf32>, tensor<f32>, tensor<2xf32>, tensor<3xf32>, tensor<1xf32>) -> (tensor<2xf32>, tensor<f32>, tensor<2xf32>, tensor<2xf32>, tensor<f32>, tensor<f32>), sym_name = "explicit"}> ({
   ^bb0(%a: tensor<2xf32>, %b: tensor<f32>, %c: tensor<2xf32>, %d: tensor<3xf32>, %e: tensor<1xf32>):
@@ -135,6 +139,7 @@
 // RUN: not zkdv-opt --split-input-file --zkdv-annotate-roles="func=explicit_jax args=param:0-1,batch:2 results=post_param:0-1,delta:2-3,user:4" %s 2>&1 | FileCheck %s --check-prefix=PAIRED
 // PAIRED-LABEL: sym_name = "explicit_paired"
 // PAIRED-NEXT:  "func.func"() <{arg_attrs = [{zkdv.path = "Dense_0/bias", zkdv.role = "param"}, {zkdv.path = "Dense_0/kernel", zkdv.role = "param"}, {zkdv.path = "arg2", zkdv.role = "batch"}]
+// expected-error @+1 {{--zkdv-annotate-roles: no function @main in the module}}
 "builtin.module"() <{sym_name = "explicit_paired"}> ({
   "func.func"() <{function_type = (tensor<2xf32>, tensor<3x2xf32>, tensor<4x3xf32>) -> (tensor<2xf32>, tensor<3x2xf32>, tensor<2xf32>, tensor<3x2xf32>, tensor<f32>), res_attrs = [{jax.result_info = "result[0]['Dense_0']['bias']"}, {jax.result_info = "result[0]['Dense_0']['kernel']"}, {jax.result_info = "result[2]['Dense_0']['bias']"}, {jax.result_info = "result[2]['Dense_0']['kernel']"}, {jax.result_info = "result[3]"}], sym_name = "explicit_jax"}> ({
   ^bb0(%b: tensor<2xf32>, %k: tensor<3x2xf32>, %x: tensor<4x3xf32>):
@@ -149,6 +154,7 @@
 // RUN: not zkdv-opt --split-input-file --zkdv-annotate-roles="func=nothing args= results=" %s 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY-LABEL: sym_name = "explicit_empty"
 // EMPTY-NEXT:  "func.func"() <{function_type = () -> (), sym_name = "nothing"}>
+// expected-error @+1 {{--zkdv-annotate-roles: no function @main in the module}}
 "builtin.module"() <{sym_name = "explicit_empty"}> ({
   "func.func"() <{function_type = () -> (), sym_name = "nothing"}> ({
     "func.return"() : () -> ()
@@ -158,7 +164,7 @@
 // -----
 
 // No jax.result_info: the roles cannot be inferred ("a program without roles").
-// CHECK: annotate_roles.mlir:[[@LINE+1]]:1: error: cannot determine the roles of @main (a program without roles): result 0 has no `jax.result_info`; expected the step ABI
+// expected-error @+1 {{cannot determine the roles of @main (a program without roles): result 0 has no `jax.result_info`; expected the step ABI}}
 "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "main"}> ({
 ^bb0(%x: tensor<f32>):
   "func.return"(%x) : (tensor<f32>) -> ()
@@ -167,7 +173,7 @@
 // -----
 
 // A single-array result (jax.result_info = "") is not the step ABI either.
-// CHECK: annotate_roles.mlir:[[@LINE+1]]:1: error: cannot determine the roles of @main (a program without roles): result 0 has `jax.result_info = ""`, which does not start with a tuple index like `result[0]`
+// expected-error @+1 {{cannot determine the roles of @main (a program without roles): result 0 has `jax.result_info = ""`, which does not start with a tuple index like `result[0]`}}
 "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, res_attrs = [{jax.result_info = ""}], sym_name = "main"}> ({
 ^bb0(%x: tensor<f32>):
   "func.return"(%x) : (tensor<f32>) -> ()
@@ -176,7 +182,7 @@
 // -----
 
 // Deltas must mirror the parameters.
-// CHECK: annotate_roles.mlir:[[@LINE+1]]:1: error: cannot determine the roles of @main (a program without roles): tuple element [2] (the deltas) has 0 leaves but element [0] (the new parameters) has 1
+// expected-error @+1 {{cannot determine the roles of @main (a program without roles): tuple element [2] (the deltas) has 0 leaves but element [0] (the new parameters) has 1}}
 "func.func"() <{function_type = (tensor<f32>) -> (tensor<f32>, tensor<f32>), res_attrs = [{jax.result_info = "[0]['w']"}, {jax.result_info = "[1]"}], sym_name = "main"}> ({
 ^bb0(%x: tensor<f32>):
   "func.return"(%x, %x) : (tensor<f32>, tensor<f32>) -> ()
@@ -185,7 +191,7 @@
 // -----
 
 // A named parameter whose path differs from its post-state result's path.
-// CHECK: annotate_roles.mlir:[[@LINE+1]]:1: error: cannot determine the roles of @main (a program without roles): argument 0 would be a param with path `v`, but the matching post_param result has path `w`
+// expected-error @+1 {{cannot determine the roles of @main (a program without roles): argument 0 would be a param with path `v`, but the matching post_param result has path `w`}}
 "func.func"() <{arg_attrs = [{jax.arg_info = "params['v']"}], function_type = (tensor<f32>) -> (tensor<f32>, tensor<f32>), res_attrs = [{jax.result_info = "[0]['w']"}, {jax.result_info = "[2]['w']"}], sym_name = "main"}> ({
 ^bb0(%x: tensor<f32>):
   "func.return"(%x, %x) : (tensor<f32>, tensor<f32>) -> ()
@@ -194,7 +200,7 @@
 // -----
 
 // Fewer arguments than the results imply.
-// CHECK: annotate_roles.mlir:[[@LINE+1]]:1: error: cannot determine the roles of @main (a program without roles): it has 1 arguments, fewer than the 1 parameters and 1 optimizer state leaves its results imply
+// expected-error @+1 {{cannot determine the roles of @main (a program without roles): it has 1 arguments, fewer than the 1 parameters and 1 optimizer state leaves its results imply}}
 "func.func"() <{function_type = (tensor<f32>) -> (tensor<f32>, tensor<f32>, tensor<f32>), res_attrs = [{jax.result_info = "[0]"}, {jax.result_info = "[1]"}, {jax.result_info = "[2]"}], sym_name = "main"}> ({
 ^bb0(%x: tensor<f32>):
   "func.return"(%x, %x, %x) : (tensor<f32>, tensor<f32>, tensor<f32>) -> ()
@@ -203,7 +209,7 @@
 // -----
 
 // The entry function must be public.
-// CHECK: annotate_roles.mlir:[[@LINE+1]]:1: error: @main is private; roles belong on the public entry function
+// expected-error @+1 {{@main is private; roles belong on the public entry function}}
 "func.func"() <{function_type = () -> (), sym_name = "main", sym_visibility = "private"}> ({
   "func.return"() : () -> ()
 }) : () -> ()
@@ -211,7 +217,7 @@
 // -----
 
 // No @main in the module.
-// CHECK: error: --zkdv-annotate-roles: no function @main in the module (choose one with `func=NAME`)
+// expected-error @+1 {{--zkdv-annotate-roles: no function @main in the module (choose one with `func=NAME`)}}
 "func.func"() <{function_type = () -> (), sym_name = "step"}> ({
   "func.return"() : () -> ()
 }) : () -> ()
@@ -220,7 +226,8 @@
 
 // Overlapping explicit ranges.
 // RUN: not zkdv-opt --split-input-file --zkdv-annotate-roles="func=overlap args=param:0-1,batch:1 results=post_param:0" %s 2>&1 | FileCheck %s --check-prefix=OVERLAP
-// OVERLAP: annotate_roles.mlir:[[@LINE+1]]:1: error: argument 1 of @overlap is given two roles (param and batch)
+// OVERLAP: annotate_roles.mlir:[[@LINE+2]]:1: error: argument 1 of @overlap is given two roles (param and batch)
+// expected-error @+1 {{--zkdv-annotate-roles: no function @main in the module}}
 "func.func"() <{function_type = (tensor<f32>, tensor<f32>) -> tensor<f32>, sym_name = "overlap"}> ({
 ^bb0(%x: tensor<f32>, %y: tensor<f32>):
   "func.return"(%x) : (tensor<f32>) -> ()
@@ -231,8 +238,9 @@
 // Explicit ranges that leave a result uncovered, and that run out of bounds.
 // RUN: not zkdv-opt --split-input-file --zkdv-annotate-roles="func=gap args=param:0 results=post_param:0" %s 2>&1 | FileCheck %s --check-prefix=GAP
 // RUN: not zkdv-opt --split-input-file --zkdv-annotate-roles="func=gap args=param:0-2 results=post_param:0,delta:1" %s 2>&1 | FileCheck %s --check-prefix=BOUNDS
-// GAP: annotate_roles.mlir:[[@LINE+2]]:1: error: result 1 of @gap has no role: the `results=` ranges must cover all 2 results
-// BOUNDS: annotate_roles.mlir:[[@LINE+1]]:1: error: argument range param:0-2 is out of bounds: @gap has 1 arguments
+// GAP: annotate_roles.mlir:[[@LINE+3]]:1: error: result 1 of @gap has no role: the `results=` ranges must cover all 2 results
+// BOUNDS: annotate_roles.mlir:[[@LINE+2]]:1: error: argument range param:0-2 is out of bounds: @gap has 1 arguments
+// expected-error @+1 {{--zkdv-annotate-roles: no function @main in the module}}
 "func.func"() <{function_type = (tensor<f32>) -> (tensor<f32>, tensor<f32>), sym_name = "gap"}> ({
 ^bb0(%x: tensor<f32>):
   "func.return"(%x, %x) : (tensor<f32>, tensor<f32>) -> ()
@@ -248,8 +256,9 @@
 // RUN: not zkdv-opt --split-input-file --zkdv-annotate-roles="args=param:x results=" %s 2>&1 | FileCheck %s --check-prefix=OPT4
 // OPT1: error: --zkdv-annotate-roles: `delta` is not a role of arguments (expected one of: param, opt_state, batch, user)
 // OPT2: error: --zkdv-annotate-roles: give `args=` and `results=` together
-// OPT3: error: --zkdv-annotate-roles: unknown option `entry` (expected `func=`, `args=` or `results=`)
+// OPT3: zkdv-opt: error: --zkdv-annotate-roles: unknown option `entry=main` (expected `func=TEXT`, `args=A,B,...` or `results=A,B,...`)
 // OPT4: error: --zkdv-annotate-roles: `param:x`: `x` is not an index
+// expected-error @+1 {{cannot determine the roles of @main (a program without roles): it has no results}}
 "func.func"() <{function_type = () -> (), sym_name = "main"}> ({
   "func.return"() : () -> ()
 }) : () -> ()

@@ -1,12 +1,13 @@
-// RUN: not zkdv-opt --split-input-file --zkdv-guard-leaves=func=main %s 2>&1 | FileCheck %s
-// RUN: not zkdv-opt --split-input-file --zkdv-guard-leaves=func=main --zkdv-cost-report=func=main -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=COST
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-guard-leaves=func=main %s | FileCheck %s
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-guard-leaves=func=main --zkdv-cost-report=func=main -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=COST
 // RUN: not zkdv-opt --zkdv-guard-leaves=fun=main %s 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not zkdv-opt --zkdv-guard-leaves %s 2>&1 | FileCheck %s --check-prefix=NOFUNC
 
 // Each chunk is one module whose @main has the attested ABI's two select
-// chains. A chunk that breaks a precondition fails with a diagnostic (so the
-// whole run exits 1) while the others are printed.
-// OPT: error: --zkdv-guard-leaves: unknown option `fun=main` (expected `func=NAME`)
+// chains. A chunk that breaks a precondition fails with the diagnostic its
+// `expected-error` comment names (--verify-diagnostics) while the others are
+// printed.
+// OPT: zkdv-opt: error: --zkdv-guard-leaves: unknown option `fun=main` (expected `func=TEXT`)
 // NOFUNC: error: --zkdv-guard-leaves: no function @zkdv_attested in the module
 
 // Two delta leaves and one state leaf: the multiply every leaf reads stays
@@ -126,8 +127,8 @@
 // -----
 
 // A function guarded already is rejected (guards are added once).
-// CHECK: guard_leaves.mlir:[[@LINE+2]]:3: error: --zkdv-guard-leaves: this function is guarded already
 "builtin.module"() ({
+  // expected-error @+1 {{--zkdv-guard-leaves: this function is guarded already}}
   "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "main"}> ({
   ^bb0(%a: tensor<f32>):
     "func.return"(%a) : (tensor<f32>) -> ()

@@ -1,8 +1,8 @@
-// RUN: not zkdv-opt --split-input-file --zkdv-inline %s 2>&1 | FileCheck %s
-// RUN: not zkdv-opt --split-input-file --zkdv-inline %s 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-inline %s | FileCheck %s
 //
-// The last three cases are errors, so zkdv-opt exits 1 (hence `not`); the
-// other cases are still printed. ERR lines check diagnostic locations.
+// The last three cases are errors, each checked at the call and, by its
+// note, at the callee (expected-error, expected-note); the other cases are
+// still printed.
 
 // A call to a private function is replaced by its body (scalar f32), and the
 // function, now unreferenced, is erased.
@@ -197,17 +197,15 @@
 // -----
 
 // Self-recursion through a private function is an error.
-// CHECK-LABEL: error: cannot inline the recursive call to private function @loop (call cycle @loop -> @loop)
-// CHECK-SAME:    rewrite the recursion as a loop
-// ERR:         inline.mlir:[[@LINE+9]]:8: error: cannot inline the recursive call to private function @loop
-// ERR-NEXT:    inline.mlir:[[@LINE+6]]:1: note: @loop is defined here
 "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "self_recursive_caller"}> ({
 ^bb0(%x: tensor<f32>):
   %0 = "func.call"(%x) <{callee = @loop}> : (tensor<f32>) -> tensor<f32>
   "func.return"(%0) : (tensor<f32>) -> ()
 }) : () -> ()
+// expected-note @+1 {{@loop is defined here}}
 "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "loop", sym_visibility = "private"}> ({
 ^bb0(%a: tensor<f32>):
+  // expected-error @+1 {{cannot inline the recursive call to private function @loop (call cycle @loop -> @loop); rewrite the recursion as a loop}}
   %0 = "func.call"(%a) <{callee = @loop}> : (tensor<f32>) -> tensor<f32>
   "func.return"(%0) : (tensor<f32>) -> ()
 }) : () -> ()
@@ -215,14 +213,12 @@
 // -----
 
 // Mutual recursion (@ping -> @pong -> @ping) is an error too.
-// CHECK-LABEL: error: cannot inline the recursive call to private function @ping (call cycle @ping -> @pong -> @ping)
-// ERR:         inline.mlir:[[@LINE+14]]:8: error: cannot inline the recursive call to private function @ping
-// ERR-NEXT:    inline.mlir:[[@LINE+6]]:1: note: @ping is defined here
 "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "mutual_caller"}> ({
 ^bb0(%x: tensor<f32>):
   %0 = "func.call"(%x) <{callee = @ping}> : (tensor<f32>) -> tensor<f32>
   "func.return"(%0) : (tensor<f32>) -> ()
 }) : () -> ()
+// expected-note @+1 {{@ping is defined here}}
 "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "ping", sym_visibility = "private"}> ({
 ^bb0(%a: tensor<f32>):
   %0 = "func.call"(%a) <{callee = @pong}> : (tensor<f32>) -> tensor<f32>
@@ -230,6 +226,7 @@
 }) : () -> ()
 "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "pong", sym_visibility = "private"}> ({
 ^bb0(%a: tensor<f32>):
+  // expected-error @+1 {{cannot inline the recursive call to private function @ping (call cycle @ping -> @pong -> @ping)}}
   %0 = "func.call"(%a) <{callee = @ping}> : (tensor<f32>) -> tensor<f32>
   "func.return"(%0) : (tensor<f32>) -> ()
 }) : () -> ()
@@ -237,14 +234,13 @@
 // -----
 
 // A callee with more than one block cannot be inlined.
-// CHECK-LABEL: error: cannot inline @branchy: its body has more than one block
-// ERR:         inline.mlir:[[@LINE+4]]:8: error: cannot inline @branchy
-// ERR-NEXT:    inline.mlir:[[@LINE+6]]:1: note: @branchy is defined here
 "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "multi_block_caller"}> ({
 ^bb0(%x: tensor<f32>):
+  // expected-error @+1 {{cannot inline @branchy: its body has more than one block}}
   %0 = "func.call"(%x) <{callee = @branchy}> : (tensor<f32>) -> tensor<f32>
   "func.return"(%0) : (tensor<f32>) -> ()
 }) : () -> ()
+// expected-note @+1 {{@branchy is defined here}}
 "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "branchy", sym_visibility = "private"}> ({
 ^bb0(%a: tensor<f32>):
   "cf.br"(%a)[^bb1] : (tensor<f32>) -> ()

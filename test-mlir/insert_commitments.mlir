@@ -1,13 +1,15 @@
-// RUN: not zkdv-opt --split-input-file --zkdv-insert-commitments=ratio=0.5 %s 2>&1 | FileCheck %s
-// RUN: not zkdv-opt --split-input-file --zkdv-insert-commitments %s 2>&1 | FileCheck %s --check-prefix=DEF
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-insert-commitments=ratio=0.5 %s | FileCheck %s
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-insert-commitments %s | FileCheck %s --check-prefix=DEF
 // RUN: not zkdv-opt --zkdv-insert-commitments=ratio=0 %s 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not zkdv-opt --zkdv-insert-commitments=seed=3 %s 2>&1 | FileCheck %s --check-prefix=OPT2
 // RUN: not zkdv-opt --split-input-file --zkdv-insert-commitments="ratio=0.5 drop-deltas" %s 2>&1 | FileCheck %s --check-prefix=DROP
 
-// Each chunk is one module; chunks that break a precondition fail with a
-// diagnostic (so the whole run exits 1) while the others are printed.
-// OPT: error: --zkdv-insert-commitments: `ratio=0` is not a probe ratio in (0, 1]
-// OPT2: error: --zkdv-insert-commitments: unknown option `seed=3` (expected func=NAME, ratio=R and drop-deltas)
+// Each chunk is one module; chunks that break a precondition fail with the
+// diagnostic their `expected-error` comment names (--verify-diagnostics)
+// while the others are printed. The drop-deltas run fails one more chunk, so
+// it checks its stderr with FileCheck (DROP) instead.
+// OPT: zkdv-opt: error: --zkdv-insert-commitments: `ratio=0` is not valid: ratio takes a number in (0, 1]
+// OPT2: zkdv-opt: error: --zkdv-insert-commitments: unknown option `seed=3` (expected `func=TEXT`, `ratio=R` or `drop-deltas`)
 
 // An f32 matrix delta: d = 6, k = 3 (ratio 0.5), three blocks of 2. One
 // probe_weight argument and one sketch result are appended; the sketch
@@ -158,8 +160,8 @@
 // -----
 
 // A program without roles is rejected at the function.
-// CHECK: insert_commitments.mlir:[[@LINE+2]]:3: error: @main is a program without roles
 "builtin.module"() ({
+  // expected-error @+1 {{@main is a program without roles}}
   "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "main"}> ({
   ^bb0(%a: tensor<2xf32>):
     "func.return"(%a) : (tensor<2xf32>) -> ()
@@ -169,8 +171,8 @@
 // -----
 
 // An integer delta cannot be sketched.
-// CHECK: insert_commitments.mlir:[[@LINE+2]]:3: error: delta result 0 (c) of type tensor<4xi32> is not floating point
 "builtin.module"() ({
+  // expected-error @+1 {{delta result 0 (c) of type tensor<4xi32> is not floating point}}
   "func.func"() <{arg_attrs = [{zkdv.path = "c", zkdv.role = "param"}], function_type = (tensor<4xi32>) -> tensor<4xi32>, res_attrs = [{zkdv.path = "c", zkdv.role = "delta"}], sym_name = "main"}> ({
   ^bb0(%c: tensor<4xi32>):
     "func.return"(%c) : (tensor<4xi32>) -> ()
@@ -180,8 +182,8 @@
 // -----
 
 // A program that already has its hooks is not instrumented twice.
-// CHECK: insert_commitments.mlir:[[@LINE+2]]:3: error: @main already has commitment hooks
 "builtin.module"() ({
+  // expected-error @+1 {{@main already has commitment hooks}}
   "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}], function_type = (tensor<2xf32>) -> (tensor<2xf32>, tensor<1x1xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "delta"}, {zkdv.path = "w", zkdv.role = "sketch"}], sym_name = "main"}> ({
   ^bb0(%w: tensor<2xf32>):
     %s = "stablehlo.constant"() <{value = dense<1.0> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>

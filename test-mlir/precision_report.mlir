@@ -2,7 +2,7 @@
 // RUN: not zkdv-opt --zkdv-precision-report=func=main %s 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: zkdv-opt --help | FileCheck %s --check-prefix=HELP
 // HELP: --zkdv-precision-report  Print the narrowest float type
-// OPT: error: --zkdv-precision-report: unknown option `func=main` (the pass takes none)
+// OPT: zkdv-opt: error: --zkdv-precision-report: unknown option `func=main` (expected no options)
 
 // An f32-only function: no narrow result, narrowest f32.
 // CHECK:      zkdv-precision-report

@@ -1,10 +1,12 @@
-// RUN: not zkdv-opt --split-input-file --zkdv-push-select %s 2>&1 | FileCheck %s
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-push-select --zkdv-dce --zkdv-guard-leaves %s | FileCheck %s
 // RUN: not zkdv-opt --zkdv-push-select=fun=main %s 2>&1 | FileCheck %s --check-prefix=OPT
 
+// The pass runs as the attested pipeline runs it, followed by --zkdv-dce and
+// --zkdv-guard-leaves, which erase what the selection no longer reads.
 // Each chunk is a module holding one @zkdv_attested. A chunk that breaks a
-// precondition fails with a diagnostic (so the whole run exits 1) while the
-// others are printed.
-// OPT: error: --zkdv-push-select: unknown option `fun=main` (expected `func=NAME`)
+// precondition fails with the diagnostic its `expected-error` comment names
+// (--verify-diagnostics) while the others are printed.
+// OPT: zkdv-opt: error: --zkdv-push-select: unknown option `fun=main` (expected `func=TEXT`)
 
 // An elementwise chain: the start is clamped once, each input is read at it,
 // and the add, multiply (by the splat constant's element) and negate run on
@@ -208,7 +210,7 @@
 // -----
 
 // Without the function there is nothing to rewrite: a diagnostic names it.
-// CHECK: error: --zkdv-push-select: no function @zkdv_attested in the module (run --zkdv-slice-update first, or name the function with func=NAME)
+// expected-error @+1 {{--zkdv-push-select: no function @zkdv_attested in the module (run --zkdv-slice-update first, or name the function with func=NAME)}}
 "builtin.module"() <{sym_name = "no_function"}> ({
   "func.func"() <{function_type = () -> (), sym_name = "main"}> ({
     "func.return"() : () -> ()

@@ -1,10 +1,11 @@
-// RUN: not zkdv-opt --split-input-file --zkdv-slice-update %s 2>&1 | FileCheck %s
-// RUN: not zkdv-opt --split-input-file --zkdv-slice-update=output=attested %s 2>&1 | FileCheck %s --check-prefix=ATT
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-slice-update %s | FileCheck %s
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-slice-update=output=attested %s | FileCheck %s --check-prefix=ATT
 // RUN: not zkdv-opt --zkdv-slice-update=output=everything %s 2>&1 | FileCheck %s --check-prefix=OPT
 
-// Each chunk is one module; chunks that break a precondition fail with a
-// diagnostic (so the whole run exits 1) while the others are printed.
-// OPT: unknown option `output=everything`
+// Each chunk is one module; chunks that break a precondition fail with the
+// diagnostic their `expected-error` comment names (--verify-diagnostics)
+// while the others are printed.
+// OPT: zkdv-opt: error: --zkdv-slice-update: `output=everything` is not valid: output takes one of both|attested|replay
 
 // A step with an f32 matrix and a bf16 scalar parameter, one optimizer-state
 // leaf and a loss. The attested function selects across both delta leaves
@@ -73,8 +74,8 @@
 // -----
 
 // A program without roles is refused at the function.
-// CHECK: slice_update.mlir:[[@LINE+2]]:3: error: @main is a program without roles
 "builtin.module"() ({
+  // expected-error @+1 {{@main is a program without roles}}
   "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "main"}> ({
   ^bb0(%x: tensor<f32>):
     "func.return"(%x) : (tensor<f32>) -> ()
@@ -84,10 +85,10 @@
 // -----
 
 // Calls must be inlined first.
-// CHECK: slice_update.mlir:[[@LINE+4]]:10: error: --zkdv-slice-update needs an inlined program: run --zkdv-inline first
 "builtin.module"() ({
   "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}], function_type = (tensor<f32>) -> (tensor<f32>, tensor<f32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "delta"}], sym_name = "main"}> ({
   ^bb0(%w: tensor<f32>):
+    // expected-error @+1 {{--zkdv-slice-update needs an inlined program: run --zkdv-inline first}}
     %d = "func.call"(%w) <{callee = @helper}> : (tensor<f32>) -> tensor<f32>
     "func.return"(%w, %d) : (tensor<f32>, tensor<f32>) -> ()
   }) : () -> ()
@@ -100,8 +101,8 @@
 // -----
 
 // The attested ABI takes params, then optimizer state, then the batch.
-// CHECK: error: argument 1 (w) is `param` after a later tree
 "builtin.module"() ({
+  // expected-error @+1 {{argument 1 (w) is `param` after a later tree}}
   "func.func"() <{arg_attrs = [{zkdv.path = "m", zkdv.role = "opt_state"}, {zkdv.path = "w", zkdv.role = "param"}], function_type = (tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>, tensor<f32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "m", zkdv.role = "post_opt_state"}, {zkdv.path = "w", zkdv.role = "delta"}], sym_name = "main"}> ({
   ^bb0(%m: tensor<f32>, %w: tensor<f32>):
     "func.return"(%w, %m, %m) : (tensor<f32>, tensor<f32>, tensor<f32>) -> ()
@@ -111,8 +112,8 @@
 // -----
 
 // A step must return its additive update.
-// CHECK: error: the step has no `delta` result: return the additive update
 "builtin.module"() ({
+  // expected-error @+1 {{the step has no `delta` result: return the additive update}}
   "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}], function_type = (tensor<f32>) -> tensor<f32>, res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}], sym_name = "main"}> ({
   ^bb0(%w: tensor<f32>):
     "func.return"(%w) : (tensor<f32>) -> ()

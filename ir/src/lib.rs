@@ -39,6 +39,8 @@ use melior::{
 };
 
 pub mod attrs;
+/// `expected-error {{...}}` comments and checking diagnostics against them.
+pub mod expected;
 pub mod ops;
 
 /// How to print a JAX program in the form this project reads.

@@ -4,11 +4,11 @@
 //! verify after each, print.
 
 use crate::{
-    ir::{print_generic_with, IrContext, Severity},
+    ir::{print_generic_with, Diagnostic, Diagnostics, IrContext, ParseError, Severity},
     options::{OptionError, OptionValues},
     pipelines,
     registry::{self, PassInfo},
-    PassOptions,
+    PassError, PassOptions,
 };
 
 /// One pass to run, with its checked options.
@@ -62,21 +62,81 @@ pub fn parse_steps<S: AsRef<str>>(items: &[S]) -> Result<Vec<Step>, DriverError>
     Ok(steps)
 }
 
-/// Parses `text`, runs `steps` in order and prints the result in generic
-/// form. `on_report` receives each pass's report and every warning or remark
-/// a pass emitted, as they come.
-pub fn run_steps(
+/// What a run emits while it goes: a pass's report, or a warning or remark
+/// a pass emitted (errors come with the [`Failure`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Emitted<'a> {
+    /// A pass's report text (a cost table, ...).
+    Report(&'a str),
+    /// A non-error diagnostic.
+    Diagnostic(&'a Diagnostic),
+}
+
+/// Why a run stopped, with what is needed to show or check it.
+#[derive(Debug)]
+pub enum Failure {
+    /// The text does not parse.
+    Parse(ParseError),
+    /// A pass failed.
+    Pass {
+        /// The pass.
+        flag: &'static str,
+        /// Its diagnostics.
+        error: PassError,
+    },
+    /// The module does not verify after a pass.
+    Invalid {
+        /// The pass after which it is invalid.
+        flag: &'static str,
+        /// The verifier's diagnostics.
+        diagnostics: Diagnostics,
+        /// The input's name.
+        source_name: String,
+    },
+    /// The result could not be printed.
+    Print {
+        /// Why.
+        message: String,
+        /// The input's name.
+        source_name: String,
+    },
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Parse(error) => write!(f, "{error}"),
+            Failure::Pass { error, .. } => write!(f, "{error}"),
+            Failure::Invalid {
+                flag,
+                diagnostics,
+                source_name,
+            } => write!(
+                f,
+                "{diagnostics}\n{source_name}: error: the module is invalid after --{flag}"
+            ),
+            Failure::Print {
+                message,
+                source_name,
+            } => write!(f, "{source_name}: error: cannot print: {message}"),
+        }
+    }
+}
+
+/// Parses `text`, runs `steps` in order, verifying the module after each,
+/// and prints the result in generic form. `on_emit` receives each pass's
+/// report and every warning or remark a pass emitted, as they come; a
+/// failing pass's errors are those of its [`PassError`] (the context's
+/// copies of them are not emitted twice).
+pub fn run(
     text: &str,
     source_name: &str,
     steps: &[Step],
     debug_info: bool,
-    on_report: &mut dyn FnMut(&str),
-) -> Result<String, DriverError> {
-    let failed = |text: String| DriverError::Diagnostics(text);
+    on_emit: &mut dyn FnMut(Emitted<'_>),
+) -> Result<String, Failure> {
     let context = IrContext::new();
-    let module = context
-        .parse(text, source_name)
-        .map_err(|error| failed(error.to_string()))?;
+    let module = context.parse(text, source_name).map_err(Failure::Parse)?;
     for step in steps {
         let mut options = PassOptions {
             values: step.options.clone(),
@@ -84,22 +144,50 @@ pub fn run_steps(
         };
         let result = (step.pass.run)(&module, &mut options);
         if !options.report.is_empty() {
-            on_report(options.report.trim_end());
+            on_emit(Emitted::Report(options.report.trim_end()));
         }
         let emitted = context.take_diagnostics();
         for diagnostic in emitted.iter().filter(|d| d.severity != Severity::Error) {
-            on_report(&diagnostic.to_string());
+            on_emit(Emitted::Diagnostic(diagnostic));
         }
-        result.map_err(|error| failed(error.to_string()))?;
-        if let Err(diagnostics) = context.verify(&module) {
-            return Err(failed(format!(
-                "{diagnostics}\n{source_name}: error: the module is invalid after --{}",
-                step.pass.flag
-            )));
-        }
+        result.map_err(|error| Failure::Pass {
+            flag: step.pass.flag,
+            error,
+        })?;
+        context
+            .verify(&module)
+            .map_err(|diagnostics| Failure::Invalid {
+                flag: step.pass.flag,
+                diagnostics,
+                source_name: source_name.to_owned(),
+            })?;
     }
-    print_generic_with(&module, debug_info)
-        .map_err(|error| failed(format!("{source_name}: error: cannot print: {error}")))
+    print_generic_with(&module, debug_info).map_err(|error| Failure::Print {
+        message: error.to_string(),
+        source_name: source_name.to_owned(),
+    })
+}
+
+/// [`run`] with everything shown as text: `on_report` receives reports and
+/// diagnostics as lines, and a failure is its diagnostics text.
+pub fn run_steps(
+    text: &str,
+    source_name: &str,
+    steps: &[Step],
+    debug_info: bool,
+    on_report: &mut dyn FnMut(&str),
+) -> Result<String, DriverError> {
+    run(
+        text,
+        source_name,
+        steps,
+        debug_info,
+        &mut |emitted| match emitted {
+            Emitted::Report(report) => on_report(report),
+            Emitted::Diagnostic(diagnostic) => on_report(&diagnostic.to_string()),
+        },
+    )
+    .map_err(|failure| DriverError::Diagnostics(failure.to_string()))
 }
 
 #[cfg(test)]

@@ -58,7 +58,6 @@ pub mod insert_commitments;
 pub use zkdv_ir as ir;
 pub mod options;
 pub mod pass;
-pub mod pipeline;
 pub mod pipelines;
 pub mod precision_report;
 pub mod push_select;

@@ -117,7 +117,8 @@ pub static PIPELINES: &[PipelineInfo] = &[
     PipelineInfo {
         flag: "zkdv-attested-pipeline",
         summary: "The attested program of a check, from the canonical step (what proof.jit \
-                  records): (ABI (params, opt_state, batch, ui64, ui64) -> (f32, f32), as main)",
+                  records): main(params, opt_state, batch, ui64, ui64) -> (f32, f32), computing \
+                  one coordinate of the challenged leaves only",
         options: &[],
         stages: attested,
     },

@@ -1,14 +1,24 @@
 //! `zkdv-opt`: an `mlir-opt`-like driver for the ZKDV passes.
 //!
 //! Reads StableHLO in MLIR generic op form (a file or stdin), runs the passes
-//! given on the command line in that order, verifies the module after each
-//! pass and prints the result in generic op form. With `--split-input-file`
-//! each `// -----` separated chunk is processed on its own; diagnostics keep
-//! the line numbers of the original file.
+//! and pipelines given on the command line in that order (a pipeline expands
+//! into its passes, see `zkdv_passes::driver`), verifies the module after
+//! each pass and prints the result in generic op form. With
+//! `--split-input-file` each `// -----` separated chunk is processed on its
+//! own; diagnostics keep the line numbers of the original file.
 //!
-//! Diagnostics go to stderr as `file:line:col: error: message`; the exit code
-//! is 1 if any chunk failed (the other chunks are still printed to stdout;
-//! `-o FILE` is only written when all chunks succeeded).
+//! Bad pass options are a command-line error, reported once before the input
+//! is read (`zkdv-opt: error: --flag: ...`, exit code 1). Diagnostics go to
+//! stderr as `file:line:col: error: message`; the exit code is 1 if any chunk
+//! failed (the other chunks are still printed to stdout; `-o FILE` is only
+//! written when all chunks succeeded).
+//!
+//! With `--verify-diagnostics` (as in `mlir-opt`), the diagnostics are not
+//! printed but checked against the input's `// expected-error {{...}}`
+//! comments (syntax and rules: [`zkdv_passes::ir::expected`]): each mismatch
+//! is printed instead, and the exit code is 0 iff there is none, even where
+//! a chunk failed as expected. Chunks that ran through are printed as usual;
+//! pass reports still go to stderr.
 
 use std::{
     fs,
@@ -19,8 +29,14 @@ use std::{
 use anyhow::{Context as _, Result};
 use clap::{Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 use zkdv_passes::{
-    pipeline::run_steps,
-    registry::{PassInfo, PASSES},
+    driver::{self, Emitted, Failure, Step},
+    ir::{
+        expected::{parse_error_diagnostics, Expectations},
+        Diagnostic,
+    },
+    options::OptionValues,
+    pipelines::PIPELINES,
+    registry::PASSES,
 };
 
 /// The line that separates chunks with `--split-input-file`.
@@ -45,6 +61,13 @@ struct Cli {
     /// Print source locations (`loc(...)`) in the output.
     #[arg(long)]
     mlir_print_debuginfo: bool,
+
+    /// Check the diagnostics against the input's `// expected-error {{...}}`
+    /// comments (also expected-warning, -remark, -note; @+N, @-N, @above,
+    /// @below, @unknown) instead of printing them; print each mismatch and
+    /// exit 0 iff there is none.
+    #[arg(long)]
+    verify_diagnostics: bool,
 }
 
 fn main() -> ExitCode {
@@ -63,60 +86,92 @@ fn report(message: &str) {
     let _ = writeln!(io::stderr().lock(), "{message}");
 }
 
-/// The command line: the fixed options of [`Cli`] plus one flag per pass.
+/// The command line: the fixed options of [`Cli`] plus one flag per pass and
+/// per pipeline.
 ///
-/// Pass flags may be given more than once (each occurrence is recorded with
-/// its position, so the pipeline keeps command-line order) and are hidden
-/// from clap's option list, which would show them as `--flag...`; `--help`
-/// lists them after the options instead.
+/// Pass and pipeline flags may be given more than once (each occurrence is
+/// recorded with its position, so the passes keep command-line order) and
+/// are hidden from clap's option list, which would show them as `--flag...`;
+/// `--help` lists them after the options instead, each with its options.
 fn command() -> clap::Command {
-    let width = PASSES.iter().map(|pass| pass.flag.len()).max().unwrap_or(0);
+    let flags = PASSES.iter().map(|pass| (pass.flag, pass.summary)).chain(
+        PIPELINES
+            .iter()
+            .map(|pipeline| (pipeline.flag, pipeline.summary)),
+    );
+    let command = flags.fold(Cli::command(), |command, (flag, summary)| {
+        command.arg(
+            Arg::new(flag)
+                .long(flag)
+                .help(summary)
+                .action(ArgAction::Append)
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("")
+                .hide(true),
+        )
+    });
+    command.after_help(flag_listing())
+}
+
+/// The `--help` text after the options: every pass and pipeline with its
+/// summary and options (`--flag="name=value ..."`), and what each pipeline
+/// runs with its default options.
+fn flag_listing() -> String {
+    let width = PASSES
+        .iter()
+        .map(|pass| pass.flag.len())
+        .chain(PIPELINES.iter().map(|pipeline| pipeline.flag.len()))
+        .max()
+        .unwrap_or(0);
+    let indent = " ".repeat(width + 6);
     let mut listing = String::from("Passes (run in the order given; a pass may be repeated):");
     for pass in PASSES {
         listing.push_str(&format!("\n  --{:<width$}  {}", pass.flag, pass.summary));
+        for option in pass.options {
+            listing.push_str(&format!("\n{indent}{}", option.usage()));
+        }
     }
-    if PASSES.is_empty() {
-        listing.push_str("\n  (none yet)");
+    listing.push_str("\n\nPipelines (each runs the passes shown, with the options shown):");
+    for pipeline in PIPELINES {
+        listing.push_str(&format!(
+            "\n  --{:<width$}  {}",
+            pipeline.flag, pipeline.summary
+        ));
+        for option in pipeline.options {
+            listing.push_str(&format!("\n{indent}{}", option.usage()));
+        }
+        let defaults = OptionValues::defaults(pipeline.options);
+        listing.push_str(&format!("\n{indent}runs {}", pipeline.describe(&defaults)));
     }
-    PASSES
-        .iter()
-        .fold(Cli::command(), |command, pass| {
-            command.arg(
-                Arg::new(pass.flag)
-                    .long(pass.flag)
-                    .help(pass.summary)
-                    .action(ArgAction::Append)
-                    .num_args(0..=1)
-                    .require_equals(true)
-                    .default_missing_value("")
-                    .hide(true),
-            )
-        })
-        .after_help(listing)
+    listing
 }
 
-/// The passes requested on the command line, in command-line order (a pass
-/// given twice runs twice).
-/// Each pass comes with the text of its `--flag=options` (empty without `=`).
-fn pipeline(matches: &ArgMatches) -> Vec<(&'static PassInfo, String)> {
-    let mut ordered: Vec<(usize, &'static PassInfo, String)> = PASSES
+/// The passes and pipelines requested on the command line, in command-line
+/// order (a flag given twice runs twice), each with the text of its
+/// `--flag=options` (empty without `=`).
+fn requested(matches: &ArgMatches) -> Vec<(&'static str, String)> {
+    let flags = PASSES
         .iter()
-        .flat_map(|pass| {
-            let indices = matches.indices_of(pass.flag).into_iter().flatten();
+        .map(|pass| pass.flag)
+        .chain(PIPELINES.iter().map(|pipeline| pipeline.flag));
+    let mut ordered: Vec<(usize, &'static str, String)> = flags
+        .flat_map(|flag| {
+            let indices = matches.indices_of(flag).into_iter().flatten();
             let values = matches
-                .get_many::<String>(pass.flag)
+                .get_many::<String>(flag)
                 .into_iter()
                 .flatten()
                 .cloned();
             indices
                 .zip(values)
-                .map(move |(index, options)| (index, pass, options))
+                .map(move |(index, options)| (index, flag, options))
         })
         .collect();
     ordered.sort_by_key(|(index, _, _)| *index);
     ordered
         .into_iter()
-        .map(|(_, pass, options)| (pass, options))
+        .map(|(_, flag, options)| (flag, options))
         .collect()
 }
 
@@ -132,7 +187,12 @@ fn run() -> Result<bool> {
         }
     };
     let cli = Cli::from_arg_matches(&matches)?;
-    let passes = pipeline(&matches);
+    // Bad pass options are a command-line error, reported once; pipelines
+    // expand into their passes here.
+    let mut steps = Vec::new();
+    for (flag, options) in requested(&matches) {
+        steps.extend(driver::resolve(flag, &options)?);
+    }
 
     let (source, source_name) = read_input(&cli.input)?;
     let chunks = if cli.split_input_file {
@@ -153,17 +213,27 @@ fn run() -> Result<bool> {
             output.push_str(SPLIT_MARKER);
             output.push('\n');
         }
-        match process_chunk(chunk, &source_name, &passes, cli.mlir_print_debuginfo) {
-            Ok(text) => output.push_str(&text),
-            Err(message) => {
-                all_ok = false;
-                // Keep stdout and stderr in order when both go to one pipe.
-                if to_stdout {
-                    stdout.write_all(output.as_bytes())?;
-                    stdout.flush()?;
-                    output.clear();
-                }
-                report(&message);
+        let outcome = if cli.verify_diagnostics {
+            verify_chunk(chunk, &source_name, &steps, cli.mlir_print_debuginfo)
+        } else {
+            match process_chunk(chunk, &source_name, &steps, cli.mlir_print_debuginfo) {
+                Ok(text) => Outcome::printed(text),
+                Err(message) => Outcome::failed(None, vec![message]),
+            }
+        };
+        all_ok &= outcome.ok;
+        if let Some(text) = &outcome.text {
+            output.push_str(text);
+        }
+        if !outcome.messages.is_empty() {
+            // Keep stdout and stderr in order when both go to one pipe.
+            if to_stdout {
+                stdout.write_all(output.as_bytes())?;
+                stdout.flush()?;
+                output.clear();
+            }
+            for message in &outcome.messages {
+                report(message);
             }
         }
     }
@@ -195,6 +265,16 @@ struct Chunk<'a> {
     text: &'a str,
 }
 
+impl Chunk<'_> {
+    /// The text behind as many newlines as there are lines before it, so
+    /// that diagnostics carry the line numbers of the whole file.
+    fn padded_text(&self) -> String {
+        let mut text = "\n".repeat(self.first_line);
+        text.push_str(self.text);
+        text
+    }
+}
+
 /// Splits on lines starting with `// -----` (the marker lines are dropped).
 fn split_input(source: &str) -> Vec<Chunk<'_>> {
     let mut chunks = Vec::new();
@@ -217,20 +297,110 @@ fn split_input(source: &str) -> Vec<Chunk<'_>> {
     chunks
 }
 
+/// What processing one chunk gave.
+struct Outcome {
+    /// The module printed, if the chunk ran through.
+    text: Option<String>,
+    /// What to print on stderr: diagnostics, or mismatches when verifying.
+    messages: Vec<String>,
+    /// Whether the chunk counts as a success for the exit code.
+    ok: bool,
+}
+
+impl Outcome {
+    fn printed(text: String) -> Self {
+        Self {
+            text: Some(text),
+            messages: Vec::new(),
+            ok: true,
+        }
+    }
+
+    fn failed(text: Option<String>, messages: Vec<String>) -> Self {
+        Self {
+            text,
+            messages,
+            ok: false,
+        }
+    }
+}
+
 /// Parses, transforms and prints one chunk; on failure, returns the
 /// diagnostics to print.
 fn process_chunk(
     chunk: &Chunk<'_>,
     source_name: &str,
-    passes: &[(&'static PassInfo, String)],
+    steps: &[Step],
     debug_info: bool,
 ) -> Result<String, String> {
-    // Leading newlines keep line numbers those of the whole file.
-    let mut text = "\n".repeat(chunk.first_line);
-    text.push_str(chunk.text);
-    run_steps(&text, source_name, passes, debug_info, &mut |message| {
-        report(message)
-    })
+    driver::run_steps(
+        &chunk.padded_text(),
+        source_name,
+        steps,
+        debug_info,
+        &mut |message| report(message),
+    )
+    .map_err(|error| error.to_string())
+}
+
+/// `--verify-diagnostics`: runs one chunk, collecting its diagnostics, and
+/// checks them against the chunk's `expected-*` comments.
+fn verify_chunk(chunk: &Chunk<'_>, source_name: &str, steps: &[Step], debug_info: bool) -> Outcome {
+    let expectations = match Expectations::parse(chunk.text, chunk.first_line, source_name) {
+        Ok(expectations) => expectations,
+        Err(error) => return Outcome::failed(None, vec![error.to_string()]),
+    };
+    let (text, diagnostics) = run_collecting(&chunk.padded_text(), source_name, steps, debug_info);
+    let mismatches: Vec<String> = expectations
+        .verify(&diagnostics)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    if mismatches.is_empty() {
+        Outcome {
+            text,
+            messages: Vec::new(),
+            ok: true,
+        }
+    } else {
+        Outcome::failed(text, mismatches)
+    }
+}
+
+/// Runs one chunk, collecting every diagnostic (reports still go to stderr).
+fn run_collecting(
+    text: &str,
+    source_name: &str,
+    steps: &[Step],
+    debug_info: bool,
+) -> (Option<String>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let result = driver::run(
+        text,
+        source_name,
+        steps,
+        debug_info,
+        &mut |emitted| match emitted {
+            Emitted::Report(text) => report(text),
+            Emitted::Diagnostic(diagnostic) => diagnostics.push(diagnostic.clone()),
+        },
+    );
+    match result {
+        Ok(text) => (Some(text), diagnostics),
+        Err(failure) => {
+            diagnostics.extend(match failure {
+                Failure::Parse(error) => parse_error_diagnostics(&error),
+                Failure::Pass { error, .. } => error.diagnostics().to_vec(),
+                // As mlir-opt: only the verifier's own diagnostics.
+                Failure::Invalid { diagnostics, .. } => diagnostics.0,
+                Failure::Print { message, .. } => vec![Diagnostic::error(
+                    source_name,
+                    format!("cannot print: {message}"),
+                )],
+            });
+            (None, diagnostics)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -248,24 +418,31 @@ mod tests {
                 &format!("--{flag}=opt"),
             ])
             .expect("parses");
-        let flags: Vec<_> = pipeline(&matches)
-            .iter()
-            .map(|(pass, options)| (pass.flag, options.clone()))
-            .collect();
-        assert_eq!(flags, [(flag, String::new()), (flag, "opt".to_string())]);
+        assert_eq!(
+            requested(&matches),
+            [(flag, String::new()), (flag, "opt".to_string())]
+        );
         let none = command()
             .try_get_matches_from(["zkdv-opt"])
             .expect("parses");
-        assert!(pipeline(&none).is_empty());
+        assert!(requested(&none).is_empty());
     }
 
     #[test]
-    fn help_lists_every_pass() {
+    fn help_lists_every_pass_and_pipeline_with_its_options() {
         let help = command().render_help().to_string();
         for pass in PASSES {
             assert!(help.contains(&format!("--{}", pass.flag)), "{help}");
             assert!(help.contains(pass.summary), "{help}");
+            for option in pass.options {
+                assert!(help.contains(&option.usage()), "{help}");
+            }
         }
+        for pipeline in PIPELINES {
+            assert!(help.contains(&format!("--{}", pipeline.flag)), "{help}");
+            assert!(help.contains(pipeline.summary), "{help}");
+        }
+        assert!(help.contains("--verify-diagnostics"), "{help}");
     }
 
     #[test]

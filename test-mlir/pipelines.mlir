@@ -1,0 +1,43 @@
+// The named pipelines (passes/src/pipelines.rs) run exactly the passes they
+// list, on the exported fixture steps, as proof.jit runs them.
+//
+// The attested pipeline is its passes in order, byte for byte.
+// RUN: zkdv-opt --zkdv-attested-pipeline %S/inputs/mlp_adam.mlir > %t.pipeline
+// RUN: zkdv-opt --zkdv-inline --zkdv-check-hermetic --zkdv-annotate-roles --zkdv-slice-update=output=attested --zkdv-push-select=func=main --zkdv-dce --zkdv-guard-leaves=func=main %S/inputs/mlp_adam.mlir > %t.passes
+// RUN: diff %t.pipeline %t.passes
+// RUN: FileCheck %s --check-prefix=ATT < %t.pipeline
+// RUN: grep -c '"func.func"' %t.pipeline | FileCheck %s --check-prefix=ONE
+//
+// The production pipeline forwards its options to --zkdv-insert-commitments.
+// RUN: zkdv-opt --zkdv-production-pipeline="ratio=0.5 drop-deltas" %S/inputs/mlp_adam.mlir > %t.prod
+// RUN: zkdv-opt --zkdv-annotate-roles --zkdv-insert-commitments="ratio=0.5 drop-deltas" %S/inputs/mlp_adam.mlir > %t.prod_passes
+// RUN: diff %t.prod %t.prod_passes
+// RUN: FileCheck %s --check-prefix=PROD < %t.prod
+//
+// The hermetic pipeline inlines the private functions of a step.
+// RUN: zkdv-opt --zkdv-hermetic-pipeline %S/inputs/transaction_sgd.mlir | FileCheck %s --check-prefix=HERM
+//
+// Pipelines take only the options they declare.
+// RUN: not zkdv-opt --zkdv-attested-pipeline=func=step %S/inputs/mlp_adam.mlir 2>&1 | FileCheck %s --check-prefix=OPT
+
+// The attested program is one public `main` with the fixed ABI (state and
+// batch, two ui64 indices) -> (f32 delta, f32 post-state), guarded per leaf.
+// ATT: "func.func"
+// ATT-SAME: tensor<4xi32>, tensor<ui64>, tensor<ui64>) -> (tensor<f32>, tensor<f32>)
+// ATT-SAME: sym_name = "main"
+// ATT-NOT: "func.call"
+// ATT: "stablehlo.if"
+// ATT-NOT: "func.call"
+// ATT: zkdv.leaf_counts = array<i64: 4, 9>
+// ONE: {{^1$}}
+
+// Production keeps the state results and returns one sketch per parameter
+// leaf (ratio 0.5: 8 -> 4 columns) instead of the deltas.
+// PROD: tensor<f32>, tensor<1x4xf32>, tensor<6x4xf32>, tensor<1x2xf32>, tensor<8x2xf32>)
+// PROD-SAME: zkdv.role = "sketch"
+
+// HERM-NOT: "func.call"
+// HERM: sym_name = "main"
+// HERM-NOT: "func.call"
+
+// OPT: zkdv-opt: error: --zkdv-attested-pipeline: unknown option `func=step` (expected no options)
