@@ -93,14 +93,14 @@ def run(model: str, blocks: int, steps: int) -> None:
             proof = zkdv.jax.ZKDV(Path(tmp) / name, zkdv.ZKDVConfig(sampling_policy=policy))
             proof.start(rolling_window=2, probe_ratio=0.01)
             times = check_times.setdefault(name, [])
-            original = proof._checks_of
+            original = proof._checker.checks_of
 
             def timed(job, original=original, times=times):  # noqa: ANN001, ANN202
                 start = time.perf_counter()
                 original(job)
                 times.append(time.perf_counter() - start)
 
-            proof._checks_of = timed
+            proof._checker.checks_of = timed
             pstate, _ = MODELS[model](proof)
             variants[name] = {
                 "state": jax.device_put(pstate),
@@ -212,6 +212,7 @@ def breakdown(model: str) -> None:
         (x, y), *_ = batches(1)
         step = proof.jit(jax_steps.train_step, donate_argnums=(0,))
         program = step.lower_step(state, x, y)
+        weights = proof._programs[program].weights  # the probe weights the session registered
         flat = jax.tree.leaves((state, x, y))
         host = [np.asarray(flat[i]) for i in program.param_positions + program.opt_positions]
         batch_leaves = [np.asarray(flat[i]) for i in program.batch_positions]
@@ -228,7 +229,7 @@ def breakdown(model: str) -> None:
             device_batch = jax.device_put(packed)
 
             def run() -> None:
-                out = call(*leaves["state"], device_batch, *program.weights)
+                out = call(*leaves["state"], device_batch, *weights)
                 parts = program.split_outputs(out, deltas=with_deltas)
                 leaves["state"] = parts["post_params"] + parts["post_opt_state"]
                 jax.block_until_ready(out)

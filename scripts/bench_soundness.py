@@ -307,7 +307,7 @@ def honest(family: str, dtype: str, steps: int, directory: Path) -> Honest:
         replay_snapshot_interval=4,
     )
     proof.start(rolling_window=1, probe_ratio=0.05)
-    proof._always_measure_spread = True  # margins against the whole bound
+    proof._checker.always_measure_spread = True  # margins against the whole bound
     state, step, batches = FAMILIES[family](proof, DTYPES[dtype])
     train = proof.jit(step, donate_argnums=(0,))
     result = Honest(family, dtype, steps)
@@ -435,7 +435,7 @@ class FaultRun:
                     self.opt_state = (self.opt_state[0]._replace(mu=mu), *self.opt_state[1:])
                 if i == at + 1 and fault == "batch":
                     self.proof.join()
-                    segment = self.proof._segment  # the retained batches of this segment
+                    segment = self.proof._committer.segment  # the retained batches of this segment
                     assert segment is not None and segment.step <= at
                     segment.batches[at - segment.step][0, 0] ^= 1
                 batch = self.batch(factor)
@@ -491,7 +491,7 @@ def rates(dtype: str, p: float, seeds: int, directory: Path) -> dict[str, float]
     # The prediction: p times the share of coordinates at which doubling the update exceeds the
     # bound, measured on honest update checks of the same model at DEBUGCheckEvery(1).
     honest_run = FaultRun(directory, dtype, EVERY, "-honest")
-    honest_run.proof._always_measure_spread = True  # the bound as a check would use it
+    honest_run.proof._checker.always_measure_spread = True  # the bound as a check would use it
     honest_run.run(100, "none", 0.0)
     share = np.mean(
         [
@@ -524,12 +524,7 @@ def ensemble_cost(reps: int = 30) -> list[list[str]]:
         text = (inputs_dir / f"{name}.mlir").read_text()
         attested, _ = passes.run_passes(
             text,
-            [
-                "zkdv-inline",
-                "zkdv-annotate-roles",
-                "zkdv-slice-update=output=attested",
-                "zkdv-push-select=func=main",
-            ],
+            ["zkdv-attested-pipeline"],
         )
         sidecar = json.loads((inputs_dir / f"{name}.json").read_text())
         with np.load(inputs_dir / f"{name}.npz") as npz:

@@ -451,7 +451,7 @@ def test_overlap_policies_all_commit_and_check(tmp_path, policy):
     proof.close()
     report = transcript.verify(tmp_path / "proof")
     assert report["checks"]["update_passed"] == 5
-    assert proof._in_flight == 0
+    assert proof._flow.in_flight == 0
 
 
 def test_changing_the_overlap_policy_does_not_retrace(tmp_path):
@@ -492,13 +492,13 @@ def test_max_in_flight_bounds_unresolved_transactions(tmp_path):
     state, batches = jax_steps.mlp(proof)
     step = proof.jit(jax_steps.train_step)
     seen = []
-    original = proof._admit
+    original = proof._flow.admit
 
     def admit(policy):
         original(policy)
-        seen.append(proof._in_flight)
+        seen.append(proof._flow.in_flight)
 
-    proof._admit = admit
+    proof._flow.admit = admit
     for x, y in batches(4):
         state, _ = step(state, x, y)
     proof.close()
@@ -772,7 +772,7 @@ def test_snapshots_use_a_bounded_pool_primed_before_training(tmp_path, policy):
         batch = rng.normal(size=(5, 4)).astype(np.float32).view(np.uint32)
         params, opt_state = step(params, opt_state, batch)
     proof.close()
-    pool = proof._pool
+    pool = proof._snapshots.pool
     assert pool is not None, "snapshots did not use the pool"
     # Ten snapshots went through a pool of three trees, never more than three at once.
     assert pool.most_in_use <= pool.size == 3
@@ -793,13 +793,13 @@ def test_a_sampled_check_fences_training_unless_always(tmp_path, policy, ahead):
 
     proof = session(tmp_path)
     gate = threading.Event()
-    check = proof._checks_of
+    check = proof._checker.checks_of
 
     def gated(job):
         gate.wait(120)
         check(job)
 
-    proof._checks_of = gated
+    proof._checker.checks_of = gated
     tx = optax.sgd(0.1)
 
     step = proof.jit(explicit_step(tx, lambda x, w: jnp.sum(x @ w), overlap=policy))

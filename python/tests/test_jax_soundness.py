@@ -61,7 +61,7 @@ def test_an_optimizer_state_edit_just_before_a_snapshot_is_caught(tmp_path):
     # Before step 8, a snapshot step (interval 4): the snapshot would hold the edited state.
     run = soundness.FaultRun(tmp_path, "f32", soundness.EVERY)
     assert run.run(10, "opt-state", 1.0, at=7)
-    failure = run.proof._failure
+    failure = run.proof._flow.failure
     assert isinstance(failure, zkdv.ZKDVPoisonedError) and failure.step == 8
     assert "optimizer state given to step 8" in str(failure)
 

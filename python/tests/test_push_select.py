@@ -41,9 +41,9 @@ def zkdv_opt(*flags, name):
 
 
 def pushed(name):
-    return zkdv_opt(
-        "--zkdv-slice-update=output=attested", "--zkdv-push-select=func=main", name=name
-    ).stdout
+    # The attested pipeline's tail: the selection pushed, what it bypassed erased, leaves guarded.
+    flags = ("--zkdv-push-select=func=main", "--zkdv-dce", "--zkdv-guard-leaves=func=main")
+    return zkdv_opt("--zkdv-slice-update=output=attested", *flags, name=name).stdout
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -92,7 +92,13 @@ def per_check_flops(report, function):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_push_select_lowers_the_flops(name):
-    flags = ("--zkdv-slice-update", "--zkdv-push-select", "--zkdv-cost-report")
+    flags = (
+        "--zkdv-slice-update",
+        "--zkdv-push-select",
+        "--zkdv-dce",
+        "--zkdv-guard-leaves",
+        "--zkdv-cost-report",
+    )
     report = zkdv_opt(*flags, "-o", "/dev/null", name=name).stderr
     full, attested = total_flops(report, "main"), total_flops(report, "zkdv_attested")
     check = per_check_flops(report, "zkdv_attested")
@@ -146,7 +152,9 @@ def test_pushed_convolution_matches_the_full_one(case, tmp_path):
     source = tmp_path / f"{case}.mlir"
     source.write_text(text)
     result = subprocess.run(
-        [ZKDV_OPT, "--zkdv-push-select=func=main", source], capture_output=True, text=True
+        [ZKDV_OPT, "--zkdv-push-select=func=main", "--zkdv-dce", source],
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr
     assert "tensor<1x1x1x1xf32>" in result.stdout and f"-> tensor<{dims(out)}xf32>" not in (

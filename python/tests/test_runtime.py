@@ -112,12 +112,7 @@ def test_attested_function_matches_the_recorded_step(name):
     text = (INPUTS / f"{name}.mlir").read_text()
     attested, _ = passes.run_passes(
         text,
-        [
-            "zkdv-inline",
-            "zkdv-annotate-roles",
-            "zkdv-slice-update=output=attested",
-            "zkdv-push-select=func=main",
-        ],
+        ["zkdv-attested-pipeline"],
         f"{name}.mlir",
     )
     program = runtime.Program(attested)

@@ -102,7 +102,9 @@ _DIRECT = frozenset(
 )
 
 
-def _native_array(array: np.ndarray) -> np.ndarray | tuple[str, list[int], np.ndarray]:
+def _native_array(
+    array: np.ndarray | np.generic,
+) -> np.ndarray | tuple[str, list[int], np.ndarray]:
     """``array`` as the binding reads it: itself when it can be read in place, else its parts."""
     if type(array) is np.ndarray and array.dtype in _DIRECT and array.flags.c_contiguous:
         return array

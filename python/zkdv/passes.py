@@ -10,13 +10,14 @@ from collections.abc import Sequence
 
 from zkdv import _native
 
-__all__ = ["precision", "run_passes"]
+__all__ = ["pipelines", "precision", "run_passes"]
 
 
 def run_passes(
     text: str, passes: Sequence[str], source_name: str = "<input>"
 ) -> tuple[str, list[str]]:
-    """Run ``passes`` (``"zkdv-slice-update=output=attested"``-style items) on ``text``.
+    """Run ``passes`` on ``text``: pass or pipeline flags, with options after ``=``, such as
+    ``"zkdv-slice-update=output=attested"`` or ``"zkdv-production-pipeline=ratio=0.05"``.
 
     Returns:
         ``(module_text, reports)``: the rewritten module in generic form and what the passes
@@ -41,3 +42,13 @@ def precision(text: str, source_name: str = "<input>") -> dict[str, object]:
         ValueError: the text does not parse.
     """
     return _native.precision(text, source_name)
+
+
+def pipelines() -> list[dict[str, object]]:
+    """The named pipelines, as ``zkdv-opt --help`` lists them.
+
+    Returns:
+        ``[{"name", "summary", "options", "stages"}]``: each pipeline's flag, its summary, the
+        usage line of each of its options, and the passes its default options expand into.
+    """
+    return _native.pipelines()

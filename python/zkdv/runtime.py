@@ -66,7 +66,7 @@ class Program:
         """The ``(dtype, shape)`` of each argument."""
         return [(_dtype(tag), tuple(shape)) for tag, shape in self._native.arguments]
 
-    def __call__(self, *inputs: np.ndarray) -> list[np.ndarray]:
+    def __call__(self, *inputs: np.ndarray | np.generic) -> list[np.ndarray]:
         """Run the function on ``inputs`` (one array per argument; numpy scalars are fine).
 
         Returns one array per result. Raises :class:`zkdv.runtime.RuntimeError` for an
@@ -76,7 +76,7 @@ class Program:
 
     def run(
         self,
-        inputs: Sequence[np.ndarray],
+        inputs: Sequence[np.ndarray | np.generic],
         *,
         max_ops: int | None = None,
         max_elements: int | None = None,

@@ -64,7 +64,7 @@ class AttestedFunction:
             )
         text, _ = passes.run_passes(
             _exported.generic_text(exported),
-            ["zkdv-inline", "zkdv-check-hermetic"],
+            ["zkdv-hermetic-pipeline"],
             f"<attested {self._fun.__name__}>",
         )
         return text

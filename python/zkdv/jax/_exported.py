@@ -26,6 +26,7 @@ import copy
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import jax
 import ml_dtypes
@@ -83,8 +84,8 @@ def signature(text: str) -> Signature:
     """The argument and result types of the public ``main`` of a module (any op form)."""
     with _context():
         module = ir.Module.parse(text)
-        for op in module.body.operations:
-            op = op.operation
+        for view in module.body.operations:
+            op = view.operation
             if op.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
                 function_type = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
                 return Signature(
@@ -106,14 +107,20 @@ def _context() -> ir.Context:
     return context
 
 
+def _generic_asm(module: ir.Module) -> str:
+    """``module`` printed in MLIR's generic op form without locations."""
+    text = module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+    assert isinstance(text, str)  # not binary
+    return text
+
+
 def generic_text(exported: jax_export.Exported) -> str:
     """The module of ``exported`` printed in MLIR's generic op form without locations.
 
     That is the form the Rust passes and runtime read (DESIGN.md §3).
     """
     with _context():
-        module = ir.Module.parse(exported.mlir_module())
-        return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+        return _generic_asm(ir.Module.parse(exported.mlir_module()))
 
 
 def replace_module(
@@ -177,8 +184,7 @@ def lowered_text(lowered: jax.stages.Lowered) -> str:
     """The StableHLO module of ``lowered`` in generic op form without locations."""
     module = lowered.compiler_ir("stablehlo")
     with _context():
-        module = ir.Module.parse(str(module))
-        return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+        return _generic_asm(ir.Module.parse(str(module)))
 
 
 def has_ordered_effects(lowered: jax.stages.Lowered) -> bool:
@@ -209,7 +215,7 @@ def compile_lowered(
     from jax._src.sharding_impls import UNSPECIFIED
     from jax._src.stages import ArgInfo
 
-    old = lowered._lowering
+    old: Any = lowered._lowering  # JAX's private lowering: its private fields are copied
     args = old.compile_args
     n_old = len(args["global_in_avals"])
     if sorted(args["kept_var_idx"]) != list(range(n_old)) or len(in_avals) < n_old:
@@ -239,7 +245,7 @@ def compile_lowered(
     )
     new.compile_args = compile_args
     donated = [info.donated for info in jax.tree.leaves(lowered.args_info)]
-    args_info = (
+    args_info: tuple[tuple[ArgInfo, ...], dict[str, Any]] = (
         tuple(ArgInfo(aval, i < n_old and donated[i]) for i, aval in enumerate(in_avals)),
         {},
     )

@@ -11,6 +11,10 @@ the training thread waits for one (flow control); the pool never grows.
 
 Backends that cannot reuse a donated host buffer (XLA CPU, in a test on jax 0.12) copy into a
 fresh buffer instead; the pool then still bounds the number of snapshot trees alive at once.
+
+:class:`Snapshots` owns the pool and the host memory kind, launches the copies (falling back to
+an unpooled host copy where the pool does not fit) and counts the users of each
+:class:`Segment`: the newest snapshot with what was committed since, from which a check replays.
 """
 
 from __future__ import annotations
@@ -19,15 +23,28 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import jax
 import numpy as np
 
-__all__ = ["WAIT_LIMIT_S", "SnapshotPool"]
+__all__ = [
+    "POOL_SIZE",
+    "WAIT_LIMIT_S",
+    "Segment",
+    "SegmentView",
+    "SnapshotPool",
+    "Snapshots",
+    "host_memory_kind",
+]
 
 WAIT_LIMIT_S = 600.0
 """How long a snapshot waits for a free tree before it reports the pool stuck."""
+
+POOL_SIZE = 3
+"""Snapshot trees alive at once: the current segment's, the next one in flight, and one held by
+a check still replaying from an older segment (under ``zkdv.overlap.ALWAYS``)."""
 
 
 def _identity(destination: list[Any], state: list[Any]) -> list[Any]:
@@ -111,3 +128,107 @@ class SnapshotPool:
             self._free.append(tree)
             self.in_use -= 1
             self._cond.notify_all()
+
+
+def host_memory_kind() -> str | None:
+    """The host memory kind snapshots go to: pinned when the backend has it, or None."""
+    device = jax.devices()[0]
+    kinds = {m.kind for m in device.addressable_memories()}
+    for kind in ("pinned_host", "unpinned_host"):
+        if kind in kinds:
+            return kind
+    return None
+
+
+@dataclass(eq=False)
+class Segment:
+    """The newest snapshot and what was committed since: enough to replay any step after it.
+
+    The committer appends each committed step's batch, batch root and update sketches.
+    """
+
+    step: int
+    state: list[np.ndarray]
+    batches: list[np.ndarray] = field(default_factory=list)
+    batch_roots: list[bytes] = field(default_factory=list)
+    updates: list[list[np.ndarray]] = field(default_factory=list)
+    tree: list[Any] | None = None
+    """The snapshot's host arrays when they came from the pool (returned when unused)."""
+    users: int = 1
+    """The committer while the segment is current, plus every check replaying from it."""
+
+    def view(self) -> SegmentView:
+        """The segment as it is now, for a check that replays up to the newest step."""
+        return SegmentView(
+            self.step,
+            tuple(self.state),
+            tuple(self.batches),
+            tuple(self.batch_roots),
+            tuple(self.updates),
+        )
+
+
+@dataclass(frozen=True)
+class SegmentView:
+    """A segment as one check replays it: the snapshot and the steps committed after it."""
+
+    step: int
+    state: tuple[np.ndarray, ...]
+    batches: tuple[np.ndarray, ...]
+    batch_roots: tuple[bytes, ...]
+    updates: tuple[list[np.ndarray], ...]
+
+
+class Snapshots:
+    """Launches the snapshot copies and returns their trees to the pool when unused."""
+
+    def __init__(self) -> None:
+        self.pool: SnapshotPool | None = None
+        """Created when the first snapshot is due (``None`` without a host memory kind)."""
+        self._host: str | None = None
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """Find the host memory kind of the backend (once, when the session starts)."""
+        self._host = host_memory_kind()
+
+    def launch(self, leaves: list[Any], abort: Callable[[], None]) -> tuple[list[Any], bool]:
+        """Start the copy of the pre-state to host memory; it completes asynchronously.
+
+        Returns the copy and whether it is a tree of the snapshot pool. ``abort`` is called
+        while waiting for a free tree and may raise to give up (a poisoned session).
+
+        JAX orders the copy's read of each buffer before a later donation of that buffer
+        reuses it, so the step may donate its parameters right after this returns. The copy
+        goes into a tree of the bounded snapshot pool when the leaves are placed as the pool
+        was built for.
+        """
+        if self._host is not None and all(isinstance(x, jax.Array) for x in leaves):
+            if self.pool is None:
+                try:
+                    self.pool = SnapshotPool(leaves, self._host, POOL_SIZE)
+                except (ValueError, RuntimeError, TypeError):
+                    self._host = None
+                    return [np.array(leaf) for leaf in leaves], False
+            if self.pool.matches(leaves):
+                return self.pool.copy(leaves, abort), True
+            try:
+                shardings = [x.sharding.with_memory_kind(self._host) for x in leaves]
+                return list(jax.device_put(leaves, shardings)), False
+            except (ValueError, RuntimeError, TypeError):
+                self._host = None
+        return [np.array(leaf) for leaf in leaves], False
+
+    def hold(self, segment: Segment) -> None:
+        """One user more of ``segment`` (a check that replays from it)."""
+        with self._lock:
+            segment.users += 1
+
+    def release(self, segment: Segment) -> None:
+        """One user fewer; the last one returns the snapshot's tree to the pool."""
+        with self._lock:
+            segment.users -= 1
+            done = segment.users == 0
+        if done and segment.tree is not None and self.pool is not None:
+            tree, segment.tree, segment.state = segment.tree, None, []
+            self.pool.release(tree)

@@ -19,6 +19,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax.tree_util import PyTreeDef
 
 from zkdv.overlap import Overlap
 
@@ -133,7 +134,8 @@ class Transaction:
             ("params", self.params, params),
             ("opt_state", self.opt_state, opt_state),
         ):
-            want, got = jax.tree.structure(before), jax.tree.structure(after)
+            want: PyTreeDef = jax.tree.structure(before)
+            got: PyTreeDef = jax.tree.structure(after)
             if want != got:
                 tree = "params" if name != "opt_state" else "opt_state"
                 raise ValueError(

@@ -1,0 +1,212 @@
+"""The compiled step of a ``proof.jit`` function, fixed by its first call.
+
+:class:`StepProgram` is what :mod:`zkdv.jax._build` produces, complete and immutable: where the
+transaction's state and the batch are among the step's flat inputs, the compiled production
+program and its replay variant, the module texts, and how the production outputs map back to
+the function's own return value (:meth:`StepProgram.split_outputs`,
+:meth:`StepProgram.user_output`). :class:`Placement` says where the step's inputs live (one
+device, or a mesh). What the session adds when it commits a program (its record number,
+tolerance, runtime program and probe weights) is kept by the session
+(:class:`zkdv.jax._records.RegisteredProgram`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
+
+import jax
+from jax.tree_util import PyTreeDef
+
+from zkdv.jax._packing import BatchLayout
+from zkdv.overlap import Overlap
+
+__all__ = ["OutputLayout", "Placement", "StepOutputs", "StepProgram"]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the step's inputs live: one device, or a mesh with each state leaf's sharding.
+
+    On a mesh (inputs placed with multi-device ``NamedSharding``), parameters, deltas and
+    optimizer state keep their own shardings; the packed batch, the probe weights and the
+    sketches are replicated over the same mesh, and XLA inserts the cross-shard reductions the
+    sketches need.
+    """
+
+    mesh: Any = None
+    params: tuple[Any, ...] = ()
+    opt_state: tuple[Any, ...] = ()
+
+    @classmethod
+    def of(cls, flat: Sequence[Any], params: Sequence[int], opt: Sequence[int]) -> Placement:
+        """The placement of the first call's inputs."""
+        mesh = None
+        for x in flat:
+            sharding = getattr(x, "sharding", None)
+            if isinstance(sharding, jax.sharding.NamedSharding) and sharding.mesh.size > 1:
+                mesh = sharding.mesh
+                break
+        if mesh is None:
+            return cls()
+
+        def on_mesh(x: Any) -> Any:
+            sharding = getattr(x, "sharding", None)
+            if isinstance(sharding, jax.sharding.NamedSharding) and sharding.mesh == mesh:
+                return jax.sharding.NamedSharding(mesh, sharding.spec)
+            return jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
+
+        return cls(
+            mesh, tuple(on_mesh(flat[i]) for i in params), tuple(on_mesh(flat[i]) for i in opt)
+        )
+
+    @property
+    def replicated(self) -> Any:
+        """The replicated sharding over the mesh (``None`` on one device)."""
+        if self.mesh is None:
+            return None
+        return jax.sharding.NamedSharding(self.mesh, jax.sharding.PartitionSpec())
+
+    @property
+    def replicate(self) -> Callable[[Any], Any] | None:
+        """Lays a traced value out replicated over the mesh (``None`` on one device)."""
+        if self.mesh is None:
+            return None
+        replicated = self.replicated
+        return lambda x: self.constrain([x], [replicated])[0]
+
+    def jit_in_shardings(self) -> dict[str, Any]:
+        """``jax.jit`` options for the canonical step ``(params, opt_state, packed)``."""
+        if self.mesh is None:
+            return {}
+        return {"in_shardings": (self.params, self.opt_state, self.replicated)}
+
+    def constrain(self, leaves: Sequence[Any], shardings: Sequence[Any]) -> list[Any]:
+        """Traced leaves laid out as ``shardings``: ``reshard`` on a mesh of explicit axes
+        (where the layout is part of the type), a sharding constraint otherwise."""
+        explicit = all(t == jax.sharding.AxisType.Explicit for t in self.mesh.axis_types)
+        place = jax.sharding.reshard if explicit else jax.lax.with_sharding_constraint
+        return [place(x, s) for x, s in zip(leaves, shardings, strict=True)]
+
+    def put_state(self, leaves: Sequence[Any]) -> list[Any]:
+        """Host state leaves (parameters, then optimizer state) placed as production's."""
+        if self.mesh is None:
+            return [jax.device_put(x) for x in leaves]
+        shardings = self.params + self.opt_state
+        return [jax.device_put(x, s) for x, s in zip(leaves, shardings, strict=True)]
+
+    def structs(self, avals: Sequence[Any]) -> list[jax.ShapeDtypeStruct]:
+        """Abstract inputs of an instrumented step: state leaves first, then replicated ones."""
+        state = self.params + self.opt_state
+        out = []
+        for i, aval in enumerate(avals):
+            sharding = None
+            if self.mesh is not None:
+                sharding = state[i] if i < len(state) else self.replicated
+            out.append(jax.ShapeDtypeStruct(aval.shape, aval.dtype, sharding=sharding))
+        return out
+
+    def compile(
+        self,
+        exported: jax.export.Exported,
+        donate_argnums: tuple[int, ...],
+        options: dict[str, Any],
+    ) -> jax.stages.Compiled:
+        """``exported.call`` compiled ahead of time for inputs placed as this placement's."""
+        jitted = jax.jit(exported.call, donate_argnums=donate_argnums, **options)
+        return jitted.trace(*self.structs(exported.in_avals)).lower().compile()
+
+    def put_small(self, x: Any) -> Any:
+        """A batch or probe weight, on the device or replicated over the mesh."""
+        return jax.device_put(x) if self.mesh is None else jax.device_put(x, self.replicated)
+
+
+class StepOutputs(TypedDict):
+    """The outputs of the production program (or its replay variant), by role."""
+
+    post_params: list[Any]
+    post_opt_state: list[Any]
+    deltas: list[Any]
+    """Empty for the production program, which drops the update."""
+    user: list[Any]
+    """The function's outputs that are not the post-update state."""
+    sketches: list[Any]
+    """The update sketches of the parameter leaves."""
+
+
+@dataclass(frozen=True)
+class OutputLayout:
+    """How the function's own return value is rebuilt from the canonical step's outputs."""
+
+    tree: PyTreeDef
+    """The structure of the return value."""
+    sources: tuple[tuple[Literal["p", "o", "u"], int], ...]
+    """Per returned leaf: a post-update parameter (``p``), optimizer-state (``o``) or other
+    (``u``) leaf, and its position among those."""
+    n_user: int
+    """Returned leaves that are not the post-update state."""
+
+
+@dataclass(frozen=True, eq=False)
+class StepProgram:
+    """Everything fixed by the first call of a ``proof.jit`` function.
+
+    Compared and hashed by identity: the session keys what it registers per program by it.
+    """
+
+    name: str
+    static: tuple[Any, ...]
+    in_tree: PyTreeDef
+    in_avals: tuple[jax.ShapeDtypeStruct, ...]
+    param_positions: tuple[int, ...]
+    opt_positions: tuple[int, ...]
+    batch_positions: tuple[int, ...]
+    param_paths: tuple[str, ...]
+    opt_paths: tuple[str, ...]
+    param_avals: tuple[jax.ShapeDtypeStruct, ...]
+    opt_avals: tuple[jax.ShapeDtypeStruct, ...]
+    layout: BatchLayout
+    outputs: OutputLayout
+    production: Callable[..., Any]
+    """``(*params, *opt_state, packed, *weights) -> (post_params, post_opt_state, user,
+    sketches)``, donating the donated parameter leaves."""
+    replay: Callable[..., Any]
+    """The replay variant: production's outputs with the deltas after the optimizer state;
+    donates every state leaf."""
+    pack: Callable[..., Any]
+    """Packs the batch leaves into the committed ``uint32`` batch, on the device."""
+    placement: Placement
+    production_text: str
+    attested_text: str
+    canonical_text: str
+    sketch_shapes: tuple[tuple[int, ...], ...]
+    overlap_of: Callable[[], Overlap]
+    """The overlap policy of one invocation (read on the host at every call)."""
+
+    @property
+    def n_params(self) -> int:
+        """Parameter leaves."""
+        return len(self.param_positions)
+
+    def split_outputs(self, outputs: Sequence[Any], deltas: bool = False) -> StepOutputs:
+        """The outputs of the production program (or, with ``deltas``, its replay variant)."""
+        p, o = self.n_params, len(self.opt_positions)
+        d = p if deltas else 0
+        a = p + o
+        b = a + d
+        c = b + self.outputs.n_user
+        e = c + len(self.sketch_shapes)
+        return StepOutputs(
+            post_params=list(outputs[0:p]),
+            post_opt_state=list(outputs[p:a]),
+            deltas=list(outputs[a:b]),
+            user=list(outputs[b:c]),
+            sketches=list(outputs[c:e]),
+        )
+
+    def user_output(self, parts: StepOutputs) -> Any:
+        """The function's own return value, rebuilt from the production outputs."""
+        table = {"p": parts["post_params"], "o": parts["post_opt_state"], "u": parts["user"]}
+        leaves = [table[k][i] for k, i in self.outputs.sources]
+        return jax.tree.unflatten(self.outputs.tree, leaves)
