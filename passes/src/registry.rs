@@ -4,7 +4,7 @@
 //! This is the one place a pass is declared. A pass is a plain function over
 //! a parsed [`Module`](melior::ir::Module); it reads its options, already
 //! checked against the table below, from [`PassOptions::values`], reports
-//! failure as a [`PassError`] holding located diagnostics, never panics and
+//! failure as a [`PassError`](crate::PassError) holding located diagnostics, never panics and
 //! never prints. Named compositions of passes are in [`crate::pipelines`].
 
 use crate::{

@@ -16,7 +16,7 @@
 //!
 //! Each op runs through the family the op table names for it
 //! ([`crate::ops::table`], resolved when the block's plan is made; the most
-//! frequent core ops through their decoded form, [`decoded`]); the
+//! frequent core ops through their decoded form, `decoded.rs`); the
 //! interpreter itself
 //! runs the structural ops: `func.call` (the callee found by symbol in the
 //! enclosing module), `stablehlo.while`, `if`, `case`,

@@ -1,6 +1,6 @@
 //! Element-level helpers the op families share: index iteration, reading
 //! and storing single elements, joining data, promotion, the comparisons of
-//! `compare`/`sort` regions, and [`Kernel`], a region's combiner as a typed
+//! `compare`/`sort` regions, and `Kernel`, a region's combiner as a typed
 //! scalar function. Families import these from here, never from each other.
 
 use melior::ir::block::BlockLike;
