@@ -6,7 +6,7 @@ process and interleaved:
 - ``xla``: the exported step compiled by XLA on CPU (``python/tests/stablehlo.py``, the same
   compilation the tests use), called on the recorded inputs;
 - ``runtime``: the same module run by the Rust interpreter (``zkdv.runtime.Program``);
-- ``attested``: the attested function (``--zkdv-slice-update``, ``--zkdv-push-select``) run by
+- ``attested``: the attested function (``--zkdv-attested-pipeline``) run by
   the interpreter for a fixed index pair.
 
 Prints median times and the two ratios the runtime issue sets goals for: runtime / xla
@@ -53,12 +53,8 @@ def median_seconds(call: Callable[[], object], reps: int) -> float:
     return statistics.median(times)
 
 
-ATTESTED_PASSES = [
-    "zkdv-inline",
-    "zkdv-annotate-roles",
-    "zkdv-slice-update=output=attested",
-    "zkdv-push-select=func=main",
-]
+# What proof.jit runs to make a check's attested program (passes/src/pipelines.rs).
+ATTESTED_PASSES = ["zkdv-attested-pipeline"]
 
 
 def program_of(name: str) -> tuple[str, list[np.ndarray]]:

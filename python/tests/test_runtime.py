@@ -5,9 +5,9 @@ For every fixture of ``test-mlir/inputs/``, the Rust interpreter runs
 - the full exported step (``main``) on the recorded inputs: every result must equal the
   recording (made by ``jax.jit`` on CPU) within 1e-5 relative, absolute floor 1e-6; integer
   and boolean results exactly;
-- the attested function (``--zkdv-slice-update``, ``--zkdv-push-select``, through
-  ``zkdv.passes``) for 50 random index pairs: each selected coordinate must equal the recorded
-  delta / post-optimizer-state coordinate within the same tolerance.
+- the attested function (``--zkdv-attested-pipeline``, through ``zkdv.passes``) for 50 random
+  index pairs: each selected coordinate must equal the recorded delta / post-optimizer-state
+  coordinate within the same tolerance.
 
 The worst relative differences are printed (``pytest -s``) for the closing notes. The absolute
 floor matters for Adam-style updates: where a gradient coordinate is tiny, ``m / sqrt(v)`` is

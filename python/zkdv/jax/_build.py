@@ -24,10 +24,9 @@
    same module with the update kept as an output; checks rebuild pre-states and read the
    challenged update coordinate with it.
 5. :func:`attest`: the user's ``proof.attest`` function when one is registered, else
-   ``--zkdv-inline --zkdv-check-hermetic --zkdv-annotate-roles --zkdv-slice-update
-   --zkdv-push-select`` of the canonical step: the fixed ABI ``(params, opt_state, batch,
-   parameter_index, optimizer_state_index) -> (delta, post_opt_state)``, run by the Rust runtime
-   when a check is sampled.
+   ``--zkdv-attested-pipeline`` of the canonical step (``passes/src/pipelines.rs``): the fixed
+   ABI ``(params, opt_state, batch, parameter_index, optimizer_state_index) -> (delta,
+   post_opt_state)``, run by the Rust runtime when a check is sampled.
 6. :func:`build_program` assembles the :class:`StepProgram`.
 """
 
