@@ -231,6 +231,11 @@ mod tests {
         assert_eq!(flags, ["zkdv-annotate-roles", "zkdv-insert-commitments"]);
         assert_eq!(steps[1].options.number("ratio"), Some(0.5));
         assert!(!steps[1].options.flag("drop-deltas"));
+        let steps =
+            parse_steps(&["zkdv-attested-pipeline=args=param:0,batch:1 results=post_param:0"])
+                .unwrap();
+        assert_eq!(steps[3].pass.flag, "zkdv-annotate-roles");
+        assert_eq!(steps[3].options.text("args"), Some("param:0,batch:1"));
         assert!(parse_steps(&["zkdv-attested-pipeline=func=f"])
             .unwrap_err()
             .to_string()

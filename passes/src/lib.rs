@@ -38,7 +38,7 @@
 //!   [`roles`], [`effects`] and `rewrite` are the helpers passes share. A
 //!   pass file depends only on those, never on another pass's entry point.
 //! - One file per pass, named after its flag: [`check_hermetic`],
-//!   [`inline`], [`dce`], [`cse`], [`annotate_roles`], [`cost_report`],
+//!   [`inline`], [`dce`], [`cse`], [`legalize_arith`], [`annotate_roles`], [`cost_report`],
 //!   [`precision_report`], [`insert_commitments`], [`slice_update`],
 //!   [`push_select`], [`guard_leaves`]; each opens with what it does, its
 //!   preconditions and its invariants.
@@ -54,6 +54,7 @@ pub mod effects;
 pub mod guard_leaves;
 pub mod inline;
 pub mod insert_commitments;
+pub mod legalize_arith;
 /// The MLIR front end, shared with the runtime (crate `zkdv-ir`).
 pub use zkdv_ir as ir;
 pub mod options;

@@ -9,7 +9,9 @@
 //! - `zkdv-hermetic-pipeline`: a user's own attested function
 //!   (`proof.attest`): inline, then reject anything impure.
 //! - `zkdv-attested-pipeline`: the attested program of a check, from the
-//!   canonical step: inline, hermeticity, roles, slice the attested function
+//!   canonical step (JAX's, or a torch-mlir export, whose `arith.constant`s
+//!   are legalized first): inline, hermeticity, roles (inferred from JAX's
+//!   result names, or the explicit lists the options give), slice the attested function
 //!   (`output=attested`, so it is `main`), select one coordinate, erase what
 //!   the selection no longer needs, guard the leaves.
 //! - `zkdv-production-pipeline`: the production program: roles, then the
@@ -70,11 +72,15 @@ fn hermetic(_: &OptionValues) -> Vec<Stage> {
     vec![stage("zkdv-inline", ""), stage("zkdv-check-hermetic", "")]
 }
 
-fn attested(_: &OptionValues) -> Vec<Stage> {
+/// The attested pipeline's options are `--zkdv-annotate-roles`' explicit
+/// role lists (a torch export has no `jax.result_info` to infer them from),
+/// forwarded as given.
+fn attested(values: &OptionValues) -> Vec<Stage> {
     vec![
+        stage("zkdv-legalize-arith", ""),
         stage("zkdv-inline", ""),
         stage("zkdv-check-hermetic", ""),
-        stage("zkdv-annotate-roles", ""),
+        ("zkdv-annotate-roles", values.render()),
         stage("zkdv-slice-update", "output=attested"),
         stage("zkdv-push-select", "func=main"),
         stage("zkdv-dce", ""),
@@ -90,6 +96,21 @@ fn production(values: &OptionValues) -> Vec<Stage> {
         ("zkdv-insert-commitments", values.render()),
     ]
 }
+
+static ATTESTED_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "args",
+        kind: Kind::List,
+        default: None,
+        help: "argument roles as `role:first-last,...` (with results=; default: from JAX names)",
+    },
+    OptionSpec {
+        name: "results",
+        kind: Kind::List,
+        default: None,
+        help: "result roles as `role:first-last,...` (with args=)",
+    },
+];
 
 static PRODUCTION_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -119,7 +140,7 @@ pub static PIPELINES: &[PipelineInfo] = &[
         summary: "The attested program of a check, from the canonical step (what proof.jit \
                   records): main(params, opt_state, batch, ui64, ui64) -> (f32, f32), computing \
                   one coordinate of the challenged leaves only",
-        options: &[],
+        options: ATTESTED_OPTIONS,
         stages: attested,
     },
     PipelineInfo {

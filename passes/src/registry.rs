@@ -9,7 +9,7 @@
 
 use crate::{
     annotate_roles, check_hermetic, cost_report, cse, dce, guard_leaves, inline,
-    insert_commitments,
+    insert_commitments, legalize_arith,
     options::{Kind, OptionError, OptionSpec, OptionValues},
     pass::{PassFn, PassOptions},
     precision_report, push_select, slice_update,
@@ -95,6 +95,13 @@ pub static PASSES: &[PassInfo] = &[
         summary: "Merge identical pure ops within a block (common-subexpression elimination)",
         options: &[],
         run: cse::run,
+    },
+    PassInfo {
+        flag: "zkdv-legalize-arith",
+        summary: "Turn the arith.constant tensors of a torch-mlir export into stablehlo.constant \
+                  (and refuse any other arith op)",
+        options: &[],
+        run: legalize_arith::run,
     },
     PassInfo {
         flag: "zkdv-annotate-roles",

@@ -22,7 +22,7 @@ from flax.training import train_state  # noqa: E402
 
 import zkdv  # noqa: E402
 from zkdv import transcript  # noqa: E402
-from zkdv.jax._packing import BatchLayout  # noqa: E402
+from zkdv._packing import BatchLayout  # noqa: E402
 
 EVERY = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
 

@@ -6,7 +6,7 @@
    context that collects its one :class:`~zkdv.jax.Transaction`. The transaction's parameter
    and optimizer-state leaves are found among the step's flat dynamic inputs by identity;
    :func:`partition` makes every other dynamic input a *batch leaf*, packed losslessly into the
-   committed ``uint32`` batch (:mod:`zkdv.jax._packing`), and fixes donation and placement.
+   committed ``uint32`` batch (:mod:`zkdv._packing`), and fixes donation and placement.
 2. :class:`Canonical`: the same function re-traced with the ABI of the passes, ``(params,
    opt_state, packed_batch) -> (post_params, post_opt_state, deltas, user_leaves)``, where the
    batch leaves are unpacked inside the program and ``user_leaves`` are the outputs that are not
@@ -42,10 +42,10 @@ import numpy as np
 from jax.tree_util import PyTreeDef
 
 from zkdv import passes
+from zkdv._packing import BatchLayout
 from zkdv.jax import _exported
 from zkdv.jax._args import Call, aval, merge_static
 from zkdv.jax._attest import AttestedFunction
-from zkdv.jax._packing import BatchLayout
 from zkdv.jax._program import OutputLayout, Placement, StepProgram
 from zkdv.jax._transaction import Transaction, tracing
 from zkdv.overlap import Overlap

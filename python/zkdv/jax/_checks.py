@@ -20,12 +20,13 @@ import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import jax
 import numpy as np
 
 from zkdv import hashing
+from zkdv._attested import recompute, verdict
 from zkdv.checks import CheckResult, ZKDVPoisonedError
 from zkdv.config import Tolerance
 from zkdv.jax._flow import Flow
@@ -39,9 +40,6 @@ __all__ = [
     "element",
     "opt_state_discontinuity",
 ]
-
-# Limits for the attested program in the Rust runtime (a check computes a few coordinates).
-_MAX_OPS = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -181,24 +179,14 @@ class Checker:
             parameter_index = np.uint64(indices[0])
             state_index = np.uint64(indices[1] if len(indices) > 1 else 0)
             arguments: list[np.ndarray | np.generic] = [*inputs, parameter_index, state_index]
-            values = len(indices)
-
-            def attested(member: int | None = None) -> list[float]:
-                result = registered.attested.run(arguments, max_ops=_MAX_OPS, ensemble=member)
-                return [float(np.asarray(r).reshape(())) for r in result[:values]]
-
-            recomputed = attested()
             committed = [element(deltas, indices[0]), *job.committed]
-            spread: list[float] = []
-            if tolerance.replays and (
-                self.always_measure_spread or _verdict(tolerance, committed, recomputed) == "fail"
-            ):
-                # Outside the fixed bound: measure how far replays perturbed within rounding
-                # land from the recomputed values (the perturbation ensemble).
-                spread = [0.0] * values
-                for member in range(tolerance.replays):
-                    for k, v in enumerate(attested(member)):
-                        spread[k] = max(spread[k], abs(v - recomputed[k]))
+            recomputed, spread = recompute(
+                registered.attested,
+                arguments,
+                committed,
+                tolerance,
+                always_measure_spread=self.always_measure_spread,
+            )
             check = CheckResult(
                 step=t,
                 kind="update",
@@ -206,7 +194,7 @@ class Checker:
                 committed=tuple(committed),
                 recomputed=tuple(recomputed),
                 tolerance=tolerance,
-                verdict=_verdict(tolerance, committed, recomputed, spread),
+                verdict=verdict(tolerance, committed, recomputed, spread),
                 replay_length=replay_length,
                 spread=tuple(spread),
             )
@@ -315,19 +303,6 @@ def element(leaves: Sequence[Any], index: int) -> float:
     return 0.0
 
 
-def _verdict(
-    tolerance: Tolerance,
-    committed: list[float],
-    recomputed: list[float],
-    spread: list[float] | None = None,
-) -> Literal["pass", "fail"]:
-    spreads = spread or [0.0] * len(committed)
-    ok = all(
-        tolerance.accepts(c, r, s) for c, r, s in zip(committed, recomputed, spreads, strict=True)
-    )
-    return "pass" if ok else "fail"
-
-
 def _state_result(
     step: int,
     committed: np.ndarray,
@@ -359,6 +334,6 @@ def _state_result(
         committed=(c,),
         recomputed=(r,),
         tolerance=tolerance,
-        verdict=_verdict(tolerance, [c], [r]),
+        verdict=verdict(tolerance, [c], [r]),
         replay_length=replay_length,
     )

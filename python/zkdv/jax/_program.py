@@ -19,7 +19,7 @@ from typing import Any, Literal, TypedDict
 import jax
 from jax.tree_util import PyTreeDef
 
-from zkdv.jax._packing import BatchLayout
+from zkdv._packing import BatchLayout
 from zkdv.overlap import Overlap
 
 __all__ = ["OutputLayout", "Placement", "StepOutputs", "StepProgram"]

@@ -1,28 +1,21 @@
-"""The session's transcript writer, its probe maps, and what it keeps per committed program.
+"""What the JAX session keeps per committed program (:class:`RegisteredProgram`).
 
-:class:`Records` owns the :class:`zkdv.transcript.TranscriptWriter`: opened when the first
-step program is registered (its root fixes the layout), then written by the training thread
-(program records), the committer (steps, snapshots, checks that fence it) and the verifier
-thread (checks under ``ALWAYS``), one call at a time. The probe maps derive from the root's
-probe seed and are cached here too. :class:`RegisteredProgram` is what the session adds to a
-:class:`~zkdv.jax._program.StepProgram` when it commits it.
+The transcript writer and the probe maps are the frontends' shared :class:`zkdv._records.Records`
+(opened when the first step program is registered: its root fixes the layout; then written by
+the training thread, the committer and the verifier thread, one call at a time).
 """
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from zkdv import hashing, runtime, transcript
+from zkdv import runtime
+from zkdv._records import Records
 from zkdv.config import Tolerance
 from zkdv.jax._program import StepProgram
 
-__all__ = ["Records", "RegisteredProgram"]
+__all__ = ["Records", "RegisteredProgram"]  # Records: re-exported for the session modules
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,84 +31,3 @@ class RegisteredProgram:
     """The attested program, parsed for the Rust runtime."""
     weights: tuple[Any, ...]
     """The probe weights, placed as the production program's extra arguments."""
-
-
-class Records:
-    """The transcript writer (once opened) and the probe maps of its root."""
-
-    def __init__(self) -> None:
-        self._writer: transcript.TranscriptWriter | None = None
-        self._lock = threading.Lock()
-        self._probe_ratio = 0.0
-        self._probes: dict[str, hashing.ProbeMap] = {}
-
-    @property
-    def opened(self) -> bool:
-        """Whether the transcript was opened (a step program was registered)."""
-        return self._writer is not None
-
-    def open(
-        self, directory: str | os.PathLike[str], root: dict[str, Any], probe_ratio: float
-    ) -> None:
-        """Create the transcript in ``directory`` with the root record ``root``."""
-        self._probe_ratio = probe_ratio
-        self._writer = transcript.TranscriptWriter(directory, root)
-
-    def _open_writer(self) -> transcript.TranscriptWriter:
-        assert self._writer is not None, "the transcript is not open"
-        return self._writer
-
-    def artifact(self, data: bytes, extension: str) -> dict[str, Any]:
-        """Store a content-addressed artifact; returns its reference for a record."""
-        with self._lock:
-            return self._open_writer().put_artifact(data, extension)
-
-    def program(self, body: dict[str, Any]) -> int:
-        """Append a program record; returns its sequence number."""
-        with self._lock:
-            return self._open_writer().append_program(body)
-
-    def step(self, body: dict[str, Any]) -> transcript.StepReceipt:
-        """Append a step record; the receipt holds the step's challenge."""
-        with self._lock:
-            return self._open_writer().append_step(body)
-
-    def snapshot(self, body: dict[str, Any]) -> None:
-        """Append a snapshot record."""
-        with self._lock:
-            self._open_writer().append_snapshot(body)
-
-    def check(self, body: dict[str, Any]) -> None:
-        """Append a check record."""
-        with self._lock:
-            self._open_writer().append_check(body)
-
-    def close(self, failure: dict[str, Any] | None) -> None:
-        """Write the close record (``failure`` when poisoned) and flush the transcript."""
-        with self._lock:
-            self._open_writer().close(failure)
-
-    def probe(self, path: str, shape: tuple[int, ...]) -> hashing.ProbeMap:
-        """The probe map of the parameter leaf ``path`` of ``shape``."""
-        key = f"{path}{shape}"
-        probe = self._probes.get(key)
-        if probe is None:
-            with self._lock:
-                seed = self._open_writer().root["probe_seed"]
-            probe = hashing.probe_map(seed, path, shape, self._probe_ratio)
-            self._probes[key] = probe
-        return probe
-
-    def sketch_shape(self, path: str, shape: tuple[int, ...]) -> tuple[int, ...]:
-        """The shape of the sketch of a leaf of ``shape``: its last dimension probed."""
-        k = self.probe(path, shape).k
-        return (*shape[:-1], k) if shape else (k,)
-
-    def exact_sketches(
-        self, paths: Sequence[str], params: Sequence[np.ndarray]
-    ) -> list[np.ndarray]:
-        """The sketches of the parameter leaves ``params`` themselves."""
-        return [
-            hashing.sketch(self.probe(p, tuple(x.shape)), x)
-            for p, x in zip(paths, params, strict=True)
-        ]

@@ -15,9 +15,11 @@ their shapes and dtypes alone, where each leaf's words go:
   rows of the same width, zero-padded. Without a leaf of rank 2 or more, one row holds every
   leaf's words.
 
-The host packs with numpy (:meth:`BatchLayout.pack`); the traced step unpacks with ``jax.numpy``
-(:meth:`BatchLayout.unpack`), so the attested program reads exactly the committed words. A
-single rank-2 ``uint32`` leaf packs to itself.
+The host packs with numpy (:meth:`BatchLayout.pack`) and unpacks the same way
+(:meth:`BatchLayout.unpack_host`, the exact inverse). JAX's traced step unpacks with
+``jax.numpy`` (:meth:`BatchLayout.unpack`), so its attested program reads exactly the committed
+words; the PyTorch frontend feeds its attested program the host-unpacked committed batch. A
+single rank-2 ``uint32`` leaf packs to itself. Both frontends share this module.
 """
 
 from __future__ import annotations
@@ -196,6 +198,27 @@ class BatchLayout:
             elif slot.dtype != np.dtype(unsigned):
                 value = lax.bitcast_convert_type(value, slot.dtype)
             leaves.append(value.reshape(slot.shape))
+        return leaves
+
+    def unpack_host(self, packed: np.ndarray) -> list[np.ndarray]:
+        """The leaves, as host arrays, from a packed batch: the exact inverse of :meth:`pack`."""
+        packed = np.ascontiguousarray(packed, dtype=np.uint32)
+        data_rows = self.rows if self.has_row_leaves else 0
+        side = packed[data_rows:].reshape(-1)
+        leaves = []
+        for slot in self.slots:
+            if slot.row_leaf:
+                words = packed[: self.rows, slot.offset : slot.offset + slot.words]
+            else:
+                words = side[slot.offset : slot.offset + slot.words]
+            words = np.ascontiguousarray(words).reshape(-1)
+            unsigned = np.dtype(_UNSIGNED[slot.dtype.itemsize])
+            if slot.words_per_element == 2:
+                value = words.astype("<u4").view("<u8").astype(unsigned)
+            else:
+                value = words.astype(unsigned)
+            leaf = value != 0 if slot.dtype == np.bool_ else value.view(slot.dtype)
+            leaves.append(leaf.reshape(slot.shape))
         return leaves
 
 

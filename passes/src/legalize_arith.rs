@@ -1,0 +1,137 @@
+//! `--zkdv-legalize-arith`: turn the `arith.constant`s of a torch-mlir export
+//! into `stablehlo.constant`s.
+//!
+//! `torch_mlir.fx.export_and_import(..., output_type="stablehlo")` emits the
+//! scalars of a step (an optimizer's `1 - beta`, a loss's reduction size) as
+//! `arith.constant` ops with a dense tensor value (`tensor<1xf64>`,
+//! `tensor<1xi64>`), among StableHLO ops. This pass rewrites each one into
+//! `stablehlo.constant` with the same `value` attribute and result type, so
+//! the rest of the pipeline, the side-effect model and the replay runtime
+//! only ever see StableHLO.
+//!
+//! Preconditions: none beyond a parsed module. Any other `arith` op, or an
+//! `arith.constant` whose value is not a dense tensor (a scalar `f32`, an
+//! `index`), is an error naming the op: no other op of the dialect is
+//! modelled by the passes or the runtime, so it is refused here rather than
+//! half-understood later.
+//!
+//! Invariants: the replacement is inserted just before the constant it
+//! replaces, so it dominates every use; the constant is erased only after all
+//! its uses moved. Rewriting is collected first, then done. A module without
+//! `arith` ops is unchanged.
+
+use melior::ir::{
+    attribute::DenseElementsAttribute,
+    block::BlockLike,
+    operation::{OperationBuilder, OperationLike},
+    Identifier, Module, OperationRef, ValueLike,
+};
+
+use crate::{
+    ir::{collect_nested_ops, op_name, Diagnostic, Diagnostics},
+    rewrite::{erase, replace_all_uses},
+    PassError, PassOptions,
+};
+
+/// Runs the pass; see the module documentation.
+pub fn run(module: &Module<'_>, _options: &mut PassOptions) -> Result<(), PassError> {
+    let mut constants = Vec::new();
+    let mut refused = Vec::new();
+    for op in collect_nested_ops(module.as_operation()) {
+        let name = op_name(&op);
+        if !name.starts_with("arith.") {
+            continue;
+        }
+        if name == "arith.constant" && is_dense_tensor(&op) {
+            constants.push(op);
+        } else {
+            refused.push(Diagnostic::error_at(
+                &op,
+                format!(
+                    "`{name}` is not supported: only `arith.constant` with a dense tensor value \
+                     is (as torch-mlir emits it); lower the step to StableHLO ops"
+                ),
+            ));
+        }
+    }
+    if !refused.is_empty() {
+        return Err(PassError::Failed(Diagnostics(refused)));
+    }
+    for op in constants {
+        replace(op)?;
+    }
+    Ok(())
+}
+
+fn is_dense_tensor(op: &OperationRef<'_, '_>) -> bool {
+    op.attribute("value")
+        .is_ok_and(|value| DenseElementsAttribute::try_from(value).is_ok())
+        && op.result_count() == 1
+}
+
+fn replace(op: OperationRef<'_, '_>) -> Result<(), PassError> {
+    let fail = |message: String| PassError::one(Diagnostic::error_at(&op, message));
+    let (Ok(value), Ok(result), Some(block)) = (op.attribute("value"), op.result(0), op.block())
+    else {
+        return Err(fail(
+            "`arith.constant` without a value or a block".to_owned(),
+        ));
+    };
+    // `to_ref` reinterprets the `ContextRef` value itself as a `Context`, so
+    // the `ContextRef` must outlive every use of the reference: keep it in a
+    // local for the whole function.
+    let context_ref = op.context();
+    // SAFETY: `context_ref` lives until the end of this function, and the
+    // context outlives the module and every attribute built here.
+    let context = unsafe { context_ref.to_ref() };
+    let constant = OperationBuilder::new("stablehlo.constant", op.location())
+        .add_results(&[result.r#type()])
+        .add_attributes(&[(Identifier::new(context, "value"), value)])
+        .build()
+        .map_err(|error| fail(format!("cannot build stablehlo.constant: {error}")))?;
+    let constant = block.insert_operation_before(op, constant);
+    let replacement = constant
+        .result(0)
+        .map_err(|error| fail(format!("the new constant has no result: {error}")))?;
+    replace_all_uses(result, replacement);
+    // SAFETY: `op` is live, its only result has no uses any more, and nothing
+    // refers to it after this.
+    unsafe { erase(op) };
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ir::print_generic, IrContext};
+
+    #[test]
+    fn constants_become_stablehlo_and_other_arith_ops_are_refused() {
+        let text = r#""func.func"() <{function_type = (tensor<1xf64>) -> tensor<1xf64>, sym_name = "main"}> ({
+^bb0(%x: tensor<1xf64>):
+  %c = "arith.constant"() <{value = dense<5.000000e-01> : tensor<1xf64>}> : () -> tensor<1xf64>
+  %0 = "stablehlo.multiply"(%x, %c) : (tensor<1xf64>, tensor<1xf64>) -> tensor<1xf64>
+  "func.return"(%0) : (tensor<1xf64>) -> ()
+}) : () -> ()
+"#;
+        let context = IrContext::new();
+        let module = context.parse(text, "t.mlir").expect("parses");
+        run(&module, &mut PassOptions::default()).expect("legalizes");
+        context.verify(&module).expect("verifies");
+        let out = print_generic(&module).expect("prints");
+        assert!(!out.contains("arith."), "{out}");
+        assert!(out.contains("\"stablehlo.constant\"()"), "{out}");
+        assert!(out.contains("dense<5.000000e-01> : tensor<1xf64>"), "{out}");
+
+        let refused = text.replace(
+            r#""arith.constant"() <{value = dense<5.000000e-01> : tensor<1xf64>}> : () -> tensor<1xf64>"#,
+            r#""arith.addf"(%x, %x) : (tensor<1xf64>, tensor<1xf64>) -> tensor<1xf64>"#,
+        );
+        let module = context.parse(&refused, "t.mlir").expect("parses");
+        let error = run(&module, &mut PassOptions::default()).unwrap_err();
+        assert!(
+            error.to_string().contains("`arith.addf` is not supported"),
+            "{error}"
+        );
+    }
+}
