@@ -1,0 +1,47 @@
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-legalize-arith %s | FileCheck %s
+
+// The scalars of a torch-mlir export (tensor<1xf64>, tensor<1xi64>) become
+// stablehlo.constant with the same value and type; their uses follow.
+// CHECK-LABEL: sym_name = "torch_scalars"
+// CHECK-NOT:     "arith.constant"
+// CHECK:         %[[B:.*]] = "stablehlo.constant"() {value = dense<9.000000e-01> : tensor<1xf64>} : () -> tensor<1xf64>
+// CHECK:         "stablehlo.constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+// CHECK:         "stablehlo.multiply"(%{{.*}}, %[[B]])
+// CHECK-NOT:     "arith.constant"
+"func.func"() <{function_type = (tensor<1xf64>, tensor<1xi64>) -> (tensor<1xf64>, tensor<1xi64>), sym_name = "torch_scalars"}> ({
+^bb0(%x: tensor<1xf64>, %n: tensor<1xi64>):
+  %b = "arith.constant"() <{value = dense<9.000000e-01> : tensor<1xf64>}> : () -> tensor<1xf64>
+  %one = "arith.constant"() <{value = dense<1> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %0 = "stablehlo.multiply"(%x, %b) : (tensor<1xf64>, tensor<1xf64>) -> tensor<1xf64>
+  %1 = "stablehlo.add"(%n, %one) : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  "func.return"(%0, %1) : (tensor<1xf64>, tensor<1xi64>) -> ()
+}) : () -> ()
+
+// -----
+
+// A module without arith ops is unchanged.
+// CHECK-LABEL: sym_name = "plain"
+// CHECK:         "stablehlo.constant"() <{value = dense<2.000000e+00> : tensor<f32>}>
+"func.func"() <{function_type = () -> tensor<f32>, sym_name = "plain"}> ({
+  %0 = "stablehlo.constant"() <{value = dense<2.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  "func.return"(%0) : (tensor<f32>) -> ()
+}) : () -> ()
+
+// -----
+
+// Any other arith op is refused: nothing downstream models the dialect.
+"func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "other_arith"}> ({
+^bb0(%x: tensor<2xf32>):
+  // expected-error @+1 {{`arith.addf` is not supported: only `arith.constant` with a dense tensor value is (as torch-mlir emits it); lower the step to StableHLO ops}}
+  %0 = "arith.addf"(%x, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%0) : (tensor<2xf32>) -> ()
+}) : () -> ()
+
+// -----
+
+// A scalar (non-tensor) arith.constant is refused too.
+"func.func"() <{function_type = () -> (), sym_name = "scalar"}> ({
+  // expected-error @+1 {{`arith.constant` is not supported}}
+  %0 = "arith.constant"() <{value = 1.0 : f32}> : () -> f32
+  "func.return"() : () -> ()
+}) : () -> ()
