@@ -16,9 +16,10 @@ from typing import Literal
 import numpy as np
 
 from zkdv import runtime
+from zkdv.checks import CheckResult
 from zkdv.config import Tolerance
 
-__all__ = ["MAX_OPS", "recompute", "verdict"]
+__all__ = ["MAX_OPS", "recompute", "state_result", "verdict"]
 
 MAX_OPS = 50_000_000
 """The op limit of one attested run (a check computes a few coordinates)."""
@@ -65,3 +66,39 @@ def verdict(
         tolerance.accepts(c, r, s) for c, r, s in zip(committed, recomputed, spreads, strict=True)
     )
     return "pass" if ok else "fail"
+
+
+def state_result(
+    step: int,
+    committed: np.ndarray,
+    recomputed: np.ndarray,
+    tolerance: Tolerance,
+    replay_length: int,
+) -> CheckResult:
+    """A state check's record: the first pair out of tolerance, else the worst pair.
+
+    The comparison is the one ``Tolerance.accepts`` makes (``|c - r| <= abs + rel * |c|``, a
+    NaN never passes), vectorized over every sketch value of the replay.
+    """
+    if committed.size == 0:
+        committed, recomputed = np.zeros(1), np.zeros(1)
+    allowed = tolerance.abs + tolerance.rel * np.abs(committed)
+    difference = np.abs(committed - recomputed)
+    failing = np.flatnonzero(~(difference <= allowed))
+    if failing.size:
+        at = int(failing[0])
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(allowed > 0, difference / allowed, 0.0)
+        at = int(np.argmax(ratio))
+    c, r = float(committed[at]), float(recomputed[at])
+    return CheckResult(
+        step=step,
+        kind="state",
+        indices=(),
+        committed=(c,),
+        recomputed=(r,),
+        tolerance=tolerance,
+        verdict=verdict(tolerance, [c], [r]),
+        replay_length=replay_length,
+    )

@@ -72,8 +72,11 @@ class BatchLayout:
         return (self.rows + self.side_rows, self.width)
 
     @classmethod
-    def of(cls, leaves: Sequence[tuple[tuple[int, ...], np.dtype]]) -> BatchLayout:
-        """The layout of leaves given as ``(shape, dtype)`` pairs, in order.
+    def of(
+        cls, leaves: Sequence[tuple[tuple[int, ...], np.dtype]], min_width: int = 1
+    ) -> BatchLayout:
+        """The layout of leaves given as ``(shape, dtype)`` pairs, in order; rows are
+        zero-padded to at least ``min_width`` words (a rolling window longer than an example).
 
         Raises:
             TypeError: for a dtype that cannot be packed (complex, object, ...).
@@ -101,7 +104,7 @@ class BatchLayout:
                 words = math.prod(shape) * per
                 slots.append(Slot(shape, dtype, False, side, words))
                 side += words
-        width = column if column else max(side, 1)
+        width = max(column if column else max(side, 1), min_width)
         side_rows = 0 if not side else -(-side // width)
         if not column:
             # No row leaves: the side words are the only row(s).

@@ -26,7 +26,7 @@ import jax
 import numpy as np
 
 from zkdv import hashing
-from zkdv._attested import recompute, verdict
+from zkdv._attested import recompute, state_result, verdict
 from zkdv.checks import CheckResult, ZKDVPoisonedError
 from zkdv.config import Tolerance
 from zkdv.jax._flow import Flow
@@ -163,7 +163,7 @@ class Checker:
             state = parts["post_params"] + parts["post_opt_state"]
         if job.state:
             self._record(
-                _state_result(
+                state_result(
                     t,
                     np.concatenate(committed_sketches).astype(np.float64),
                     np.concatenate(recomputed_sketches).astype(np.float64),
@@ -301,39 +301,3 @@ def element(leaves: Sequence[Any], index: int) -> float:
             return float(np.asarray(leaf).reshape(-1)[index])
         index -= size
     return 0.0
-
-
-def _state_result(
-    step: int,
-    committed: np.ndarray,
-    recomputed: np.ndarray,
-    tolerance: Tolerance,
-    replay_length: int,
-) -> CheckResult:
-    """A state check's record: the first pair out of tolerance, else the worst pair.
-
-    The comparison is the one ``Tolerance.accepts`` makes (``|c - r| <= abs + rel * |c|``, a
-    NaN never passes), vectorized over every sketch value of the replay.
-    """
-    if committed.size == 0:
-        committed, recomputed = np.zeros(1), np.zeros(1)
-    allowed = tolerance.abs + tolerance.rel * np.abs(committed)
-    difference = np.abs(committed - recomputed)
-    failing = np.flatnonzero(~(difference <= allowed))
-    if failing.size:
-        at = int(failing[0])
-    else:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(allowed > 0, difference / allowed, 0.0)
-        at = int(np.argmax(ratio))
-    c, r = float(committed[at]), float(recomputed[at])
-    return CheckResult(
-        step=step,
-        kind="state",
-        indices=(),
-        committed=(c,),
-        recomputed=(r,),
-        tolerance=tolerance,
-        verdict=verdict(tolerance, [c], [r]),
-        replay_length=replay_length,
-    )

@@ -1,0 +1,246 @@
+"""Lowering the ``@proof.attest`` step of a prepared model and optimizer to StableHLO.
+
+The attested function is written like an ordinary training step (``proof.forward``,
+``proof.backward``, ``optimizer.step()``). :func:`lower` turns it into a pure function of
+tensors::
+
+    step(params..., opt_state..., batch_leaves...) -> (post_params..., post_opt_state..., deltas...)
+
+by running it under a :class:`Tracing` context in which ``proof.forward`` is a
+``torch.func.functional_call`` on the traced parameters, ``proof.backward`` is
+``torch.autograd.grad`` with respect to them, and the prepared optimizer's ``step()`` is its
+functional implementation (:mod:`zkdv.torch._optim`) on traced clones of its state. Then, as
+verified on these machines (DESIGN.md §7): ``make_fx(tracing_mode="fake")``, ``torch.export``,
+and torch-mlir's ``export_and_import(output_type="stablehlo")``, printed in generic form. The
+Rust passes do the rest (``zkdv-attested-pipeline`` with explicit role lists).
+
+Refused, each with its fix: a module that is not under the prepared root, implicit random
+operators (``torch.Tag.nondeterministic_seeded``), modules with buffers (not supported yet), and
+a step that cannot be exported.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch import nn
+
+from zkdv.torch._optim import FunctionalOptimizer
+
+__all__ = ["Lowered", "Tracing", "active", "lower"]
+
+_ACTIVE: contextvars.ContextVar[Tracing | None] = contextvars.ContextVar(
+    "zkdv_torch_tracing", default=None
+)
+
+
+def active() -> Tracing | None:
+    """The tracing context of the attested step being lowered, if any."""
+    return _ACTIVE.get()
+
+
+@dataclass
+class Tracing:
+    """The traced state of one lowering (see the module documentation)."""
+
+    root: nn.Module
+    names: tuple[str, ...]
+    params: list[torch.Tensor]
+    optimizer: torch.optim.Optimizer
+    functional: FunctionalOptimizer
+    states: list[dict[str, Any]]
+    grads: list[torch.Tensor] | None = None
+    stepped: bool = False
+    post_params: list[torch.Tensor] = field(default_factory=list)
+
+    def forward(self, model: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        prefix = _prefix_of(self.root, model)
+        tensors = {
+            name[len(prefix) :]: tensor
+            for name, tensor in zip(self.names, self.params, strict=True)
+            if name.startswith(prefix)
+        }
+        return torch.func.functional_call(model, tensors, args, kwargs, strict=True)
+
+    def backward(self, loss: torch.Tensor) -> None:
+        if self.grads is not None:
+            raise RuntimeError(
+                "zkdv.torch: proof.backward was called twice in the attested step; call it "
+                "once, on the loss the optimizer steps on"
+            )
+        grads = torch.autograd.grad(loss, self.params, allow_unused=True)
+        self.grads = [
+            torch.zeros_like(p) if g is None else g for p, g in zip(self.params, grads, strict=True)
+        ]
+
+    def step(self) -> None:
+        if self.grads is None:
+            raise RuntimeError(
+                "zkdv.torch: optimizer.step() ran before proof.backward(loss) in the attested "
+                "step; compute the gradients with proof.backward first"
+            )
+        if self.stepped:
+            raise RuntimeError("zkdv.torch: optimizer.step() ran twice in the attested step")
+        self.stepped = True
+        (group,) = self.optimizer.param_groups
+        self.post_params = [p.detach().clone() for p in self.params]
+        self.functional.step(group, self.post_params, self.grads, self.states)
+
+
+def _prefix_of(root: nn.Module, model: nn.Module) -> str:
+    for name, module in root.named_modules():
+        if module is model:
+            return f"{name}." if name else ""
+    raise ValueError(
+        f"zkdv.torch: proof.forward got a {type(model).__name__} that is not the prepared root "
+        "module nor one of its submodules; compose it under the model you passed to "
+        "proof.prepare(...), or prepare that model instead"
+    )
+
+
+@dataclass(frozen=True)
+class Lowered:
+    """The attested step as StableHLO text, and the order of its arguments and results."""
+
+    text: str
+    """The exported step in MLIR generic form (torch-mlir's output)."""
+    n_params: int
+    n_opt_state: int
+    n_batch: int
+    opt_paths: tuple[str, ...]
+    """``param_name/state_key`` per optimizer-state leaf, in argument order."""
+
+    @property
+    def role_options(self) -> str:
+        """``args=... results=...`` for ``zkdv-attested-pipeline``."""
+        p, s, b = self.n_params, self.n_opt_state, self.n_batch
+
+        def span(role: str, first: int, count: int) -> list[str]:
+            return [f"{role}:{first}-{first + count - 1}"] if count else []
+
+        args = span("param", 0, p) + span("opt_state", p, s) + span("batch", p + s, b)
+        results = span("post_param", 0, p) + span("post_opt_state", p, s) + span("delta", p + s, p)
+        return f"args={','.join(args)} results={','.join(results)}"
+
+
+def opt_leaves(
+    names: Sequence[str], functional: FunctionalOptimizer, states: Sequence[dict[str, Any]]
+) -> list[tuple[str, torch.Tensor]]:
+    """The optimizer-state leaves ``(path, tensor)``, parameter by parameter, in
+    ``functional.state_keys`` order (keys a parameter does not have are skipped)."""
+    return [
+        (f"{name}/{key}", state[key])
+        for name, state in zip(names, states, strict=True)
+        for key in functional.state_keys
+        if key in state
+    ]
+
+
+def lower(
+    fun: Callable[..., Any],
+    root: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    functional: FunctionalOptimizer,
+    batch: Any,
+) -> Lowered:
+    """Lower ``fun(root, optimizer, batch)`` (see the module documentation).
+
+    Raises:
+        ValueError: the step cannot be lowered (the message names the cause and the fix).
+    """
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch.utils import _pytree as pytree
+
+    if len(optimizer.param_groups) != 1:
+        raise ValueError(
+            "zkdv.torch: the attested optimizer has several parameter groups; one group is "
+            "supported for now"
+        )
+    named = list(root.named_parameters())
+    names = tuple(n for n, _ in named)
+    group_params = optimizer.param_groups[0]["params"]
+    if [id(p) for p in group_params] != [id(p) for _, p in named]:
+        raise ValueError(
+            "zkdv.torch: the optimizer must step exactly the prepared model's parameters, in "
+            "model.parameters() order (construct it with model.parameters())"
+        )
+    if any(True for _ in root.buffers()):
+        raise ValueError(
+            "zkdv.torch: modules with buffers (BatchNorm statistics, ...) are not supported yet"
+        )
+    states = [optimizer.state[p] for _, p in named]
+    leaves = opt_leaves(names, functional, states)
+    keys_of = [[k for k in functional.state_keys if k in s] for s in states]
+    batch_leaves, batch_spec = pytree.tree_flatten(batch)
+    if not all(isinstance(x, torch.Tensor) for x in batch_leaves):
+        raise ValueError("zkdv.torch: every leaf of the transaction's batch must be a tensor")
+    n_p, n_s = len(named), len(leaves)
+
+    def step(*flat: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        params = list(flat[:n_p])
+        opt = list(flat[n_p : n_p + n_s])
+        traced_states: list[dict[str, Any]] = []
+        at = 0
+        for keys in keys_of:
+            traced_states.append({k: opt[at + i].clone() for i, k in enumerate(keys)})
+            at += len(keys)
+        tracing = Tracing(root, names, params, optimizer, functional, traced_states)
+        token = _ACTIVE.set(tracing)
+        try:
+            fun(root, optimizer, pytree.tree_unflatten(list(flat[n_p + n_s :]), batch_spec))
+        finally:
+            _ACTIVE.reset(token)
+        if not tracing.stepped:
+            raise ValueError(
+                "zkdv.torch: the attested step never called optimizer.step() on the prepared "
+                "optimizer"
+            )
+        post_opt = [s[k] for s, keys in zip(traced_states, keys_of, strict=True) for k in keys]
+        deltas = [n - p for n, p in zip(tracing.post_params, params, strict=True)]
+        return (*tracing.post_params, *post_opt, *deltas)
+
+    example = [p.detach() for _, p in named] + [t.detach() for _, t in leaves] + batch_leaves
+    example = [x.requires_grad_(True) if i < n_p else x for i, x in enumerate(example)]
+    try:
+        graph = make_fx(step, tracing_mode="fake")(*example)
+    except ValueError:
+        raise
+    except Exception as error:
+        raise ValueError(
+            f"zkdv.torch: the attested step cannot be traced: {type(error).__name__}: {error}"
+        ) from error
+    _refuse_random_ops(graph)
+    try:
+        exported = torch.export.export(graph, tuple(x.detach() for x in example))
+        from torch_mlir import fx
+
+        module = fx.export_and_import(exported, output_type="stablehlo")
+    except Exception as error:
+        raise ValueError(
+            f"zkdv.torch: the attested step cannot be exported to StableHLO: "
+            f"{type(error).__name__}: {error}"
+        ) from error
+    text = module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+    return Lowered(
+        text=text,
+        n_params=n_p,
+        n_opt_state=n_s,
+        n_batch=len(batch_leaves),
+        opt_paths=tuple(path for path, _ in leaves),
+    )
+
+
+def _refuse_random_ops(graph: torch.fx.GraphModule) -> None:
+    for node in graph.graph.nodes:
+        target = node.target
+        tags = getattr(target, "tags", ())
+        if node.op == "call_function" and torch.Tag.nondeterministic_seeded in tags:
+            raise ValueError(
+                f"zkdv.torch: the attested step draws random numbers ({target}); replay must "
+                "recompute the same transition, so generate the randomness outside the step "
+                "(for example a dropout mask) and pass it in the transaction's batch"
+            )

@@ -1,0 +1,204 @@
+"""Functional optimizers: how a prepared optimizer's ``step()`` lowers inside ``@proof.attest``.
+
+Every ``torch.optim`` optimizer class calls a functional implementation from its ``step()``
+(``torch.optim.adam.adam``, ``torch.optim.sgd.sgd``, ...). Inside the attested step ZKDV calls
+that same function on traced tensors, with ``differentiable=True`` and ``foreach=False`` (the
+single-tensor path, whose math is tensor-only: no ``.item()`` that StableHLO cannot express),
+instead of re-deriving the optimizer's math. A :class:`FunctionalOptimizer` says, for one
+optimizer class, which per-parameter state tensors it keeps (in a fixed order: the flat
+optimizer-state index of a check addresses them), how torch initializes them on the first
+``step()``, and how to call the functional implementation.
+
+ZKDV initializes missing state itself, exactly as the class's first ``step()`` would, before
+the first transaction: the exported step then has a fixed signature from the first step on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+__all__ = ["FunctionalOptimizer", "builtin", "find"]
+
+StateInit = Callable[[Mapping[str, Any], torch.Tensor], dict[str, torch.Tensor]]
+"""``init(group, param)``: the state torch's first ``step()`` creates for ``param``."""
+
+StepFn = Callable[
+    [Mapping[str, Any], Sequence[torch.Tensor], Sequence[torch.Tensor], Sequence[dict[str, Any]]],
+    None,
+]
+"""``step(group, params, grads, states)``: one functional step, in place on ``params`` and on
+the tensors of ``states`` (one dict per parameter, keyed like the optimizer's state)."""
+
+
+@dataclass(frozen=True)
+class FunctionalOptimizer:
+    """How one optimizer class steps functionally (see the module documentation).
+
+    Attributes:
+        state_keys: The per-parameter state tensors, in the order the optimizer-state leaves
+            are committed (a key whose tensor is absent for a group's options is skipped).
+        init: The state torch's first ``step()`` creates for one parameter.
+        step: One functional step (in place on traced clones).
+        hyperparameters: The group options the step reads; their values are part of the
+            compiled program, so a change (a learning-rate schedule) makes a new program.
+    """
+
+    state_keys: tuple[str, ...]
+    init: StateInit
+    step: StepFn
+    hyperparameters: tuple[str, ...]
+
+
+def _scalar_step() -> torch.Tensor:
+    # As torch's optimizers create it on CPU without capturable/fused: a float32 scalar.
+    return torch.tensor(0.0, dtype=torch.float32)
+
+
+def _check_group(name: str, group: Mapping[str, Any], refused: Mapping[str, Any]) -> None:
+    for option, value in refused.items():
+        if group.get(option, value) != value:
+            raise ValueError(
+                f"zkdv.torch: {name} with {option}={group.get(option)!r} is not supported yet "
+                f"(only {option}={value!r}); use the default or register your own functional "
+                "step with proof.register_functional_optimizer(...)"
+            )
+
+
+def _adam_init(group: Mapping[str, Any], param: torch.Tensor) -> dict[str, torch.Tensor]:
+    state = {
+        "step": _scalar_step(),
+        "exp_avg": torch.zeros_like(param, memory_format=torch.preserve_format),
+        "exp_avg_sq": torch.zeros_like(param, memory_format=torch.preserve_format),
+    }
+    if group["amsgrad"]:
+        state["max_exp_avg_sq"] = torch.zeros_like(param, memory_format=torch.preserve_format)
+    return state
+
+
+def _adam(decoupled: bool) -> StepFn:
+    name = "AdamW" if decoupled else "Adam"
+
+    def step(
+        group: Mapping[str, Any],
+        params: Sequence[torch.Tensor],
+        grads: Sequence[torch.Tensor],
+        states: Sequence[dict[str, Any]],
+    ) -> None:
+        from torch.optim.adam import adam
+
+        _check_group(name, group, {"fused": None, "capturable": False})
+        beta1, beta2 = group["betas"]
+        adam(
+            list(params),
+            list(grads),
+            [s["exp_avg"] for s in states],
+            [s["exp_avg_sq"] for s in states],
+            [s["max_exp_avg_sq"] for s in states] if group["amsgrad"] else [],
+            [s["step"] for s in states],
+            foreach=False,
+            capturable=False,
+            differentiable=True,
+            decoupled_weight_decay=decoupled,
+            amsgrad=group["amsgrad"],
+            beta1=beta1,
+            beta2=beta2,
+            lr=group["lr"],
+            weight_decay=group["weight_decay"],
+            eps=group["eps"],
+            maximize=group["maximize"],
+        )
+
+    return step
+
+
+def _sgd_init(group: Mapping[str, Any], param: torch.Tensor) -> dict[str, torch.Tensor]:
+    if group["momentum"] == 0:
+        return {}
+    # torch's first step stores buf = grad (then buf = momentum * buf + (1 - dampening) * grad
+    # from the second on); a zero buffer gives the same first step exactly when dampening is 0.
+    return {"momentum_buffer": torch.zeros_like(param, memory_format=torch.preserve_format)}
+
+
+def _sgd(
+    group: Mapping[str, Any],
+    params: Sequence[torch.Tensor],
+    grads: Sequence[torch.Tensor],
+    states: Sequence[dict[str, Any]],
+) -> None:
+    from torch.optim.sgd import sgd
+
+    _check_group("SGD", group, {"fused": None, "dampening": 0})
+    momentum = group["momentum"]
+    buffers = [s.get("momentum_buffer") for s in states]
+    sgd(
+        list(params),
+        list(grads),
+        buffers,
+        foreach=False,
+        weight_decay=group["weight_decay"],
+        momentum=momentum,
+        lr=group["lr"],
+        dampening=group["dampening"],
+        nesterov=group["nesterov"],
+        maximize=group["maximize"],
+    )
+    if momentum != 0:
+        for state, buffer in zip(states, buffers, strict=True):
+            state["momentum_buffer"] = buffer
+
+
+_ADAM_HYPER = ("lr", "betas", "eps", "weight_decay", "amsgrad", "maximize")
+
+
+def builtin() -> dict[type[torch.optim.Optimizer], FunctionalOptimizer]:
+    """The functional optimizers ZKDV knows, by optimizer class."""
+    return {
+        torch.optim.SGD: FunctionalOptimizer(
+            ("momentum_buffer",),
+            _sgd_init,
+            _sgd,
+            ("lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize"),
+        ),
+        torch.optim.Adam: FunctionalOptimizer(
+            ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"),
+            _adam_init,
+            _adam(decoupled=False),
+            _ADAM_HYPER,
+        ),
+        torch.optim.AdamW: FunctionalOptimizer(
+            ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"),
+            _adam_init,
+            _adam(decoupled=True),
+            _ADAM_HYPER,
+        ),
+    }
+
+
+def find(
+    optimizer: torch.optim.Optimizer,
+    registered: Mapping[type[torch.optim.Optimizer], FunctionalOptimizer],
+) -> FunctionalOptimizer:
+    """The functional optimizer of ``optimizer``'s exact class.
+
+    Raises:
+        TypeError: for ``LBFGS`` (its step re-evaluates a closure) and for classes ZKDV does
+            not know, with the instruction to register one.
+    """
+    cls = type(optimizer)
+    found = registered.get(cls)
+    if found is not None:
+        return found
+    if isinstance(optimizer, torch.optim.LBFGS):
+        reason = "LBFGS re-evaluates the loss in its step, which no single functional step can"
+    else:
+        reason = f"{cls.__module__}.{cls.__qualname__} has no functional implementation known"
+    raise TypeError(
+        f"zkdv.torch: cannot attest {cls.__qualname__}: {reason}. Supported: "
+        f"{', '.join(sorted(c.__name__ for c in registered))}. Register one with "
+        "proof.register_functional_optimizer(optimizer_class, zkdv.torch.FunctionalOptimizer("
+        "state_keys=..., init=..., step=..., hyperparameters=...))"
+    )

@@ -1,0 +1,642 @@
+"""``zkdv.torch.ZKDV``: the proof session of a PyTorch training loop.
+
+Production runs eagerly, as the user wrote it, inside ``with proof.transaction(batch=...)``.
+The session brackets each transaction:
+
+- on entry, it checks that the parameters and optimizer state are the ones the previous
+  transaction left (their blake3 commitments, exactly: state changed between steps is caught
+  deterministically, not only by sampled checks), copies the pre-state to the host, and packs
+  the batch losslessly into the committed ``uint32`` batch (:mod:`zkdv._packing`);
+- on the first entry, it lowers the ``@proof.attest`` step to StableHLO
+  (:mod:`zkdv.torch._lower`), runs the Rust ``zkdv-attested-pipeline`` on it (and slices the
+  replay variant), and commits both programs;
+- on exit, it computes the update (``post - pre``) and its probe sketches (probe maps from
+  Rust), writes the step record exactly as the JAX frontend does (state commitments by
+  linearity of the sketches, the batch commitment, the overlap policy), and runs the checks the
+  step's challenge samples: an update check runs the attested program in the Rust runtime on the
+  pre-state and the challenged indices; a state check replays the step with the replay variant
+  in the Rust runtime and compares the update sketches.
+
+Commitments and checks run on the training thread, at the transaction's exit (every policy's
+ordering guarantee then holds trivially; ``max_in_flight`` bounds nothing yet).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+from torch.utils import _pytree as pytree
+
+import zkdv
+from zkdv import _attested, hashing, passes, runtime
+from zkdv._packing import BatchLayout
+from zkdv._records import Records
+from zkdv.checks import CheckResult, ZKDVPoisonedError
+from zkdv.config import Tolerance, ZKDVConfig
+from zkdv.overlap import Overlap
+from zkdv.torch import _lower, _optim
+
+__all__ = ["ZKDV"]
+
+
+def _versions() -> dict[str, str]:
+    out = {"zkdv": zkdv.__version__}
+    for package in ("torch", "torch-mlir", "numpy"):
+        try:
+            out[package] = version(package)
+        except PackageNotFoundError:
+            pass
+    return out
+
+
+def _host(tensor: torch.Tensor) -> np.ndarray:
+    """A host copy of ``tensor`` as numpy (bfloat16 through ml_dtypes' bit layout)."""
+    t = tensor.detach().to("cpu", copy=True).contiguous()
+    if t.dtype == torch.bfloat16:
+        import ml_dtypes
+
+        return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return t.numpy()
+
+
+def _flat_element(leaves: list[np.ndarray], index: int) -> float:
+    for leaf in leaves:
+        if index < leaf.size:
+            return float(leaf.reshape(-1)[index])
+        index -= leaf.size
+    return 0.0
+
+
+@dataclass(frozen=True)
+class _Program:
+    """The committed programs of the session's step, with what checks need to run them."""
+
+    seq: int
+    tolerance: Tolerance
+    attested: runtime.Program
+    replay: runtime.Program
+    lowered: _lower.Lowered
+    layout: BatchLayout
+    hyperparameters: tuple[Any, ...]
+
+
+@dataclass
+class _Open:
+    """The transaction being run: its pre-state and committed batch."""
+
+    step: int
+    overlap: Overlap
+    pre_params: list[np.ndarray]
+    pre_opt: list[np.ndarray]
+    packed: np.ndarray
+
+
+class ZKDV:
+    """A proof session for a PyTorch training loop, writing its transcript to ``directory``.
+
+    Args:
+        directory: Where the transcript goes (created if missing; an existing transcript
+            there is an error).
+        config: The session's :class:`zkdv.ZKDVConfig` (``ZKDVConfig()`` when omitted).
+        max_in_flight: Accepted for parity with the JAX session (at least 1); commitments
+            and checks run at each transaction's exit, so nothing is in flight.
+        replay_snapshot_interval: A snapshot record (the full commitment of the pre-state) is
+            written every ``N`` steps (at least 1; default 12).
+
+    Call :meth:`start`, :meth:`prepare` the model and optimizer, register the attested step
+    with :meth:`attest`, run each training step inside :meth:`transaction`, and :meth:`close`
+    once after the loop.
+    """
+
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        config: ZKDVConfig | None = None,
+        *,
+        max_in_flight: int = 2,
+        replay_snapshot_interval: int = 12,
+    ) -> None:
+        if config is None:
+            config = ZKDVConfig()
+        if not isinstance(config, ZKDVConfig):
+            raise TypeError(f"ZKDV: config must be a zkdv.ZKDVConfig, got {config!r}")
+        for name, value in (
+            ("max_in_flight", max_in_flight),
+            ("replay_snapshot_interval", replay_snapshot_interval),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"ZKDV: {name} must be an integer, got {value!r}")
+            if value < 1:
+                raise ValueError(f"ZKDV: {name} must be at least 1, got {value}")
+        self.directory = Path(directory)
+        self.config = config
+        self.max_in_flight = max_in_flight
+        self.replay_snapshot_interval = replay_snapshot_interval
+        self._state = "created"
+        self._rolling_window = 0
+        self._probe_ratio = 0.01
+        self._model: nn.Module | None = None
+        self._optimizer: torch.optim.Optimizer | None = None
+        self._functional_optimizers = _optim.builtin()
+        self._attested: Callable[..., Any] | None = None
+        self._records = Records()
+        self._program: _Program | None = None
+        self._open: _Open | None = None
+        self._steps = 0
+        self._sketch_state: list[np.ndarray] | None = None
+        self._post_commitment: bytes | None = None
+        self._state_digest: bytes | None = None
+        self._results: list[CheckResult] = []
+        self._failure: ZKDVPoisonedError | None = None
+
+    # -- set-up -------------------------------------------------------------------------------
+
+    def start(self, rolling_window: int, probe_ratio: float = 0.01) -> None:
+        """Start the session.
+
+        Args:
+            rolling_window: Words per rolling window of each packed batch row (at least 1, at
+                most the packed row width, checked at the first transaction).
+            probe_ratio: Fraction of each parameter leaf's last dimension its probe keeps, in
+                ``(0, 1]``.
+        """
+        if self._state != "created":
+            raise RuntimeError("ZKDV.start: the session is already started")
+        if isinstance(rolling_window, bool) or not isinstance(rolling_window, int):
+            raise TypeError(
+                f"ZKDV.start: rolling_window must be an integer, got {rolling_window!r}"
+            )
+        if rolling_window < 1:
+            raise ValueError(f"ZKDV.start: rolling_window must be at least 1, got {rolling_window}")
+        if isinstance(probe_ratio, bool) or not isinstance(probe_ratio, int | float):
+            raise TypeError(f"ZKDV.start: probe_ratio must be a number, got {probe_ratio!r}")
+        if not (0.0 < float(probe_ratio) <= 1.0):
+            raise ValueError(f"ZKDV.start: probe_ratio must be in (0, 1], got {probe_ratio}")
+        self._rolling_window = rolling_window
+        self._probe_ratio = float(probe_ratio)
+        self._state = "running"
+
+    def prepare(self, *values: Any) -> Any:
+        """Prepare the root model and the optimizer whose transition is attested.
+
+        Recognized objects (an ``nn.Module``, a ``torch.optim.Optimizer``) are registered and
+        returned as they are; anything else is returned unchanged. Returns the sole value for
+        one argument and a tuple for several.
+
+        Raises:
+            TypeError: for an optimizer without a known functional implementation (``LBFGS``,
+                unknown subclasses): register one with :meth:`register_functional_optimizer`.
+            RuntimeError: a second model or optimizer, or preparing after the first transaction.
+        """
+        if self._program is not None:
+            raise RuntimeError("ZKDV.prepare: the first transaction already committed the step")
+        for value in values:
+            if isinstance(value, nn.Module):
+                if self._model is not None and self._model is not value:
+                    raise RuntimeError(
+                        "ZKDV.prepare: a root model is already prepared; compose every module "
+                        "the attested step uses under one root"
+                    )
+                self._model = value
+            elif isinstance(value, torch.optim.Optimizer):
+                if self._optimizer is not None and self._optimizer is not value:
+                    raise RuntimeError("ZKDV.prepare: an optimizer is already prepared")
+                _optim.find(value, self._functional_optimizers)
+                self._optimizer = value
+                self._wrap_step(value)
+        return values[0] if len(values) == 1 else values
+
+    def register_functional_optimizer(
+        self, optimizer_class: type[torch.optim.Optimizer], functional: _optim.FunctionalOptimizer
+    ) -> None:
+        """Teach the session how ``optimizer_class`` steps functionally (see
+        :class:`zkdv.torch.FunctionalOptimizer`); call it before :meth:`prepare`."""
+        if not (
+            isinstance(optimizer_class, type) and issubclass(optimizer_class, torch.optim.Optimizer)
+        ):
+            raise TypeError("register_functional_optimizer: give a torch.optim.Optimizer subclass")
+        if not isinstance(functional, _optim.FunctionalOptimizer):
+            raise TypeError("register_functional_optimizer: give a zkdv.torch.FunctionalOptimizer")
+        self._functional_optimizers[optimizer_class] = functional
+
+    def attest(self, fun: Callable[..., Any]) -> Callable[..., Any]:
+        """Register the attested step ``fun(model, optimizer, batch)`` (a decorator).
+
+        It is lowered to StableHLO at the first transaction; sampled update checks replay it
+        in the Rust runtime. Use :meth:`forward` and :meth:`backward` inside it. Returns
+        ``fun`` unchanged.
+        """
+        if self._program is not None:
+            raise RuntimeError("ZKDV.attest: the first transaction already committed the step")
+        if not callable(fun):
+            raise TypeError(f"ZKDV.attest: expected a function, got {fun!r}")
+        self._attested = fun
+        return fun
+
+    # -- inside steps -------------------------------------------------------------------------
+
+    def forward(self, model: nn.Module, *args: Any, **kwargs: Any) -> Any:
+        """``model(*args, **kwargs)``; inside the attested step, on its traced parameters."""
+        tracing = _lower.active()
+        if tracing is None:
+            return model(*args, **kwargs)
+        return tracing.forward(model, args, kwargs)
+
+    def backward(self, loss: torch.Tensor) -> None:
+        """``loss.backward()``; inside the attested step, the gradient boundary it lowers."""
+        tracing = _lower.active()
+        if tracing is None:
+            loss.backward()
+        else:
+            tracing.backward(loss)
+
+    @contextlib.contextmanager
+    def transaction(self, batch: Any, overlap: Overlap = Overlap.UNCHECKED) -> Iterator[None]:
+        """Run one training step as a committed transaction.
+
+        Open it before the step's forward pass. ``batch`` is the step's data (any pytree of
+        tensors: inputs, targets, randomness); it is committed on entry. On a clean exit the
+        update is committed and the sampled checks run; an exception inside commits nothing.
+        """
+        self._require_running("open a transaction")
+        if self._open is not None:
+            raise RuntimeError("ZKDV.transaction: a transaction is already open (no nesting)")
+        if not isinstance(overlap, Overlap):
+            raise TypeError(f"ZKDV.transaction: overlap must be a zkdv.Overlap, got {overlap!r}")
+        self._enter(batch, overlap)
+        try:
+            yield
+        except BaseException:
+            self._open = None
+            raise
+        self._exit()
+
+    # -- the end ------------------------------------------------------------------------------
+
+    def join(self) -> None:
+        """Raise :class:`zkdv.ZKDVPoisonedError` if a check failed (nothing is queued)."""
+        if self._state == "created":
+            raise RuntimeError("ZKDV.join: call start() first")
+        if self._failure is not None:
+            raise self._failure
+
+    def close(self) -> None:
+        """Write the close record and flush the transcript; raises
+        :class:`zkdv.ZKDVPoisonedError` when a check failed (the record then says so)."""
+        if self._state == "closed":
+            raise RuntimeError("ZKDV.close: the session is already closed")
+        if self._state == "created":
+            raise RuntimeError("ZKDV.close: the session was never started")
+        if self._open is not None:
+            raise RuntimeError("ZKDV.close: a transaction is still open")
+        self._state = "closed"
+        if self._records.opened:
+            if self._failure is None:
+                self._continuity("close")
+            failure = self._failure
+            self._records.close(None if failure is None else failure.to_failure_record())
+        if self._failure is not None:
+            raise self._failure
+
+    @property
+    def checks(self) -> list[CheckResult]:
+        """The checks run so far, in order."""
+        return list(self._results)
+
+    @property
+    def steps(self) -> int:
+        """Transactions committed so far."""
+        return self._steps
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _require_running(self, what: str) -> None:
+        if self._failure is not None:
+            raise self._failure
+        if self._state == "created":
+            raise RuntimeError(f"cannot {what}: call proof.start(...) first")
+        if self._state == "closed":
+            raise RuntimeError(f"cannot {what}: the session is closed")
+
+    def _wrap_step(self, optimizer: torch.optim.Optimizer) -> None:
+        """Make ``optimizer.step()`` lower functionally inside the attested step (and stay the
+        class's own step everywhere else)."""
+        native = optimizer.step
+
+        def step(*args: Any, **kwargs: Any) -> Any:
+            tracing = _lower.active()
+            if tracing is None or tracing.optimizer is not optimizer:
+                return native(*args, **kwargs)
+            if args or kwargs:
+                raise ValueError("zkdv.torch: optimizer.step(closure) cannot be attested")
+            tracing.step()
+            return None
+
+        optimizer.step = step  # type: ignore[method-assign]
+
+    def _parts(self) -> tuple[nn.Module, torch.optim.Optimizer, _optim.FunctionalOptimizer]:
+        if self._model is None or self._optimizer is None:
+            raise RuntimeError(
+                "ZKDV.transaction: prepare the model and the optimizer first: "
+                "model, optimizer = proof.prepare(model, optimizer)"
+            )
+        return (
+            self._model,
+            self._optimizer,
+            _optim.find(self._optimizer, self._functional_optimizers),
+        )
+
+    def _init_state(
+        self, optimizer: torch.optim.Optimizer, functional: _optim.FunctionalOptimizer
+    ) -> None:
+        (group,) = optimizer.param_groups
+        for p in group["params"]:
+            if not optimizer.state[p]:
+                optimizer.state[p].update(functional.init(group, p))
+
+    def _state_leaves(
+        self,
+    ) -> tuple[list[tuple[str, torch.Tensor]], list[tuple[str, torch.Tensor]]]:
+        model, optimizer, functional = self._parts()
+        params: list[tuple[str, torch.Tensor]] = list(model.named_parameters())
+        states = [optimizer.state[p] for _, p in params]
+        opt = _lower.opt_leaves([n for n, _ in params], functional, states)
+        return params, opt
+
+    def _state_digest_now(self) -> bytes:
+        params, opt = self._state_leaves()
+        return hashing.commit_tree(
+            [(f"params/{n}", hashing.commit_tensor(_host(t)).digest) for n, t in params]
+            + [(f"opt_state/{n}", hashing.commit_tensor(_host(t)).digest) for n, t in opt]
+        )
+
+    def _continuity(self, where: str) -> None:
+        """Poison the session when the state is not what the last transaction left."""
+        if self._state_digest is None:
+            return
+        if self._state_digest_now() != self._state_digest:
+            self._failure = ZKDVPoisonedError(
+                self._steps,
+                kind="state",
+                detail=(
+                    f"the parameters or optimizer state at {where} are not what step "
+                    f"{self._steps - 1} produced: they were changed outside the attested step"
+                ),
+            )
+
+    def _enter(self, batch: Any, overlap: Overlap) -> None:
+        model, optimizer, functional = self._parts()
+        if self._attested is None:
+            raise RuntimeError(
+                "ZKDV.transaction: register the attested step first (decorate it with "
+                "@proof.attest)"
+            )
+        self._init_state(optimizer, functional)
+        self._continuity(f"step {self._steps}")
+        if self._failure is not None:
+            raise self._failure
+        leaves, _ = pytree.tree_flatten(batch)
+        if not all(isinstance(x, torch.Tensor) for x in leaves):
+            raise TypeError("ZKDV.transaction: every leaf of batch must be a tensor")
+        host_leaves = [_host(x) for x in leaves]
+        if self._program is None:
+            self._register(model, optimizer, functional, batch, host_leaves)
+        program = self._program
+        assert program is not None
+        hyper = self._hyperparameters(optimizer, functional)
+        if hyper != program.hyperparameters:
+            raise RuntimeError(
+                "ZKDV.transaction: the optimizer's hyperparameters changed since the step was "
+                "committed; learning-rate schedules are not supported yet"
+            )
+        if [(x.shape, x.dtype) for x in host_leaves] != [
+            (s.shape, s.dtype) for s in program.layout.slots
+        ]:
+            raise ValueError(
+                "ZKDV.transaction: the batch's shapes or dtypes differ from the first "
+                "transaction's; a session commits one batch layout"
+            )
+        params, opt = self._state_leaves()
+        self._open = _Open(
+            step=self._steps,
+            overlap=overlap,
+            pre_params=[_host(t) for _, t in params],
+            pre_opt=[_host(t) for _, t in opt],
+            packed=program.layout.pack(host_leaves),
+        )
+
+    @staticmethod
+    def _hyperparameters(
+        optimizer: torch.optim.Optimizer, functional: _optim.FunctionalOptimizer
+    ) -> tuple[Any, ...]:
+        (group,) = optimizer.param_groups
+        return tuple(group.get(k) for k in functional.hyperparameters)
+
+    def _register(
+        self,
+        model: nn.Module,
+        optimizer: torch.optim.Optimizer,
+        functional: _optim.FunctionalOptimizer,
+        batch: Any,
+        host_leaves: list[np.ndarray],
+    ) -> None:
+        assert self._attested is not None
+        lowered = _lower.lower(self._attested, model, optimizer, functional, batch)
+        name = getattr(self._attested, "__name__", "step")
+        roles = lowered.role_options
+        attested_text, _ = passes.run_passes(
+            lowered.text, [f"zkdv-attested-pipeline={roles}"], f"<{name}: attested>"
+        )
+        replay_text, _ = passes.run_passes(
+            lowered.text,
+            [
+                "zkdv-legalize-arith",
+                "zkdv-inline",
+                "zkdv-check-hermetic",
+                f"zkdv-annotate-roles={roles}",
+                "zkdv-slice-update=output=replay",
+            ],
+            f"<{name}: replay>",
+        )
+        # Rows shorter than the rolling window are zero-padded to it (losslessly).
+        layout = BatchLayout.of(
+            [(x.shape, x.dtype) for x in host_leaves], min_width=self._rolling_window
+        )
+        rows, width = layout.shape
+        params, opt = self._state_leaves()
+
+        def leaves(items: list[tuple[str, torch.Tensor]]) -> list[dict[str, Any]]:
+            return [
+                {"path": n, "dtype": hashing.dtype_tag(_host(t).dtype), "shape": list(t.shape)}
+                for n, t in items
+            ]
+
+        root = {
+            "prover": "whitebox-torch",
+            "versions": _versions(),
+            **self.config.root_fields(),
+            "rolling_window": self._rolling_window,
+            "probe_ratio": self._probe_ratio,
+            "snapshot_interval": self.replay_snapshot_interval,
+            "params": leaves(params),
+            "opt_state": leaves(opt),
+            "batch": [{"path": "batch", "dtype": "u32", "shape": [rows, width]}],
+        }
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._records.open(self.directory, root, self._probe_ratio)
+        precision = passes.precision(attested_text, f"<{name}: attested>")
+        tolerance = self.config.base_tolerance.for_program(self.config.tolerance_policy, precision)
+        seq = self._records.program(
+            {
+                "name": name,
+                "format": "stablehlo",
+                "attested": self._records.artifact(attested_text.encode(), "mlir"),
+                "production": self._records.artifact(lowered.text.encode(), "mlir"),
+                "precision": precision,
+                "tolerance": tolerance.to_record(),
+            }
+        )
+        self._program = _Program(
+            seq=seq,
+            tolerance=tolerance,
+            attested=runtime.Program(attested_text, "main", f"<{name}: attested>"),
+            replay=runtime.Program(replay_text, "main", f"<{name}: replay>"),
+            lowered=lowered,
+            layout=layout,
+            hyperparameters=self._hyperparameters(optimizer, functional),
+        )
+        self._sketch_state = self._records.exact_sketches(
+            [n for n, _ in params], [_host(t) for _, t in params]
+        )
+
+    def _exit(self) -> None:
+        opened, program = self._open, self._program
+        assert opened is not None and program is not None and self._sketch_state is not None
+        self._open = None
+        params, opt = self._state_leaves()
+        paths = [n for n, _ in params]
+        post_params = [_host(t) for _, t in params]
+        post_opt = [_host(t) for _, t in opt]
+        deltas = [post - pre for post, pre in zip(post_params, opened.pre_params, strict=True)]
+        updates = self._records.exact_sketches(paths, deltas)
+        pre = self._post_commitment or hashing.commit_tensor_tree(
+            zip(paths, self._sketch_state, strict=True)
+        )
+        self._sketch_state = [
+            s + u.astype(np.float64) for s, u in zip(self._sketch_state, updates, strict=True)
+        ]
+        post = hashing.commit_tensor_tree(zip(paths, self._sketch_state, strict=True))
+        self._post_commitment = post
+        if opened.step % self.replay_snapshot_interval == 0:
+            state = [(f"params/{p}", x) for p, x in zip(paths, opened.pre_params, strict=True)] + [
+                (f"opt_state/{p}", x)
+                for p, x in zip(program.lowered.opt_paths, opened.pre_opt, strict=True)
+            ]
+            digest = hashing.commit_tree((p, hashing.commit_tensor(x).digest) for p, x in state)
+            self._records.snapshot({"step": opened.step, "state": digest, "artifact": None})
+        batch = hashing.commit_batch(opened.packed, self._rolling_window)
+        receipt = self._records.step(
+            {
+                "step": opened.step,
+                "program": program.seq,
+                "batch": {
+                    "rows": batch.rows,
+                    "width": batch.width,
+                    "window": batch.window,
+                    "root": batch.root,
+                },
+                "pre_state": pre,
+                "update": hashing.commit_tensor_tree(zip(paths, updates, strict=True)),
+                "post_state": post,
+                "overlap": opened.overlap.to_record(),
+            }
+        )
+        self._steps += 1
+        self._state_digest = self._state_digest_now()
+        challenge = receipt.challenge
+        batch_leaves = program.layout.unpack_host(opened.packed)
+        try:
+            if challenge.state:
+                self._state_check(opened, program, batch_leaves, updates)
+            if challenge.update:
+                indices = list(challenge.update_indices())
+                self._update_check(opened, program, batch_leaves, deltas, post_opt, indices)
+        except ZKDVPoisonedError as failure:
+            self._failure = failure
+        except Exception as error:  # noqa: BLE001  (a check that cannot run poisons too)
+            self._failure = ZKDVPoisonedError(
+                opened.step,
+                kind="update" if challenge.update else "state",
+                detail=f"the check could not run: {type(error).__name__}: {error}",
+            )
+
+    def _record(self, check: CheckResult) -> None:
+        self._records.check(check.to_record())
+        self._results.append(check)
+        if not check.passed:
+            raise ZKDVPoisonedError.from_check(check)
+
+    def _state_check(
+        self,
+        opened: _Open,
+        program: _Program,
+        batch_leaves: list[np.ndarray],
+        updates: list[np.ndarray],
+    ) -> None:
+        """Replay the step in the Rust runtime from its pre-state and committed batch; its
+        update sketches must reproduce the committed ones."""
+        outputs = program.replay.run([*opened.pre_params, *opened.pre_opt, *batch_leaves])
+        n = len(opened.pre_params) + len(opened.pre_opt)
+        replayed = [np.asarray(d) for d in outputs[n:]]
+        paths = [n for n, _ in self._state_leaves()[0]]
+        sketches = self._records.exact_sketches(paths, replayed)
+        committed = np.concatenate([u.reshape(-1) for u in updates]).astype(np.float64)
+        recomputed = np.concatenate([s.reshape(-1) for s in sketches]).astype(np.float64)
+        self._record(
+            _attested.state_result(opened.step, committed, recomputed, program.tolerance, 0)
+        )
+
+    def _update_check(
+        self,
+        opened: _Open,
+        program: _Program,
+        batch_leaves: list[np.ndarray],
+        deltas: list[np.ndarray],
+        post_opt: list[np.ndarray],
+        indices: list[int],
+    ) -> None:
+        committed = [_flat_element(deltas, indices[0])]
+        if len(indices) > 1:
+            committed.append(_flat_element(post_opt, indices[1]))
+        arguments: list[np.ndarray | np.generic] = [
+            *opened.pre_params,
+            *opened.pre_opt,
+            *batch_leaves,
+            np.uint64(indices[0]),
+            np.uint64(indices[1] if len(indices) > 1 else 0),
+        ]
+        recomputed, spread = _attested.recompute(
+            program.attested, arguments, committed, program.tolerance
+        )
+        self._record(
+            CheckResult(
+                step=opened.step,
+                kind="update",
+                indices=tuple(indices),
+                committed=tuple(committed),
+                recomputed=tuple(recomputed),
+                tolerance=program.tolerance,
+                verdict=_attested.verdict(program.tolerance, committed, recomputed, spread),
+                replay_length=0,
+                spread=tuple(spread),
+            )
+        )
