@@ -1,0 +1,339 @@
+"""The PyTorch frontend (``zkdv.torch``): the seed's quick start, honest runs with every step
+checked, injected faults, and every refusal, with the transcripts ``zkdv verify`` reads.
+
+The attested step is lowered through make_fx, torch.export and torch-mlir and replayed by the
+Rust runtime; production runs eagerly. ``torch.set_num_threads(1)`` keeps the 2-core CI
+machines responsive.
+"""
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("torch_mlir")
+
+from torch import nn  # noqa: E402
+from torch.nn import functional  # noqa: E402
+
+import zkdv  # noqa: E402
+from zkdv import transcript  # noqa: E402
+
+torch.set_num_threads(1)
+# torch.export warns about its own pytree internals (LeafSpec) on this version.
+pytestmark = pytest.mark.filterwarnings("ignore:.*LeafSpec.*:FutureWarning")
+
+ZKDV_CLI = Path(__file__).resolve().parents[2] / "target" / "debug" / "zkdv"
+EVERY_STEP = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
+
+
+def mlp() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(10, 16), nn.Tanh(), nn.Linear(16, 3))
+
+
+def data(steps: int, seed: int = 1) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    g = torch.Generator().manual_seed(seed)
+    return [
+        (torch.randn(8, 10, generator=g), torch.randint(3, (8,), generator=g)) for _ in range(steps)
+    ]
+
+
+def session(tmp_path, model, optimizer, config=EVERY_STEP):
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", config)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def attested_step(model, optimizer, batch):
+        inputs, targets = batch
+        loss = functional.cross_entropy(proof.forward(model, inputs), targets)
+        proof.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+
+    return proof
+
+
+def train(proof, model, optimizer, batches, fault=None):
+    for step, (inputs, targets) in enumerate(batches):
+        with proof.transaction(batch=(inputs, targets)):
+            if fault is not None:
+                fault("before", step, model, optimizer, inputs)
+            loss = functional.cross_entropy(model(inputs), targets)
+            proof.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+            if fault is not None:
+                fault("after", step, model, optimizer, inputs)
+        if fault is not None:
+            fault("between", step, model, optimizer, inputs)
+
+
+def test_quick_start_runs_as_written_on_cpu(tmp_path):
+    # The seed README's Torch quick start, with .cuda() and device="cuda" dropped.
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    proof.start(rolling_window=32, probe_ratio=0.01)
+    model = nn.Linear(10, 2)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def attested_step(model, optimizer, batch):
+        inputs, targets = batch
+        loss = functional.cross_entropy(proof.forward(model, inputs), targets)
+        proof.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+
+    data = [(torch.randn(8, 10), torch.randint(2, (8,)))]
+    for inputs, targets in data:
+        with proof.transaction(batch=(inputs, targets)):
+            loss = functional.cross_entropy(model(inputs), targets)
+            proof.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+
+    proof.close()
+    report = transcript.verify(tmp_path / "proof")
+    assert report["steps"] == 1
+    root = transcript.read_records(tmp_path / "proof")[0]["body"]
+    assert root["prover"] == "whitebox-torch"
+
+
+OPTIMIZERS = {
+    "sgd": lambda p: torch.optim.SGD(p, lr=0.1),
+    "sgd-momentum-nesterov": lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, nesterov=True),
+    "adam": lambda p: torch.optim.Adam(p, lr=1e-2),
+    "adamw-amsgrad": lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=0.1, amsgrad=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_honest_runs_pass_every_check_and_verify(tmp_path, name):
+    model = mlp()
+    optimizer = OPTIMIZERS[name](model.parameters())
+    proof = session(tmp_path, model, optimizer)
+    train(proof, model, optimizer, data(15))
+    proof.close()
+    checks = proof.checks
+    assert len(checks) == 30 and all(c.passed for c in checks), [c for c in checks if not c.passed]
+    assert {c.kind for c in checks} == {"state", "update"}
+    report = transcript.verify(tmp_path / "proof")
+    assert report["steps"] == 15
+    summary = transcript.inspect(tmp_path / "proof")
+    assert summary["prover"] == "whitebox-torch"
+    # Production is the eager step: the parameters are exactly those of an unattested run.
+    reference = mlp()
+    plain = OPTIMIZERS[name](reference.parameters())
+    for inputs, targets in data(15):
+        loss = functional.cross_entropy(reference(inputs), targets)
+        loss.backward()
+        plain.step()
+        plain.zero_grad()
+    for a, b in zip(model.parameters(), reference.parameters(), strict=True):
+        assert torch.equal(a, b)
+
+
+def test_zkdv_cli_verifies_and_inspects_a_torch_transcript(tmp_path):
+    if not ZKDV_CLI.exists():
+        pytest.skip("the zkdv binary is not built")
+    model = mlp()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    proof = session(tmp_path, model, optimizer)
+    train(proof, model, optimizer, data(3))
+    proof.close()
+    verified = subprocess.run(
+        [ZKDV_CLI, "verify", "--json", tmp_path / "proof"], capture_output=True, text=True
+    )
+    assert verified.returncode == 0, verified.stderr
+    assert json.loads(verified.stdout)["valid"] is True
+    inspected = subprocess.run(
+        [ZKDV_CLI, "inspect", tmp_path / "proof"], capture_output=True, text=True
+    )
+    assert inspected.returncode == 0 and "whitebox-torch" in inspected.stdout
+
+
+def poisoned(tmp_path, fault, optimizer=lambda p: torch.optim.Adam(p, lr=1e-2)):
+    model = mlp()
+    opt = optimizer(model.parameters())
+    proof = session(tmp_path, model, opt)
+    with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
+        train(proof, model, opt, data(6), fault)
+        proof.close()
+    return raised.value
+
+
+def test_update_changed_in_production_is_caught(tmp_path):
+    def fault(when, step, model, optimizer, inputs):
+        if when == "after" and step == 2:
+            with torch.no_grad():
+                model[0].weight[3, 4] += 1e-2
+
+    failure = poisoned(tmp_path, fault)
+    assert failure.step == 2
+
+
+def test_parameters_changed_between_steps_are_caught(tmp_path):
+    def fault(when, step, model, optimizer, inputs):
+        if when == "between" and step == 1:
+            with torch.no_grad():
+                model[2].bias[0] += 1e-6
+
+    failure = poisoned(tmp_path, fault)
+    assert failure.kind == "state" and "changed outside the attested step" in str(failure)
+
+
+def test_optimizer_state_changed_between_steps_is_caught(tmp_path):
+    def fault(when, step, model, optimizer, inputs):
+        if when == "between" and step == 2:
+            state = optimizer.state[model[0].weight]
+            state["exp_avg"][0, 0] += 1e-3
+
+    failure = poisoned(tmp_path, fault)
+    assert failure.kind == "state"
+
+
+def test_batch_changed_after_commitment_is_caught(tmp_path):
+    def fault(when, step, model, optimizer, inputs):
+        if when == "before" and step == 3:
+            inputs.add_(0.5)  # production trains on data the transcript does not hold
+
+    failure = poisoned(tmp_path, fault)
+    assert failure.step == 3
+
+
+def test_lbfgs_and_unknown_optimizers_are_refused_with_the_fix(tmp_path):
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    proof.start(rolling_window=8)
+    model = mlp()
+    with pytest.raises(TypeError, match="register_functional_optimizer"):
+        proof.prepare(torch.optim.LBFGS(model.parameters()))
+
+    class Custom(torch.optim.SGD):
+        pass
+
+    with pytest.raises(TypeError, match="Custom has no functional implementation"):
+        proof.prepare(Custom(model.parameters(), lr=0.1))
+
+
+def test_a_registered_functional_optimizer_is_used(tmp_path):
+    class Custom(torch.optim.SGD):
+        pass
+
+    model = mlp()
+    optimizer = Custom(model.parameters(), lr=0.1, momentum=0.5)
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    proof.register_functional_optimizer(Custom, zkdv.torch._optim.builtin()[torch.optim.SGD])
+    proof.start(rolling_window=8)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def attested_step(model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+
+    train(proof, model, optimizer, data(4))
+    proof.close()
+    assert len(proof.checks) == 8 and all(c.passed for c in proof.checks)
+
+
+def test_prepare_returns_its_values():
+    proof = zkdv.torch.ZKDV("unused")
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    config = {"lr": 0.1}
+    assert proof.prepare(model) is model
+    got = proof.prepare(model, optimizer, config)
+    assert got[0] is model and got[1] is optimizer and got[2] is config
+
+
+def refusal(tmp_path, model, attested, match, error=ValueError):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    proof.start(rolling_window=8)
+    model, optimizer = proof.prepare(model, optimizer)
+    proof.attest(lambda m, o, b: attested(proof, m, o, b))
+    x, y = torch.randn(8, 10), torch.randint(3, (8,))
+    with pytest.raises(error, match=match):
+        with proof.transaction(batch=(x, y)):
+            pass
+
+
+def test_a_module_outside_the_prepared_root_is_refused(tmp_path):
+    other = nn.Linear(10, 3)
+
+    def step(proof, model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(other, inputs), targets))
+        optimizer.step()
+
+    refusal(tmp_path, mlp(), step, r"proof\.prepare")
+
+
+def test_implicit_randomness_is_refused(tmp_path):
+    model = nn.Sequential(nn.Linear(10, 16), nn.Dropout(0.5), nn.Linear(16, 3))
+
+    def step(proof, model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+
+    refusal(tmp_path, model, step, "random")
+
+
+def test_modules_with_buffers_are_refused_for_now(tmp_path):
+    model = nn.Sequential(nn.Linear(10, 16), nn.BatchNorm1d(16), nn.Linear(16, 3))
+
+    def step(proof, model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+
+    refusal(tmp_path, model, step, "buffers")
+
+
+def test_a_step_without_optimizer_step_is_refused(tmp_path):
+    def step(proof, model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+
+    refusal(tmp_path, mlp(), step, r"never called optimizer\.step")
+
+
+def test_transactions_need_start_prepare_and_attest(tmp_path):
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    x = (torch.randn(8, 10), torch.randint(3, (8,)))
+    with pytest.raises(RuntimeError, match=r"proof\.start"):
+        with proof.transaction(batch=x):
+            pass
+    proof.start(rolling_window=8)
+    with pytest.raises(RuntimeError, match=r"proof\.prepare"):
+        with proof.transaction(batch=x):
+            pass
+    model = mlp()
+    proof.prepare(model, torch.optim.SGD(model.parameters(), lr=0.1))
+    with pytest.raises(RuntimeError, match=r"@proof\.attest"):
+        with proof.transaction(batch=x):
+            pass
+
+
+def test_an_exception_inside_a_transaction_commits_nothing(tmp_path):
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = session(tmp_path, model, optimizer)
+    batches = data(3)
+    train(proof, model, optimizer, batches[:1])
+    before = [p.detach().clone() for p in model.parameters()]
+    with pytest.raises(KeyError):
+        with proof.transaction(batch=batches[1]):
+            raise KeyError("user code failed")
+    assert all(torch.equal(a, b) for a, b in zip(model.parameters(), before, strict=True))
+    train(proof, model, optimizer, batches[2:])
+    proof.close()
+    assert transcript.verify(tmp_path / "proof")["steps"] == 2
+    assert np.all([c.passed for c in proof.checks])
