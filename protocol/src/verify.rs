@@ -388,16 +388,16 @@ impl Verifier {
                 check.tolerance, check.step, tolerance
             )));
         }
-        let may_measure = check.kind == CheckKind::Update && tolerance.replays > 0;
+        let may_measure = tolerance.replays > 0;
         if !check.spread.is_empty() && (!may_measure || check.spread.len() != check.committed.len())
         {
             return Err(Problem::Invalid(format!(
                 "check records {} spread values; {}",
                 check.spread.len(),
                 if may_measure {
-                    format!("an update check records none or {}", check.committed.len())
+                    format!("a check records none or {}", check.committed.len())
                 } else {
-                    "only an update check under a perturbation ensemble records any".to_owned()
+                    "only a check under a perturbation ensemble records any".to_owned()
                 }
             )));
         }

@@ -74,15 +74,20 @@ def state_result(
     recomputed: np.ndarray,
     tolerance: Tolerance,
     replay_length: int,
+    spread: np.ndarray | None = None,
 ) -> CheckResult:
     """A state check's record: the first pair out of tolerance, else the worst pair.
 
-    The comparison is the one ``Tolerance.accepts`` makes (``|c - r| <= abs + rel * |c|``, a
-    NaN never passes), vectorized over every sketch value of the replay.
+    The comparison is the one ``Tolerance.accepts`` makes (``|c - r| <= abs + rel * |c| +
+    spread * s``, a NaN never passes), vectorized over every sketch value of the replay;
+    ``spread`` (one value per sketch value, from the replay program's perturbation ensemble)
+    is given only when the replay is another program than production's.
     """
     if committed.size == 0:
         committed, recomputed = np.zeros(1), np.zeros(1)
     allowed = tolerance.abs + tolerance.rel * np.abs(committed)
+    if spread is not None:
+        allowed = allowed + tolerance.spread * spread
     difference = np.abs(committed - recomputed)
     failing = np.flatnonzero(~(difference <= allowed))
     if failing.size:
@@ -92,6 +97,7 @@ def state_result(
             ratio = np.where(allowed > 0, difference / allowed, 0.0)
         at = int(np.argmax(ratio))
     c, r = float(committed[at]), float(recomputed[at])
+    s = () if spread is None else (float(spread[at]),)
     return CheckResult(
         step=step,
         kind="state",
@@ -99,6 +105,7 @@ def state_result(
         committed=(c,),
         recomputed=(r,),
         tolerance=tolerance,
-        verdict=verdict(tolerance, [c], [r]),
+        verdict=verdict(tolerance, [c], [r], list(s)),
         replay_length=replay_length,
+        spread=s,
     )

@@ -119,14 +119,14 @@ class CheckResult:
             raise TypeError(f"{owner}: tolerance must be a zkdv.Tolerance, got {self.tolerance!r}")
         spread = _floats(owner, "spread", self.spread)
         object.__setattr__(self, "spread", spread)
-        may_measure = self.kind == "update" and self.tolerance.replays > 0
+        may_measure = self.tolerance.replays > 0
         if spread and (not may_measure or len(spread) != len(committed)):
             raise ValueError(
                 f"{owner}: {len(spread)} spread values; "
                 + (
-                    f"an update check records none or {len(committed)}"
+                    f"a check records none or {len(committed)}"
                     if may_measure
-                    else "only an update check under a perturbation ensemble records any"
+                    else "only a check under a perturbation ensemble records any"
                 )
             )
         if any(not (math.isfinite(x) and x >= 0.0) for x in spread):

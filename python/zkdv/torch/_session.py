@@ -3,9 +3,9 @@
 Production runs eagerly, as the user wrote it, inside ``with proof.transaction(batch=...)``.
 The session brackets each transaction:
 
-- on entry, it checks that the parameters and optimizer state are the ones the previous
-  transaction left (their blake3 commitments, exactly: state changed between steps is caught
-  deterministically, not only by sampled checks), copies the pre-state to the host, and packs
+- on entry, it copies the pre-state to the host and checks that it is, bit for bit, what the
+  previous transaction left (state changed between steps is caught deterministically, not only
+  by sampled checks), and packs
   the batch losslessly into the committed ``uint32`` batch (:mod:`zkdv._packing`);
 - on the first entry, it lowers the ``@proof.attest`` step to StableHLO
   (:mod:`zkdv.torch._lower`), runs the Rust ``zkdv-attested-pipeline`` on it (and slices the
@@ -66,6 +66,12 @@ def _host(tensor: torch.Tensor) -> np.ndarray:
 
         return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
     return t.numpy()
+
+
+def _bits(array: np.ndarray) -> np.ndarray:
+    """The bytes of a contiguous host array, without copying (bitwise comparison: a NaN
+    equals the same NaN, and -0.0 differs from 0.0)."""
+    return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
 
 
 def _flat_element(leaves: list[np.ndarray], index: int) -> float:
@@ -154,7 +160,8 @@ class ZKDV:
         self._steps = 0
         self._sketch_state: list[np.ndarray] | None = None
         self._post_commitment: bytes | None = None
-        self._state_digest: bytes | None = None
+        self._last_state: list[np.ndarray] | None = None
+        """Host copies of the parameters and optimizer state the last transaction left."""
         self._results: list[CheckResult] = []
         self._failure: ZKDVPoisonedError | None = None
 
@@ -372,18 +379,21 @@ class ZKDV:
         opt = _lower.opt_leaves([n for n, _ in params], functional, states)
         return params, opt
 
-    def _state_digest_now(self) -> bytes:
+    def _host_state(self) -> list[np.ndarray]:
         params, opt = self._state_leaves()
-        return hashing.commit_tree(
-            [(f"params/{n}", hashing.commit_tensor(_host(t)).digest) for n, t in params]
-            + [(f"opt_state/{n}", hashing.commit_tensor(_host(t)).digest) for n, t in opt]
-        )
+        return [_host(t) for _, t in params] + [_host(t) for _, t in opt]
 
-    def _continuity(self, where: str) -> None:
-        """Poison the session when the state is not what the last transaction left."""
-        if self._state_digest is None:
+    def _continuity(self, where: str, state: list[np.ndarray] | None = None) -> None:
+        """Poison the session when the state is not, bit for bit, what the last transaction
+        left (``state``: the host copy of the state now, when the caller has one)."""
+        if self._last_state is None:
             return
-        if self._state_digest_now() != self._state_digest:
+        now = self._host_state() if state is None else state
+        same = len(now) == len(self._last_state) and all(
+            a.shape == b.shape and a.dtype == b.dtype and np.array_equal(_bits(a), _bits(b))
+            for a, b in zip(now, self._last_state, strict=True)
+        )
+        if not same:
             self._failure = ZKDVPoisonedError(
                 self._steps,
                 kind="state",
@@ -401,9 +411,6 @@ class ZKDV:
                 "@proof.attest)"
             )
         self._init_state(optimizer, functional)
-        self._continuity(f"step {self._steps}")
-        if self._failure is not None:
-            raise self._failure
         leaves, _ = pytree.tree_flatten(batch)
         if not all(isinstance(x, torch.Tensor) for x in leaves):
             raise TypeError("ZKDV.transaction: every leaf of batch must be a tensor")
@@ -425,12 +432,16 @@ class ZKDV:
                 "ZKDV.transaction: the batch's shapes or dtypes differ from the first "
                 "transaction's; a session commits one batch layout"
             )
-        params, opt = self._state_leaves()
+        pre = self._host_state()
+        self._continuity(f"step {self._steps}", pre)
+        if self._failure is not None:
+            raise self._failure
+        n_params = len(self._state_leaves()[0])
         self._open = _Open(
             step=self._steps,
             overlap=overlap,
-            pre_params=[_host(t) for _, t in params],
-            pre_opt=[_host(t) for _, t in opt],
+            pre_params=pre[:n_params],
+            pre_opt=pre[n_params:],
             packed=program.layout.pack(host_leaves),
         )
 
@@ -561,7 +572,7 @@ class ZKDV:
             }
         )
         self._steps += 1
-        self._state_digest = self._state_digest_now()
+        self._last_state = post_params + post_opt
         challenge = receipt.challenge
         batch_leaves = program.layout.unpack_host(opened.packed)
         try:
@@ -593,17 +604,33 @@ class ZKDV:
         updates: list[np.ndarray],
     ) -> None:
         """Replay the step in the Rust runtime from its pre-state and committed batch; its
-        update sketches must reproduce the committed ones."""
-        outputs = program.replay.run([*opened.pre_params, *opened.pre_opt, *batch_leaves])
-        n = len(opened.pre_params) + len(opened.pre_opt)
-        replayed = [np.asarray(d) for d in outputs[n:]]
+        update sketches must reproduce the committed ones.
+
+        The replay is another program than the eager production step, so where a sketch value
+        falls outside the fixed bound, the replay program's perturbation ensemble measures how
+        far rounding alone moves it (docs/protocol.md, the tolerance rule)."""
+        arguments = [*opened.pre_params, *opened.pre_opt, *batch_leaves]
         paths = [n for n, _ in self._state_leaves()[0]]
-        sketches = self._records.exact_sketches(paths, replayed)
+        n_state = len(opened.pre_params) + len(opened.pre_opt)
+
+        def sketches(member: int | None = None) -> np.ndarray:
+            outputs = program.replay.run(arguments, ensemble=member)
+            deltas = [np.asarray(d) for d in outputs[n_state:]]
+            values = self._records.exact_sketches(paths, deltas)
+            return np.concatenate([v.reshape(-1) for v in values]).astype(np.float64)
+
         committed = np.concatenate([u.reshape(-1) for u in updates]).astype(np.float64)
-        recomputed = np.concatenate([s.reshape(-1) for s in sketches]).astype(np.float64)
-        self._record(
-            _attested.state_result(opened.step, committed, recomputed, program.tolerance, 0)
-        )
+        recomputed = sketches()
+        tolerance = program.tolerance
+        result = _attested.state_result(opened.step, committed, recomputed, tolerance, 0)
+        if not result.passed and tolerance.replays:
+            spread = np.zeros_like(recomputed)
+            for member in range(tolerance.replays):
+                spread = np.maximum(spread, np.abs(sketches(member) - recomputed))
+            result = _attested.state_result(
+                opened.step, committed, recomputed, tolerance, 0, spread
+            )
+        self._record(result)
 
     def _update_check(
         self,
