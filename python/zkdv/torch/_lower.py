@@ -215,9 +215,15 @@ def lower(
         ) from error
     _refuse_random_ops(graph)
     try:
-        exported = torch.export.export(graph, tuple(x.detach() for x in example))
         from torch_mlir import fx
-
+    except ModuleNotFoundError as error:
+        raise ImportError(
+            "zkdv.torch needs torch-mlir to lower the attested step to StableHLO; install the "
+            "PyTorch frontend's dependencies with: pip install 'zkdv[torch]'",
+            name="torch_mlir",
+        ) from error
+    try:
+        exported = torch.export.export(graph, tuple(x.detach() for x in example))
         module = fx.export_and_import(exported, output_type="stablehlo")
     except Exception as error:
         raise ValueError(
