@@ -59,6 +59,36 @@ class Records:
         with self._lock:
             return self._open_writer().append_step(body)
 
+    def transition(
+        self,
+        *,
+        step: int,
+        program: int,
+        batch: hashing.BatchCommitment,
+        pre_state: bytes,
+        update: bytes,
+        post_state: bytes,
+        overlap: str,
+    ) -> transcript.StepReceipt:
+        """Append the step record of one committed transaction (docs/protocol.md): its
+        program record, batch commitment, state commitments and overlap policy."""
+        return self.step(
+            {
+                "step": step,
+                "program": program,
+                "batch": {
+                    "rows": batch.rows,
+                    "width": batch.width,
+                    "window": batch.window,
+                    "root": batch.root,
+                },
+                "pre_state": pre_state,
+                "update": update,
+                "post_state": post_state,
+                "overlap": overlap,
+            }
+        )
+
     def snapshot(self, body: dict[str, Any]) -> None:
         """Append a snapshot record."""
         with self._lock:

@@ -178,21 +178,14 @@ class Committer:
         self._post_commitment = post
         update = _state_commitment(program.param_paths, updates)
         batch = hashing.commit_batch(host_batch, self._rolling_window)
-        receipt = self._records.step(
-            {
-                "step": pending.step,
-                "program": registered.seq,
-                "batch": {
-                    "rows": batch.rows,
-                    "width": batch.width,
-                    "window": batch.window,
-                    "root": batch.root,
-                },
-                "pre_state": pre,
-                "update": update,
-                "post_state": post,
-                "overlap": pending.overlap.to_record(),
-            }
+        receipt = self._records.transition(
+            step=pending.step,
+            program=registered.seq,
+            batch=batch,
+            pre_state=pre,
+            update=update,
+            post_state=post,
+            overlap=pending.overlap.to_record(),
         )
         segment.batches.append(host_batch)
         segment.batch_roots.append(batch.root)

@@ -40,6 +40,7 @@ import numpy as np
 
 import zkdv
 from zkdv import hashing, passes, runtime
+from zkdv._arguments import session_config, start_arguments
 from zkdv.checks import CheckResult
 from zkdv.config import ZKDVConfig
 from zkdv.jax._attest import AttestedFunction
@@ -117,18 +118,7 @@ class ZKDV:
         max_in_flight: int = 2,
         replay_snapshot_interval: int = 12,
     ) -> None:
-        if config is None:
-            config = ZKDVConfig()
-        if not isinstance(config, ZKDVConfig):
-            raise TypeError(f"ZKDV: config must be a zkdv.ZKDVConfig, got {config!r}")
-        for name, value in (
-            ("max_in_flight", max_in_flight),
-            ("replay_snapshot_interval", replay_snapshot_interval),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"ZKDV: {name} must be an integer, got {value!r}")
-            if value < 1:
-                raise ValueError(f"ZKDV: {name} must be at least 1, got {value}")
+        config = session_config(config, max_in_flight, replay_snapshot_interval)
         self.directory = Path(directory)
         self.config = config
         self.replay_snapshot_interval = replay_snapshot_interval
@@ -174,20 +164,7 @@ class ZKDV:
         """
         if self._state != "created":
             raise RuntimeError(f"ZKDV.start: the session is already {self._state}")
-        if isinstance(rolling_window, bool) or not isinstance(rolling_window, int):
-            raise TypeError(
-                f"ZKDV.start: rolling_window must be an integer, got {rolling_window!r}"
-            )
-        if rolling_window < 1:
-            raise ValueError(f"ZKDV.start: rolling_window must be at least 1, got {rolling_window}")
-        if isinstance(probe_ratio, bool) or not isinstance(probe_ratio, int | float):
-            raise TypeError(f"ZKDV.start: probe_ratio must be a number, got {probe_ratio!r}")
-        if not (0.0 < float(probe_ratio) <= 1.0):
-            raise ValueError(f"ZKDV.start: probe_ratio must be in (0, 1], got {probe_ratio}")
-        if (self.directory / "records.cborl").exists():
-            raise FileExistsError(
-                f"ZKDV.start: {self.directory} already holds a transcript; choose a new directory"
-            )
+        probe_ratio = start_arguments(self.directory, rolling_window, probe_ratio)
         self._rolling_window = rolling_window
         self._probe_ratio = float(probe_ratio)
         self._snapshots.start()

@@ -38,6 +38,7 @@ from torch.utils import _pytree as pytree
 
 import zkdv
 from zkdv import _attested, hashing, passes, runtime
+from zkdv._arguments import session_config, start_arguments
 from zkdv._packing import BatchLayout
 from zkdv._records import Records
 from zkdv.checks import CheckResult, ZKDVPoisonedError
@@ -131,18 +132,7 @@ class ZKDV:
         max_in_flight: int = 2,
         replay_snapshot_interval: int = 12,
     ) -> None:
-        if config is None:
-            config = ZKDVConfig()
-        if not isinstance(config, ZKDVConfig):
-            raise TypeError(f"ZKDV: config must be a zkdv.ZKDVConfig, got {config!r}")
-        for name, value in (
-            ("max_in_flight", max_in_flight),
-            ("replay_snapshot_interval", replay_snapshot_interval),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"ZKDV: {name} must be an integer, got {value!r}")
-            if value < 1:
-                raise ValueError(f"ZKDV: {name} must be at least 1, got {value}")
+        config = session_config(config, max_in_flight, replay_snapshot_interval)
         self.directory = Path(directory)
         self.config = config
         self.max_in_flight = max_in_flight
@@ -178,16 +168,7 @@ class ZKDV:
         """
         if self._state != "created":
             raise RuntimeError("ZKDV.start: the session is already started")
-        if isinstance(rolling_window, bool) or not isinstance(rolling_window, int):
-            raise TypeError(
-                f"ZKDV.start: rolling_window must be an integer, got {rolling_window!r}"
-            )
-        if rolling_window < 1:
-            raise ValueError(f"ZKDV.start: rolling_window must be at least 1, got {rolling_window}")
-        if isinstance(probe_ratio, bool) or not isinstance(probe_ratio, int | float):
-            raise TypeError(f"ZKDV.start: probe_ratio must be a number, got {probe_ratio!r}")
-        if not (0.0 < float(probe_ratio) <= 1.0):
-            raise ValueError(f"ZKDV.start: probe_ratio must be in (0, 1], got {probe_ratio}")
+        probe_ratio = start_arguments(self.directory, rolling_window, probe_ratio)
         self._rolling_window = rolling_window
         self._probe_ratio = float(probe_ratio)
         self._state = "running"
@@ -555,21 +536,14 @@ class ZKDV:
             digest = hashing.commit_tree((p, hashing.commit_tensor(x).digest) for p, x in state)
             self._records.snapshot({"step": opened.step, "state": digest, "artifact": None})
         batch = hashing.commit_batch(opened.packed, self._rolling_window)
-        receipt = self._records.step(
-            {
-                "step": opened.step,
-                "program": program.seq,
-                "batch": {
-                    "rows": batch.rows,
-                    "width": batch.width,
-                    "window": batch.window,
-                    "root": batch.root,
-                },
-                "pre_state": pre,
-                "update": hashing.commit_tensor_tree(zip(paths, updates, strict=True)),
-                "post_state": post,
-                "overlap": opened.overlap.to_record(),
-            }
+        receipt = self._records.transition(
+            step=opened.step,
+            program=program.seq,
+            batch=batch,
+            pre_state=pre,
+            update=hashing.commit_tensor_tree(zip(paths, updates, strict=True)),
+            post_state=post,
+            overlap=opened.overlap.to_record(),
         )
         self._steps += 1
         self._last_state = post_params + post_opt

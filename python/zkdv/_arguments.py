@@ -1,0 +1,56 @@
+"""The argument checks of a proof session, shared by the frontends' ``ZKDV`` classes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zkdv.config import ZKDVConfig
+
+__all__ = ["session_config", "start_arguments"]
+
+
+def session_config(
+    config: ZKDVConfig | None, max_in_flight: int, replay_snapshot_interval: int
+) -> ZKDVConfig:
+    """The session's configuration (``ZKDVConfig()`` when ``None``), after checking the
+    constructor's arguments.
+
+    Raises:
+        TypeError, ValueError: naming the argument that is wrong.
+    """
+    if config is None:
+        config = ZKDVConfig()
+    if not isinstance(config, ZKDVConfig):
+        raise TypeError(f"ZKDV: config must be a zkdv.ZKDVConfig, got {config!r}")
+    for name, value in (
+        ("max_in_flight", max_in_flight),
+        ("replay_snapshot_interval", replay_snapshot_interval),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"ZKDV: {name} must be an integer, got {value!r}")
+        if value < 1:
+            raise ValueError(f"ZKDV: {name} must be at least 1, got {value}")
+    return config
+
+
+def start_arguments(directory: Path, rolling_window: int, probe_ratio: float) -> float:
+    """Check ``ZKDV.start``'s arguments and that ``directory`` holds no transcript yet;
+    returns the probe ratio as a float.
+
+    Raises:
+        TypeError, ValueError: for an invalid window or ratio.
+        FileExistsError: when ``directory`` already holds a transcript.
+    """
+    if isinstance(rolling_window, bool) or not isinstance(rolling_window, int):
+        raise TypeError(f"ZKDV.start: rolling_window must be an integer, got {rolling_window!r}")
+    if rolling_window < 1:
+        raise ValueError(f"ZKDV.start: rolling_window must be at least 1, got {rolling_window}")
+    if isinstance(probe_ratio, bool) or not isinstance(probe_ratio, int | float):
+        raise TypeError(f"ZKDV.start: probe_ratio must be a number, got {probe_ratio!r}")
+    if not (0.0 < float(probe_ratio) <= 1.0):
+        raise ValueError(f"ZKDV.start: probe_ratio must be in (0, 1], got {probe_ratio}")
+    if (directory / "records.cborl").exists():
+        raise FileExistsError(
+            f"ZKDV.start: {directory} already holds a transcript; choose a new directory"
+        )
+    return float(probe_ratio)
