@@ -109,6 +109,11 @@ OPTIMIZERS = {
     "sgd-momentum-nesterov": lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, nesterov=True),
     "adam": lambda p: torch.optim.Adam(p, lr=1e-2),
     "adamw-amsgrad": lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=0.1, amsgrad=True),
+    "adagrad": lambda p: torch.optim.Adagrad(p, lr=0.05, initial_accumulator_value=0.1),
+    "rmsprop-centered-momentum": lambda p: torch.optim.RMSprop(
+        p, lr=1e-2, momentum=0.9, centered=True
+    ),
+    "adadelta": lambda p: torch.optim.Adadelta(p, lr=1.0),
 }
 
 
@@ -218,6 +223,14 @@ def test_lbfgs_and_unknown_optimizers_are_refused_with_the_fix(tmp_path):
 
     with pytest.raises(TypeError, match="Custom has no functional implementation"):
         proof.prepare(Custom(model.parameters(), lr=0.1))
+
+
+@pytest.mark.parametrize("cls", ["Adamax", "NAdam", "RAdam", "ASGD", "Rprop"])
+def test_optimizers_whose_functional_step_cannot_be_lowered_are_refused(tmp_path, cls):
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    optimizer = getattr(torch.optim, cls)(mlp().parameters())
+    with pytest.raises(TypeError, match=f"cannot attest {cls}: .*register_functional_optimizer"):
+        proof.prepare(optimizer)
 
 
 def test_a_registered_functional_optimizer_is_used(tmp_path):

@@ -151,6 +151,108 @@ def _sgd(
             state["momentum_buffer"] = buffer
 
 
+def _zeros(param: torch.Tensor) -> torch.Tensor:
+    return torch.zeros_like(param, memory_format=torch.preserve_format)
+
+
+def _adagrad_init(group: Mapping[str, Any], param: torch.Tensor) -> dict[str, torch.Tensor]:
+    value = group["initial_accumulator_value"]
+    return {
+        "step": _scalar_step(),
+        "sum": torch.full_like(param, value, memory_format=torch.preserve_format),
+    }
+
+
+def _adagrad(
+    group: Mapping[str, Any],
+    params: Sequence[torch.Tensor],
+    grads: Sequence[torch.Tensor],
+    states: Sequence[dict[str, Any]],
+) -> None:
+    from torch.optim.adagrad import adagrad
+
+    _check_group("Adagrad", group, {"fused": None})
+    adagrad(
+        list(params),
+        list(grads),
+        [s["sum"] for s in states],
+        [s["step"] for s in states],
+        foreach=False,
+        differentiable=True,
+        lr=group["lr"],
+        weight_decay=group["weight_decay"],
+        lr_decay=group["lr_decay"],
+        eps=group["eps"],
+        maximize=group["maximize"],
+    )
+
+
+def _rmsprop_init(group: Mapping[str, Any], param: torch.Tensor) -> dict[str, torch.Tensor]:
+    state = {"step": _scalar_step(), "square_avg": _zeros(param)}
+    if group["momentum"] > 0:
+        state["momentum_buffer"] = _zeros(param)
+    if group["centered"]:
+        state["grad_avg"] = _zeros(param)
+    return state
+
+
+def _rmsprop(
+    group: Mapping[str, Any],
+    params: Sequence[torch.Tensor],
+    grads: Sequence[torch.Tensor],
+    states: Sequence[dict[str, Any]],
+) -> None:
+    from torch.optim.rmsprop import rmsprop
+
+    _check_group("RMSprop", group, {"capturable": False})
+    rmsprop(
+        list(params),
+        list(grads),
+        [s["square_avg"] for s in states],
+        [s["grad_avg"] for s in states] if group["centered"] else [],
+        [s["momentum_buffer"] for s in states] if group["momentum"] > 0 else [],
+        [s["step"] for s in states],
+        foreach=False,
+        maximize=group["maximize"],
+        differentiable=True,
+        lr=group["lr"],
+        alpha=group["alpha"],
+        eps=group["eps"],
+        weight_decay=group["weight_decay"],
+        momentum=group["momentum"],
+        centered=group["centered"],
+    )
+
+
+def _adadelta_init(group: Mapping[str, Any], param: torch.Tensor) -> dict[str, torch.Tensor]:
+    return {"step": _scalar_step(), "square_avg": _zeros(param), "acc_delta": _zeros(param)}
+
+
+def _adadelta(
+    group: Mapping[str, Any],
+    params: Sequence[torch.Tensor],
+    grads: Sequence[torch.Tensor],
+    states: Sequence[dict[str, Any]],
+) -> None:
+    from torch.optim.adadelta import adadelta
+
+    _check_group("Adadelta", group, {"capturable": False})
+    adadelta(
+        list(params),
+        list(grads),
+        [s["square_avg"] for s in states],
+        [s["acc_delta"] for s in states],
+        [s["step"] for s in states],
+        foreach=False,
+        differentiable=True,
+        lr=group["lr"],
+        rho=group["rho"],
+        eps=group["eps"],
+        weight_decay=group["weight_decay"],
+        maximize=group["maximize"],
+    )
+
+
 _ADAM_HYPER = ("lr", "betas", "eps", "weight_decay", "amsgrad", "maximize")
 
 
@@ -175,6 +277,39 @@ def builtin() -> dict[type[torch.optim.Optimizer], FunctionalOptimizer]:
             _adam(decoupled=True),
             _ADAM_HYPER,
         ),
+        torch.optim.Adagrad: FunctionalOptimizer(
+            ("step", "sum"),
+            _adagrad_init,
+            _adagrad,
+            ("lr", "lr_decay", "weight_decay", "eps", "maximize"),
+        ),
+        torch.optim.RMSprop: FunctionalOptimizer(
+            ("step", "square_avg", "momentum_buffer", "grad_avg"),
+            _rmsprop_init,
+            _rmsprop,
+            ("lr", "alpha", "eps", "weight_decay", "momentum", "centered", "maximize"),
+        ),
+        torch.optim.Adadelta: FunctionalOptimizer(
+            ("step", "square_avg", "acc_delta"),
+            _adadelta_init,
+            _adadelta,
+            ("lr", "rho", "eps", "weight_decay", "maximize"),
+        ),
+    }
+
+
+def not_lowerable() -> dict[type[torch.optim.Optimizer], str]:
+    """Standard optimizers whose functional implementation cannot be lowered, with why: even
+    with ``differentiable=True`` their single-tensor step reads a scalar on the host
+    (``.item()``) or branches on one, which neither ``torch.export`` nor a StableHLO lowering
+    accepts (they are tensor-only only with ``capturable=True``, which needs an accelerator)."""
+    host_scalar = "its functional step reads the step count on the host (.item())"
+    return {
+        torch.optim.Adamax: host_scalar,
+        torch.optim.NAdam: host_scalar,
+        torch.optim.RAdam: host_scalar + " and branches on it",
+        torch.optim.ASGD: "its functional step branches on a state value on the host",
+        torch.optim.Rprop: "its functional step does not lower to StableHLO (torch-mlir)",
     }
 
 
@@ -192,8 +327,11 @@ def find(
     found = registered.get(cls)
     if found is not None:
         return found
+    blocked = not_lowerable().get(cls)
     if isinstance(optimizer, torch.optim.LBFGS):
         reason = "LBFGS re-evaluates the loss in its step, which no single functional step can"
+    elif blocked is not None:
+        reason = blocked
     else:
         reason = f"{cls.__module__}.{cls.__qualname__} has no functional implementation known"
     raise TypeError(
