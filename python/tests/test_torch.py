@@ -299,15 +299,90 @@ def test_implicit_randomness_is_refused(tmp_path):
     refusal(tmp_path, model, step, "random")
 
 
-def test_modules_with_buffers_are_refused_for_now(tmp_path):
-    model = nn.Sequential(nn.Linear(10, 16), nn.BatchNorm1d(16), nn.Linear(16, 3))
+def cnn() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(
+        nn.Conv2d(1, 4, 3, padding=1),
+        nn.BatchNorm2d(4),
+        nn.ReLU(),
+        nn.Conv2d(4, 4, 3, stride=2),
+        nn.BatchNorm2d(4),
+        nn.ReLU(),
+        nn.Flatten(),
+        nn.Linear(4 * 3 * 3, 3),
+    )
 
-    def step(proof, model, optimizer, batch):
-        inputs, targets = batch
-        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
-        optimizer.step()
 
-    refusal(tmp_path, model, step, "buffers")
+def images(steps: int) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    g = torch.Generator().manual_seed(2)
+    return [
+        (torch.randn(8, 1, 8, 8, generator=g), torch.randint(3, (8,), generator=g))
+        for _ in range(steps)
+    ]
+
+
+def test_a_cnn_with_batchnorm_passes_every_check_and_commits_its_statistics(tmp_path):
+    # Flax's BatchNorm recipe in PyTorch form: the running statistics (and the batch counter)
+    # are state the step updates, committed and checked with the optimizer state.
+    model = cnn()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    proof = session(tmp_path, model, optimizer)
+    train(proof, model, optimizer, images(12))
+    proof.close()
+    assert len(proof.checks) == 24 and all(c.passed for c in proof.checks)
+    root = transcript.read_records(tmp_path / "proof")[0]["body"]
+    buffers = [leaf["path"] for leaf in root["opt_state"] if leaf["path"].startswith("buffers/")]
+    assert "buffers/1.running_mean" in buffers and "buffers/4.num_batches_tracked" in buffers
+    reference = cnn()
+    plain = torch.optim.SGD(reference.parameters(), lr=0.05, momentum=0.9)
+    for inputs, targets in images(12):
+        functional.cross_entropy(reference(inputs), targets).backward()
+        plain.step()
+        plain.zero_grad()
+    for a, b in zip(model.state_dict().values(), reference.state_dict().values(), strict=True):
+        assert torch.equal(a, b)
+
+
+class TinyTransformer(nn.Module):
+    """Token embedding, one pre-norm encoder layer (self-attention and MLP), mean pooling."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.embed = nn.Embedding(20, 16)
+        self.layer = nn.TransformerEncoderLayer(
+            16, 2, dim_feedforward=32, dropout=0.0, batch_first=True, norm_first=True
+        )
+        self.head = nn.Linear(16, 3)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        return self.head(self.layer(self.embed(tokens)).mean(dim=1))
+
+
+def test_a_small_transformer_passes_every_check(tmp_path):
+    model = TinyTransformer()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.1)
+    proof = session(tmp_path, model, optimizer)
+    g = torch.Generator().manual_seed(3)
+    batches = [
+        (torch.randint(20, (4, 6), generator=g), torch.randint(3, (4,), generator=g))
+        for _ in range(10)
+    ]
+    train(proof, model, optimizer, batches)
+    proof.close()
+    assert len(proof.checks) == 20 and all(c.passed for c in proof.checks)
+    assert transcript.verify(tmp_path / "proof")["steps"] == 10
+
+
+def test_running_statistics_changed_between_steps_are_caught(tmp_path):
+    model = cnn()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+    proof = session(tmp_path, model, optimizer)
+    batches = images(4)
+    train(proof, model, optimizer, batches[:2])
+    model[1].running_var.mul_(1.01)
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="changed outside the attested step"):
+        train(proof, model, optimizer, batches[2:])
 
 
 def test_a_step_without_optimizer_step_is_refused(tmp_path):

@@ -15,8 +15,12 @@ and torch-mlir's ``export_and_import(output_type="stablehlo")``, printed in gene
 Rust passes do the rest (``zkdv-attested-pipeline`` with explicit role lists).
 
 Refused, each with its fix: a module that is not under the prepared root, implicit random
-operators (``torch.Tag.nondeterministic_seeded``), modules with buffers (not supported yet), and
-a step that cannot be exported.
+operators (``torch.Tag.nondeterministic_seeded``), and a step that cannot be exported.
+
+Module buffers (BatchNorm's running statistics, its batch counter) are state that the step
+updates: they are traced as inputs after the optimizer state, updated in place on traced
+clones by the forward pass, and returned after the post-optimizer state, so they are committed,
+checked and challenged like the optimizer state (paths ``buffers/<name>``).
 """
 
 from __future__ import annotations
@@ -50,6 +54,9 @@ class Tracing:
     root: nn.Module
     names: tuple[str, ...]
     params: list[torch.Tensor]
+    buffer_names: tuple[str, ...]
+    buffers: list[torch.Tensor]
+    """Traced clones of the module buffers, updated in place by the forward pass."""
     optimizer: torch.optim.Optimizer
     functional: FunctionalOptimizer
     states: list[dict[str, Any]]
@@ -59,11 +66,11 @@ class Tracing:
 
     def forward(self, model: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         prefix = _prefix_of(self.root, model)
-        tensors = {
-            name[len(prefix) :]: tensor
-            for name, tensor in zip(self.names, self.params, strict=True)
-            if name.startswith(prefix)
-        }
+        named = [
+            *zip(self.names, self.params, strict=True),
+            *zip(self.buffer_names, self.buffers, strict=True),
+        ]
+        tensors = {name[len(prefix) :]: tensor for name, tensor in named if name.startswith(prefix)}
         return torch.func.functional_call(model, tensors, args, kwargs, strict=True)
 
     def backward(self, loss: torch.Tensor) -> None:
@@ -140,6 +147,11 @@ def opt_leaves(
     ]
 
 
+def buffer_leaves(buffers: Sequence[tuple[str, torch.Tensor]]) -> list[tuple[str, torch.Tensor]]:
+    """The module buffers as state leaves ``(path, tensor)``, after the optimizer's."""
+    return [(f"buffers/{name}", tensor) for name, tensor in buffers]
+
+
 def lower(
     fun: Callable[..., Any],
     root: nn.Module,
@@ -168,27 +180,28 @@ def lower(
             "zkdv.torch: the optimizer must step exactly the prepared model's parameters, in "
             "model.parameters() order (construct it with model.parameters())"
         )
-    if any(True for _ in root.buffers()):
-        raise ValueError(
-            "zkdv.torch: modules with buffers (BatchNorm statistics, ...) are not supported yet"
-        )
+    buffers = list(root.named_buffers())
+    buffer_names = tuple(n for n, _ in buffers)
     states = [optimizer.state[p] for _, p in named]
-    leaves = opt_leaves(names, functional, states)
+    leaves = opt_leaves(names, functional, states) + buffer_leaves(buffers)
     keys_of = [[k for k in functional.state_keys if k in s] for s in states]
     batch_leaves, batch_spec = pytree.tree_flatten(batch)
     if not all(isinstance(x, torch.Tensor) for x in batch_leaves):
         raise ValueError("zkdv.torch: every leaf of the transaction's batch must be a tensor")
-    n_p, n_s = len(named), len(leaves)
+    n_p, n_s, n_b = len(named), len(leaves), len(buffers)
 
     def step(*flat: torch.Tensor) -> tuple[torch.Tensor, ...]:
         params = list(flat[:n_p])
-        opt = list(flat[n_p : n_p + n_s])
+        opt = list(flat[n_p : n_p + n_s - n_b])
+        traced_buffers = [b.clone() for b in flat[n_p + n_s - n_b : n_p + n_s]]
         traced_states: list[dict[str, Any]] = []
         at = 0
         for keys in keys_of:
             traced_states.append({k: opt[at + i].clone() for i, k in enumerate(keys)})
             at += len(keys)
-        tracing = Tracing(root, names, params, optimizer, functional, traced_states)
+        tracing = Tracing(
+            root, names, params, buffer_names, traced_buffers, optimizer, functional, traced_states
+        )
         token = _ACTIVE.set(tracing)
         try:
             fun(root, optimizer, pytree.tree_unflatten(list(flat[n_p + n_s :]), batch_spec))
@@ -200,13 +213,19 @@ def lower(
                 "optimizer"
             )
         post_opt = [s[k] for s, keys in zip(traced_states, keys_of, strict=True) for k in keys]
+        post_opt += traced_buffers
         deltas = [n - p for n, p in zip(tracing.post_params, params, strict=True)]
         return (*tracing.post_params, *post_opt, *deltas)
 
     example = [p.detach() for _, p in named] + [t.detach() for _, t in leaves] + batch_leaves
     example = [x.requires_grad_(True) if i < n_p else x for i, x in enumerate(example)]
+    # Attention traced through its math form (matmuls and a softmax): the fused CPU kernels
+    # (flash attention and its backward) have no StableHLO lowering.
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
     try:
-        graph = make_fx(step, tracing_mode="fake")(*example)
+        with sdpa_kernel(SDPBackend.MATH):
+            graph = make_fx(step, tracing_mode="fake")(*example)
     except ValueError:
         raise
     except Exception as error:
@@ -240,11 +259,31 @@ def lower(
     )
 
 
+def _draws_randomness(node: torch.fx.Node) -> bool:
+    """Whether a ``nondeterministic_seeded`` op actually draws: one whose dropout probability
+    argument (``dropout_p``, ``p``) is a constant 0 (attention without dropout) does not."""
+    schema = getattr(node.target, "_schema", None)
+    if schema is None:
+        return True
+    for position, argument in enumerate(schema.arguments):
+        if argument.name in ("dropout_p", "p"):
+            if position < len(node.args):
+                value = node.args[position]
+            else:
+                value = node.kwargs.get(argument.name, argument.default_value)
+            return not (isinstance(value, int | float) and value == 0)
+    return True
+
+
 def _refuse_random_ops(graph: torch.fx.GraphModule) -> None:
     for node in graph.graph.nodes:
         target = node.target
         tags = getattr(target, "tags", ())
-        if node.op == "call_function" and torch.Tag.nondeterministic_seeded in tags:
+        if (
+            node.op == "call_function"
+            and torch.Tag.nondeterministic_seeded in tags
+            and _draws_randomness(node)
+        ):
             raise ValueError(
                 f"zkdv.torch: the attested step draws random numbers ({target}); replay must "
                 "recompute the same transition, so generate the randomness outside the step "

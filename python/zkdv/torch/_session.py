@@ -358,7 +358,7 @@ class ZKDV:
         params: list[tuple[str, torch.Tensor]] = list(model.named_parameters())
         states = [optimizer.state[p] for _, p in params]
         opt = _lower.opt_leaves([n for n, _ in params], functional, states)
-        return params, opt
+        return params, opt + _lower.buffer_leaves(list(model.named_buffers()))
 
     def _host_state(self) -> list[np.ndarray]:
         params, opt = self._state_leaves()
