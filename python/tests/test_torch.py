@@ -143,6 +143,43 @@ def test_honest_runs_pass_every_check_and_verify(tmp_path, name):
         assert torch.equal(a, b)
 
 
+@pytest.mark.parametrize(
+    ("dtype", "optimizer"),
+    [
+        ("bfloat16", lambda p: torch.optim.AdamW(p, lr=1e-2)),
+        ("bfloat16", lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9)),
+        ("float16", lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9)),
+    ],
+    ids=["bf16-adamw", "bf16-sgd", "f16-sgd"],
+)
+def test_honest_narrow_precision_runs_raise_no_false_alarm(tmp_path, dtype, optimizer):
+    # Parameters, optimizer state and activations in bf16/f16 (the loss in f32): the replay
+    # rounds differently from eager torch, and the tolerance policy's ensemble absorbs it.
+    model = mlp().to(getattr(torch, dtype))
+    opt = optimizer(model.parameters())
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, opt = proof.prepare(model, opt)
+
+    @proof.attest
+    def attested_step(model, optimizer, batch):
+        inputs, targets = batch
+        loss = functional.cross_entropy(proof.forward(model, inputs).float(), targets)
+        proof.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+
+    for inputs, targets in data(20):
+        inputs = inputs.to(getattr(torch, dtype))
+        with proof.transaction(batch=(inputs, targets)):
+            functional.cross_entropy(model(inputs).float(), targets).backward()
+            opt.step()
+            opt.zero_grad()
+    proof.close()
+    assert len(proof.checks) == 40 and all(c.passed for c in proof.checks)
+    assert transcript.verify(tmp_path / "proof")["steps"] == 20
+
+
 def test_zkdv_cli_verifies_and_inspects_a_torch_transcript(tmp_path):
     if not ZKDV_CLI.exists():
         pytest.skip("the zkdv binary is not built")
