@@ -10,6 +10,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import blake3
 import numpy as np
 import pytest
 
@@ -23,8 +24,11 @@ import zkdv  # noqa: E402
 from zkdv import transcript  # noqa: E402
 
 torch.set_num_threads(1)
-# torch.export warns about its own pytree internals (LeafSpec) on this version.
-pytestmark = pytest.mark.filterwarnings("ignore:.*LeafSpec.*:FutureWarning")
+# torch.export and Inductor warn about their own internals (LeafSpec, torch.jit) here.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:.*LeafSpec.*:FutureWarning"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:torch"),
+]
 
 ZKDV_CLI = Path(__file__).resolve().parents[2] / "target" / "debug" / "zkdv"
 EVERY_STEP = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
@@ -44,6 +48,7 @@ def data(steps: int, seed: int = 1) -> list[tuple[torch.Tensor, torch.Tensor]]:
 
 def session(tmp_path, model, optimizer, config=EVERY_STEP):
     proof = zkdv.torch.ZKDV(tmp_path / "proof", config)
+    proof._seal_package = False  # sealing is tested once, below: it takes tens of seconds
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
 
@@ -90,6 +95,7 @@ def test_quick_start_runs_as_written_on_cpu(tmp_path):
         optimizer.zero_grad()
 
     data = [(torch.randn(8, 10), torch.randint(2, (8,)))]
+    initial = [p.detach().clone() for p in model.parameters()]
     for inputs, targets in data:
         with proof.transaction(batch=(inputs, targets)):
             loss = functional.cross_entropy(model(inputs), targets)
@@ -100,8 +106,21 @@ def test_quick_start_runs_as_written_on_cpu(tmp_path):
     proof.close()
     report = transcript.verify(tmp_path / "proof")
     assert report["steps"] == 1
-    root = transcript.read_records(tmp_path / "proof")[0]["body"]
-    assert root["prover"] == "whitebox-torch"
+    records = transcript.read_records(tmp_path / "proof")
+    root = records[0]["body"]
+    assert root["prover"] == "whitebox-torch" and root["versions"]["cpu"]
+    # The first transaction sealed the attested step as an AOT Inductor package, committed
+    # byte for byte: loaded from the transcript, it replays step 0 from the initial state.
+    (program,) = [r["body"] for r in records if r["kind"] == "program"]
+    package = tmp_path / "proof" / program["production"]["name"]
+    assert package.suffix == ".pt2"
+    assert blake3.blake3(package.read_bytes()).digest() == program["production"]["blake3"]
+    replay = torch._inductor.aoti_load_package(str(package))
+    # AdamW's state before its first step, per parameter: step, exp_avg, exp_avg_sq.
+    opt_state = [t for p in initial for t in (torch.tensor(0.0), *[torch.zeros_like(p)] * 2)]
+    outputs = replay(*initial, *opt_state, *data[0])
+    for replayed, trained in zip(outputs[: len(initial)], model.parameters(), strict=True):
+        torch.testing.assert_close(replayed, trained.detach(), rtol=1e-6, atol=1e-7)
 
 
 OPTIMIZERS = {
@@ -158,6 +177,7 @@ def test_honest_narrow_precision_runs_raise_no_false_alarm(tmp_path, dtype, opti
     model = mlp().to(getattr(torch, dtype))
     opt = optimizer(model.parameters())
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    proof._seal_package = False
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, opt = proof.prepare(model, opt)
 
@@ -277,6 +297,7 @@ def test_a_registered_functional_optimizer_is_used(tmp_path):
     model = mlp()
     optimizer = Custom(model.parameters(), lr=0.1, momentum=0.5)
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    proof._seal_package = False
     proof.register_functional_optimizer(Custom, zkdv.torch._optim.builtin()[torch.optim.SGD])
     proof.start(rolling_window=8)
     model, optimizer = proof.prepare(model, optimizer)

@@ -120,6 +120,8 @@ class Lowered:
     n_batch: int
     opt_paths: tuple[str, ...]
     """``param_name/state_key`` per optimizer-state leaf, in argument order."""
+    exported: Any = None
+    """The ``torch.export`` program of the step (what :func:`seal` compiles)."""
 
     @property
     def role_options(self) -> str:
@@ -256,7 +258,33 @@ def lower(
         n_opt_state=n_s,
         n_batch=len(batch_leaves),
         opt_paths=tuple(path for path, _ in leaves),
+        exported=exported,
     )
+
+
+def seal(lowered: Lowered) -> bytes:
+    """Compile the exported step into an AOT Inductor package and return its exact bytes.
+
+    The bytes differ on every compile (serialization ids, temporary paths, kernel names) and
+    are specific to the host (``-march=native``), so the one sealed file is committed and is
+    what replays it (``torch._inductor.aoti_load_package``) must load. Takes tens of seconds.
+
+    Raises:
+        ValueError: the step cannot be compiled.
+    """
+    import tempfile
+    from pathlib import Path
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="zkdv-seal-") as directory:
+            path = Path(directory) / "attested_step.pt2"
+            torch._inductor.aoti_compile_and_package(lowered.exported, package_path=str(path))
+            return path.read_bytes()
+    except Exception as error:
+        raise ValueError(
+            f"zkdv.torch: the attested step cannot be sealed as an AOT Inductor package: "
+            f"{type(error).__name__}: {error}"
+        ) from error
 
 
 def _draws_randomness(node: torch.fx.Node) -> bool:

@@ -9,7 +9,9 @@ The session brackets each transaction:
   the batch losslessly into the committed ``uint32`` batch (:mod:`zkdv._packing`);
 - on the first entry, it lowers the ``@proof.attest`` step to StableHLO
   (:mod:`zkdv.torch._lower`), runs the Rust ``zkdv-attested-pipeline`` on it (and slices the
-  replay variant), and commits both programs;
+  replay variant), seals the exported step as an AOT Inductor package, and commits the
+  attested program and the sealed package's exact bytes (the program record's ``attested``
+  and ``production``);
 - on exit, it computes the update (``post - pre``) and its probe sketches (probe maps from
   Rust), writes the step record exactly as the JAX frontend does (state commitments by
   linearity of the sketches, the batch commitment, the overlap policy), and runs the checks the
@@ -56,7 +58,26 @@ def _versions() -> dict[str, str]:
             out[package] = version(package)
         except PackageNotFoundError:
             pass
+    out["cpu"] = _cpu_isa()
     return out
+
+
+def _cpu_isa() -> str:
+    """The machine and the vector extensions a sealed package may have been compiled for
+    (``-march=native``): the host a replay of that exact file needs."""
+    import platform
+
+    flags: set[str] = set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith(("flags", "Features")):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:
+        pass
+    wanted = ("avx2", "avx512f", "avx512bw", "avx512_bf16", "amx_tile", "fma", "sve", "asimd")
+    return " ".join([platform.machine(), *sorted(f for f in wanted if f in flags)])
 
 
 def _host(tensor: torch.Tensor) -> np.ndarray:
@@ -154,6 +175,9 @@ class ZKDV:
         """Host copies of the parameters and optimizer state the last transaction left."""
         self._results: list[CheckResult] = []
         self._failure: ZKDVPoisonedError | None = None
+        # Test-only: False skips sealing the AOT Inductor package (tens of seconds per
+        # session); the program record's production is then the exported StableHLO step.
+        self._seal_package = True
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -492,7 +516,11 @@ class ZKDV:
                 "name": name,
                 "format": "stablehlo",
                 "attested": self._records.artifact(attested_text.encode(), "mlir"),
-                "production": self._records.artifact(lowered.text.encode(), "mlir"),
+                "production": (
+                    self._records.artifact(_lower.seal(lowered), "pt2")
+                    if self._seal_package
+                    else self._records.artifact(lowered.text.encode(), "mlir")
+                ),
                 "precision": precision,
                 "tolerance": tolerance.to_record(),
             }
