@@ -90,17 +90,24 @@ def _host(tensor: torch.Tensor) -> np.ndarray:
     return t.numpy()
 
 
-def _bits(array: np.ndarray) -> np.ndarray:
-    """The bytes of a contiguous host array, without copying (bitwise comparison: a NaN
-    equals the same NaN, and -0.0 differs from 0.0)."""
-    return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
+def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Whether two tensors hold the same bits (a NaN equals the same NaN; -0.0 is not 0.0)."""
+    if a.shape != b.shape or a.dtype != b.dtype or a.device != b.device:
+        return False
+    # Compared as integers of the element's width (a word at a time, not byte by byte).
+    bits = _INT_OF_WIDTH.get(a.element_size(), torch.uint8)
+    return torch.equal(a.contiguous().reshape(-1).view(bits), b.contiguous().reshape(-1).view(bits))
 
 
-def _flat_element(leaves: list[np.ndarray], index: int) -> float:
+_INT_OF_WIDTH = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def _element(leaves: list[torch.Tensor], index: int) -> float:
+    """Element ``index`` of the concatenation of ``leaves`` (row-major), as a float."""
     for leaf in leaves:
-        if index < leaf.size:
-            return float(leaf.reshape(-1)[index])
-        index -= leaf.size
+        if index < leaf.numel():
+            return float(leaf.reshape(-1)[index].item())
+        index -= leaf.numel()
     return 0.0
 
 
@@ -123,8 +130,9 @@ class _Open:
 
     step: int
     overlap: Overlap
-    pre_params: list[np.ndarray]
-    pre_opt: list[np.ndarray]
+    pre: list[torch.Tensor]
+    """The pre-state (parameters, then optimizer state and buffers), on its device: what the
+    previous transaction left, kept as a copy."""
     packed: np.ndarray
 
 
@@ -171,8 +179,9 @@ class ZKDV:
         self._steps = 0
         self._sketch_state: list[np.ndarray] | None = None
         self._post_commitment: bytes | None = None
-        self._last_state: list[np.ndarray] | None = None
-        """Host copies of the parameters and optimizer state the last transaction left."""
+        self._last_state: list[torch.Tensor] | None = None
+        """Copies, on their device, of the state the last transaction left."""
+        self._probes: dict[str, tuple[torch.Tensor, int, int]] = {}
         self._results: list[CheckResult] = []
         self._failure: ZKDVPoisonedError | None = None
         # Test-only: False skips sealing the AOT Inductor package (tens of seconds per
@@ -384,21 +393,18 @@ class ZKDV:
         opt = _lower.opt_leaves([n for n, _ in params], functional, states)
         return params, opt + _lower.buffer_leaves(list(model.named_buffers()))
 
-    def _host_state(self) -> list[np.ndarray]:
+    def _live_state(self) -> list[torch.Tensor]:
         params, opt = self._state_leaves()
-        return [_host(t) for _, t in params] + [_host(t) for _, t in opt]
+        return [t.detach() for _, t in params] + [t.detach() for _, t in opt]
 
-    def _continuity(self, where: str, state: list[np.ndarray] | None = None) -> None:
-        """Poison the session when the state is not, bit for bit, what the last transaction
-        left (``state``: the host copy of the state now, when the caller has one)."""
-        if self._last_state is None:
-            return
-        now = self._host_state() if state is None else state
-        same = len(now) == len(self._last_state) and all(
-            a.shape == b.shape and a.dtype == b.dtype and np.array_equal(_bits(a), _bits(b))
-            for a, b in zip(now, self._last_state, strict=True)
-        )
-        if not same:
+    def _continuity(self, where: str) -> list[torch.Tensor]:
+        """The state now, copied; poisons the session when it is not, bit for bit, what the
+        last transaction left (then that copy is returned as it is)."""
+        live = self._live_state()
+        last = self._last_state
+        if last is None:
+            return [t.clone() for t in live]
+        if not (len(live) == len(last) and all(map(_same_bits, live, last))):
             self._failure = ZKDVPoisonedError(
                 self._steps,
                 kind="state",
@@ -407,6 +413,32 @@ class ZKDV:
                     f"{self._steps - 1} produced: they were changed outside the attested step"
                 ),
             )
+        return last
+
+    def _sketch(self, path: str, delta: torch.Tensor) -> np.ndarray:
+        """The probe sketch of one update leaf, computed on its device in float64.
+
+        The Rust probe map's columns are contiguous, balanced blocks of the last dimension
+        (``long`` blocks of ``q + 1`` coordinates, then blocks of ``q``), so the sketch is the
+        weighted leaf summed over two reshapes, one pass and no scatter. The products are
+        rounded to the leaf's type and summed in float64 (as the JAX frontend's device sketch
+        is; a state check compares the replay's sketches with these within tolerance)."""
+        cached = self._probes.get(path)
+        if cached is None:
+            probe = self._records.probe(path, tuple(delta.shape))
+            long, q = probe.blocks
+            weight = torch.from_numpy(probe.weights()).to(delta.device, delta.dtype)
+            cached = (weight, long, q)
+            self._probes[path] = cached
+        weight, long, q = cached
+        x = (delta.reshape(1) if delta.dim() == 0 else delta) * weight
+        lead = x.shape[:-1]
+        split = long * (q + 1)
+        f64 = torch.float64
+        parts = [x[..., :split].reshape(*lead, long, q + 1).sum(-1, dtype=f64)]
+        if x.shape[-1] > split:
+            parts.append(x[..., split:].reshape(*lead, -1, q).sum(-1, dtype=f64))
+        return torch.cat(parts, dim=-1).cpu().numpy()
 
     def _enter(self, batch: Any, overlap: Overlap) -> None:
         model, optimizer, functional = self._parts()
@@ -437,16 +469,13 @@ class ZKDV:
                 "ZKDV.transaction: the batch's shapes or dtypes differ from the first "
                 "transaction's; a session commits one batch layout"
             )
-        pre = self._host_state()
-        self._continuity(f"step {self._steps}", pre)
+        pre = self._continuity(f"step {self._steps}")
         if self._failure is not None:
             raise self._failure
-        n_params = len(self._state_leaves()[0])
         self._open = _Open(
             step=self._steps,
             overlap=overlap,
-            pre_params=pre[:n_params],
-            pre_opt=pre[n_params:],
+            pre=pre,
             packed=program.layout.pack(host_leaves),
         )
 
@@ -542,12 +571,14 @@ class ZKDV:
         opened, program = self._open, self._program
         assert opened is not None and program is not None and self._sketch_state is not None
         self._open = None
-        params, opt = self._state_leaves()
+        params, _ = self._state_leaves()
         paths = [n for n, _ in params]
-        post_params = [_host(t) for _, t in params]
-        post_opt = [_host(t) for _, t in opt]
-        deltas = [post - pre for post, pre in zip(post_params, opened.pre_params, strict=True)]
-        updates = self._records.exact_sketches(paths, deltas)
+        n_params = len(paths)
+        live = self._live_state()
+        deltas = [
+            post - pre for post, pre in zip(live[:n_params], opened.pre[:n_params], strict=True)
+        ]
+        updates = [self._sketch(p, d) for p, d in zip(paths, deltas, strict=True)]
         pre = self._post_commitment or hashing.commit_tensor_tree(
             zip(paths, self._sketch_state, strict=True)
         )
@@ -556,12 +587,15 @@ class ZKDV:
         ]
         post = hashing.commit_tensor_tree(zip(paths, self._sketch_state, strict=True))
         self._post_commitment = post
+        host_pre: list[np.ndarray] | None = None
         if opened.step % self.replay_snapshot_interval == 0:
-            state = [(f"params/{p}", x) for p, x in zip(paths, opened.pre_params, strict=True)] + [
-                (f"opt_state/{p}", x)
-                for p, x in zip(program.lowered.opt_paths, opened.pre_opt, strict=True)
+            host_pre = [_host(t) for t in opened.pre]
+            names = [f"params/{p}" for p in paths] + [
+                f"opt_state/{p}" for p in program.lowered.opt_paths
             ]
-            digest = hashing.commit_tree((p, hashing.commit_tensor(x).digest) for p, x in state)
+            digest = hashing.commit_tree(
+                (p, hashing.commit_tensor(x).digest) for p, x in zip(names, host_pre, strict=True)
+            )
             self._records.snapshot({"step": opened.step, "state": digest, "artifact": None})
         batch = hashing.commit_batch(opened.packed, self._rolling_window)
         receipt = self._records.transition(
@@ -574,15 +608,22 @@ class ZKDV:
             overlap=opened.overlap.to_record(),
         )
         self._steps += 1
-        self._last_state = post_params + post_opt
+        self._last_state = [t.clone() for t in live]
         challenge = receipt.challenge
+        if not (challenge.state or challenge.update):
+            return
+        if host_pre is None:
+            host_pre = [_host(t) for t in opened.pre]
         batch_leaves = program.layout.unpack_host(opened.packed)
         try:
             if challenge.state:
-                self._state_check(opened, program, batch_leaves, updates)
+                self._state_check(opened.step, host_pre, program, batch_leaves, updates)
             if challenge.update:
                 indices = list(challenge.update_indices())
-                self._update_check(opened, program, batch_leaves, deltas, post_opt, indices)
+                committed = [_element(deltas, indices[0])]
+                if len(indices) > 1:
+                    committed.append(_element(live[n_params:], indices[1]))
+                self._update_check(opened.step, host_pre, program, batch_leaves, committed, indices)
         except ZKDVPoisonedError as failure:
             self._failure = failure
         except Exception as error:  # noqa: BLE001  (a check that cannot run poisons too)
@@ -600,7 +641,8 @@ class ZKDV:
 
     def _state_check(
         self,
-        opened: _Open,
+        step: int,
+        pre: list[np.ndarray],
         program: _Program,
         batch_leaves: list[np.ndarray],
         updates: list[np.ndarray],
@@ -611,9 +653,9 @@ class ZKDV:
         The replay is another program than the eager production step, so where a sketch value
         falls outside the fixed bound, the replay program's perturbation ensemble measures how
         far rounding alone moves it (docs/protocol.md, the tolerance rule)."""
-        arguments = [*opened.pre_params, *opened.pre_opt, *batch_leaves]
+        arguments = [*pre, *batch_leaves]
         paths = [n for n, _ in self._state_leaves()[0]]
-        n_state = len(opened.pre_params) + len(opened.pre_opt)
+        n_state = len(pre)
 
         def sketches(member: int | None = None) -> np.ndarray:
             outputs = program.replay.run(arguments, ensemble=member)
@@ -624,31 +666,25 @@ class ZKDV:
         committed = np.concatenate([u.reshape(-1) for u in updates]).astype(np.float64)
         recomputed = sketches()
         tolerance = program.tolerance
-        result = _attested.state_result(opened.step, committed, recomputed, tolerance, 0)
+        result = _attested.state_result(step, committed, recomputed, tolerance, 0)
         if not result.passed and tolerance.replays:
             spread = np.zeros_like(recomputed)
             for member in range(tolerance.replays):
                 spread = np.maximum(spread, np.abs(sketches(member) - recomputed))
-            result = _attested.state_result(
-                opened.step, committed, recomputed, tolerance, 0, spread
-            )
+            result = _attested.state_result(step, committed, recomputed, tolerance, 0, spread)
         self._record(result)
 
     def _update_check(
         self,
-        opened: _Open,
+        step: int,
+        pre: list[np.ndarray],
         program: _Program,
         batch_leaves: list[np.ndarray],
-        deltas: list[np.ndarray],
-        post_opt: list[np.ndarray],
+        committed: list[float],
         indices: list[int],
     ) -> None:
-        committed = [_flat_element(deltas, indices[0])]
-        if len(indices) > 1:
-            committed.append(_flat_element(post_opt, indices[1]))
         arguments: list[np.ndarray | np.generic] = [
-            *opened.pre_params,
-            *opened.pre_opt,
+            *pre,
             *batch_leaves,
             np.uint64(indices[0]),
             np.uint64(indices[1] if len(indices) > 1 else 0),
@@ -658,7 +694,7 @@ class ZKDV:
         )
         self._record(
             CheckResult(
-                step=opened.step,
+                step=step,
                 kind="update",
                 indices=tuple(indices),
                 committed=tuple(committed),
