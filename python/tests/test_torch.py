@@ -128,6 +128,9 @@ OPTIMIZERS = {
     "sgd-momentum-nesterov": lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, nesterov=True),
     "adam": lambda p: torch.optim.Adam(p, lr=1e-2),
     "adamw-amsgrad": lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=0.1, amsgrad=True),
+    "adam-decoupled": lambda p: torch.optim.Adam(
+        p, lr=1e-2, weight_decay=0.1, decoupled_weight_decay=True
+    ),
     "adagrad": lambda p: torch.optim.Adagrad(p, lr=0.05, initial_accumulator_value=0.1),
     "rmsprop-centered-momentum": lambda p: torch.optim.RMSprop(
         p, lr=1e-2, momentum=0.9, centered=True
@@ -257,6 +260,17 @@ def test_optimizer_state_changed_between_steps_is_caught(tmp_path):
 
     failure = poisoned(tmp_path, fault)
     assert failure.kind == "state"
+
+
+def test_optimizer_state_changed_inside_a_transaction_is_caught(tmp_path):
+    # After the step, inside the transaction: the edited state would be the next step's
+    # accepted pre-state; the state check compares the replay's post-optimizer state.
+    def fault(when, step, model, optimizer, inputs):
+        if when == "after" and step == 2:
+            optimizer.state[model[0].weight]["exp_avg_sq"][:4] *= 1e-6
+
+    failure = poisoned(tmp_path, fault)
+    assert failure.step == 2 and failure.kind == "state"
 
 
 def test_batch_changed_after_commitment_is_caught(tmp_path):
@@ -449,6 +463,111 @@ def test_a_step_without_optimizer_step_is_refused(tmp_path):
         proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
 
     refusal(tmp_path, mlp(), step, r"never called optimizer\.step")
+
+
+def test_an_exception_after_the_step_restores_the_state(tmp_path):
+    model = mlp()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    proof = session(tmp_path, model, optimizer)
+    batches = data(4)
+    train(proof, model, optimizer, batches[:1])
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    with pytest.raises(KeyError):
+        with proof.transaction(batch=batches[1]):
+            functional.cross_entropy(model(batches[1][0]), batches[1][1]).backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            raise KeyError("user code failed after the step")
+    assert all(torch.equal(before[k], v) for k, v in model.state_dict().items())
+    train(proof, model, optimizer, batches[2:])
+    proof.close()
+    assert transcript.verify(tmp_path / "proof")["steps"] == 3
+
+
+def test_state_changed_in_a_failed_first_transaction_is_caught(tmp_path):
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = session(tmp_path, model, optimizer)
+    batches = data(3)
+    with pytest.raises(KeyError):
+        with proof.transaction(batch=batches[0]):
+            raise KeyError("first step failed")
+    # The failed transaction restored the state; an edit now is outside any step.
+    with torch.no_grad():
+        model[0].weight[0, 0] += 1.0
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="changed outside the attested step"):
+        train(proof, model, optimizer, batches)
+
+
+def test_an_unused_parameter_is_skipped_as_torch_skips_it(tmp_path):
+    class WithUnused(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            torch.manual_seed(0)
+            self.used = nn.Linear(10, 3)
+            self.unused = nn.Linear(10, 3)  # no gradient: Adam leaves it and its state alone
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.used(x)
+
+    model = WithUnused()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.1)
+    proof = session(tmp_path, model, optimizer)
+    train(proof, model, optimizer, data(6))
+    proof.close()
+    assert len(proof.checks) == 12 and all(c.passed for c in proof.checks)
+
+
+def test_prepare_passes_stateless_modules_through_and_checks_the_optimizer(tmp_path):
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    model, loss = mlp(), nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    got = proof.prepare(loss, model, optimizer)
+    assert got[0] is loss and got[1] is model and proof.prepare() == ()
+    two_groups = torch.optim.SGD(
+        [{"params": model[0].parameters()}, {"params": model[2].parameters()}], lr=0.1
+    )
+    with pytest.raises(ValueError, match="several parameter groups"):
+        zkdv.torch.ZKDV(tmp_path / "other").prepare(two_groups)
+    with pytest.raises(RuntimeError, match="before prepare"):
+        proof.register_functional_optimizer(
+            torch.optim.SGD, zkdv.torch._optim.builtin()[torch.optim.SGD]
+        )
+
+
+def test_schedulers_work_with_a_prepared_optimizer_and_a_changed_lr_is_refused(tmp_path):
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = session(tmp_path, model, optimizer)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=2)
+    batches = data(3)
+    with pytest.raises(RuntimeError, match="hyperparameters changed"):
+        for inputs, targets in batches:
+            with proof.transaction(batch=(inputs, targets)):
+                functional.cross_entropy(model(inputs), targets).backward()
+                optimizer.step()
+                optimizer.zero_grad()
+            scheduler.step()
+
+
+def test_frozen_parameters_and_mode_changes_are_refused(tmp_path):
+    model = mlp()
+    model[0].bias.requires_grad_(False)
+
+    def step(proof, model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+
+    refusal(tmp_path / "frozen", model, step, "do not require gradients")
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = session(tmp_path / "mode", model, optimizer)
+    batches = data(2)
+    train(proof, model, optimizer, batches[:1])
+    model.eval()
+    with pytest.raises(RuntimeError, match="train/eval mode changed"):
+        train(proof, model, optimizer, batches[1:])
 
 
 def test_transactions_need_start_prepare_and_attest(tmp_path):

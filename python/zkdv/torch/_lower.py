@@ -60,7 +60,8 @@ class Tracing:
     optimizer: torch.optim.Optimizer
     functional: FunctionalOptimizer
     states: list[dict[str, Any]]
-    grads: list[torch.Tensor] | None = None
+    grads: list[torch.Tensor | None] | None = None
+    """The gradients ``proof.backward`` computed; ``None`` where a parameter is unused."""
     stepped: bool = False
     post_params: list[torch.Tensor] = field(default_factory=list)
 
@@ -79,10 +80,7 @@ class Tracing:
                 "zkdv.torch: proof.backward was called twice in the attested step; call it "
                 "once, on the loss the optimizer steps on"
             )
-        grads = torch.autograd.grad(loss, self.params, allow_unused=True)
-        self.grads = [
-            torch.zeros_like(p) if g is None else g for p, g in zip(self.params, grads, strict=True)
-        ]
+        self.grads = list(torch.autograd.grad(loss, self.params, allow_unused=True))
 
     def step(self) -> None:
         if self.grads is None:
@@ -95,7 +93,15 @@ class Tracing:
         self.stepped = True
         (group,) = self.optimizer.param_groups
         self.post_params = [p.detach().clone() for p in self.params]
-        self.functional.step(group, self.post_params, self.grads, self.states)
+        # As torch's own step: a parameter without a gradient (unused by the loss) is skipped,
+        # its value and state unchanged.
+        used = [i for i, g in enumerate(self.grads) if g is not None]
+        self.functional.step(
+            group,
+            [self.post_params[i] for i in used],
+            [g for g in self.grads if g is not None],
+            [self.states[i] for i in used],
+        )
 
 
 def _prefix_of(root: nn.Module, model: nn.Module) -> str:
@@ -176,6 +182,13 @@ def lower(
         )
     named = list(root.named_parameters())
     names = tuple(n for n, _ in named)
+    frozen = [n for n, p in named if not p.requires_grad]
+    if frozen:
+        raise ValueError(
+            f"zkdv.torch: the parameters {frozen[:3]} do not require gradients; frozen "
+            "parameters are not supported yet (keep them out of the prepared root, for example "
+            "as a buffer or a separate module whose output enters the batch)"
+        )
     group_params = optimizer.param_groups[0]["params"]
     if [id(p) for p in group_params] != [id(p) for _, p in named]:
         raise ValueError(

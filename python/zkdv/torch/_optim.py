@@ -102,7 +102,7 @@ def _adam(decoupled: bool) -> StepFn:
             foreach=False,
             capturable=False,
             differentiable=True,
-            decoupled_weight_decay=decoupled,
+            decoupled_weight_decay=decoupled or bool(group.get("decoupled_weight_decay", False)),
             amsgrad=group["amsgrad"],
             beta1=beta1,
             beta2=beta2,
@@ -253,7 +253,15 @@ def _adadelta(
     )
 
 
-_ADAM_HYPER = ("lr", "betas", "eps", "weight_decay", "amsgrad", "maximize")
+_ADAM_HYPER = (
+    "lr",
+    "betas",
+    "eps",
+    "weight_decay",
+    "amsgrad",
+    "maximize",
+    "decoupled_weight_decay",
+)
 
 
 def builtin() -> dict[type[torch.optim.Optimizer], FunctionalOptimizer]:

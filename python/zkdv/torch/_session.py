@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -102,6 +103,10 @@ def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
 _INT_OF_WIDTH = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
 
 
+def _training_flags(model: nn.Module) -> tuple[bool, ...]:
+    return tuple(module.training for module in model.modules())
+
+
 def _element(leaves: list[torch.Tensor], index: int) -> float:
     """Element ``index`` of the concatenation of ``leaves`` (row-major), as a float."""
     for leaf in leaves:
@@ -122,6 +127,10 @@ class _Program:
     lowered: _lower.Lowered
     layout: BatchLayout
     hyperparameters: tuple[Any, ...]
+    treespec: Any
+    """The batch's pytree structure (the program reads its leaves in that order)."""
+    training: tuple[bool, ...]
+    """Each submodule's ``training`` flag when the step was lowered (part of the program)."""
 
 
 @dataclass
@@ -172,6 +181,7 @@ class ZKDV:
         self._model: nn.Module | None = None
         self._optimizer: torch.optim.Optimizer | None = None
         self._functional_optimizers = _optim.builtin()
+        self._functional: _optim.FunctionalOptimizer | None = None
         self._attested: Callable[..., Any] | None = None
         self._records = Records()
         self._program: _Program | None = None
@@ -209,9 +219,10 @@ class ZKDV:
     def prepare(self, *values: Any) -> Any:
         """Prepare the root model and the optimizer whose transition is attested.
 
-        Recognized objects (an ``nn.Module``, a ``torch.optim.Optimizer``) are registered and
-        returned as they are; anything else is returned unchanged. Returns the sole value for
-        one argument and a tuple for several.
+        Recognized objects (an ``nn.Module`` with parameters or buffers, a
+        ``torch.optim.Optimizer``) are registered and returned as they are; anything else
+        (stateless modules such as a loss, tensors, configuration) is returned unchanged.
+        Returns the sole value for one argument and a tuple for several (or none).
 
         Raises:
             TypeError: for an optimizer without a known functional implementation (``LBFGS``,
@@ -221,7 +232,10 @@ class ZKDV:
         if self._program is not None:
             raise RuntimeError("ZKDV.prepare: the first transaction already committed the step")
         for value in values:
-            if isinstance(value, nn.Module):
+            stateful = isinstance(value, nn.Module) and (
+                any(True for _ in value.parameters()) or any(True for _ in value.buffers())
+            )
+            if stateful:
                 if self._model is not None and self._model is not value:
                     raise RuntimeError(
                         "ZKDV.prepare: a root model is already prepared; compose every module "
@@ -231,7 +245,18 @@ class ZKDV:
             elif isinstance(value, torch.optim.Optimizer):
                 if self._optimizer is not None and self._optimizer is not value:
                     raise RuntimeError("ZKDV.prepare: an optimizer is already prepared")
-                _optim.find(value, self._functional_optimizers)
+                if len(value.param_groups) != 1:
+                    raise ValueError(
+                        "ZKDV.prepare: the optimizer has several parameter groups; one group is "
+                        "supported for now"
+                    )
+                for name, hyper in value.param_groups[0].items():
+                    if isinstance(hyper, torch.Tensor):
+                        raise ValueError(
+                            f"ZKDV.prepare: the optimizer's {name} is a tensor; give it as a "
+                            "number (its value is part of the committed program)"
+                        )
+                self._functional = _optim.find(value, self._functional_optimizers)
                 self._optimizer = value
                 self._wrap_step(value)
         return values[0] if len(values) == 1 else values
@@ -241,6 +266,10 @@ class ZKDV:
     ) -> None:
         """Teach the session how ``optimizer_class`` steps functionally (see
         :class:`zkdv.torch.FunctionalOptimizer`); call it before :meth:`prepare`."""
+        if self._optimizer is not None:
+            raise RuntimeError(
+                "ZKDV.register_functional_optimizer: call it before prepare(optimizer)"
+            )
         if not (
             isinstance(optimizer_class, type) and issubclass(optimizer_class, torch.optim.Optimizer)
         ):
@@ -297,7 +326,12 @@ class ZKDV:
         try:
             yield
         except BaseException:
-            self._open = None
+            opened, self._open = self._open, None
+            if opened is not None:
+                # Nothing is committed: the state goes back to what the transaction began with.
+                with torch.no_grad():
+                    for live, kept in zip(self._live_state(), opened.pre, strict=True):
+                        live.copy_(kept)
             raise
         self._exit()
 
@@ -353,16 +387,20 @@ class ZKDV:
         class's own step everywhere else)."""
         native = optimizer.step
 
-        def step(*args: Any, **kwargs: Any) -> Any:
+        def step(self: torch.optim.Optimizer, *args: Any, **kwargs: Any) -> Any:
             tracing = _lower.active()
-            if tracing is None or tracing.optimizer is not optimizer:
+            if tracing is None or tracing.optimizer is not self:
                 return native(*args, **kwargs)
             if args or kwargs:
                 raise ValueError("zkdv.torch: optimizer.step(closure) cannot be attested")
             tracing.step()
             return None
 
-        optimizer.step = step  # type: ignore[method-assign]
+        # A bound method, as torch's learning-rate schedulers expect of optimizer.step.
+        bound = types.MethodType(step, optimizer)
+        if hasattr(native, "_wrapped_by_lr_sched"):
+            bound.__dict__["_wrapped_by_lr_sched"] = True
+        optimizer.step = bound  # type: ignore[method-assign]
 
     def _parts(self) -> tuple[nn.Module, torch.optim.Optimizer, _optim.FunctionalOptimizer]:
         if self._model is None or self._optimizer is None:
@@ -370,11 +408,8 @@ class ZKDV:
                 "ZKDV.transaction: prepare the model and the optimizer first: "
                 "model, optimizer = proof.prepare(model, optimizer)"
             )
-        return (
-            self._model,
-            self._optimizer,
-            _optim.find(self._optimizer, self._functional_optimizers),
-        )
+        assert self._functional is not None
+        return self._model, self._optimizer, self._functional
 
     def _init_state(
         self, optimizer: torch.optim.Optimizer, functional: _optim.FunctionalOptimizer
@@ -403,7 +438,10 @@ class ZKDV:
         live = self._live_state()
         last = self._last_state
         if last is None:
-            return [t.clone() for t in live]
+            # The first transaction: its state is the reference from now on (also when it
+            # raises, so a retried first step is compared with it).
+            self._last_state = [t.clone() for t in live]
+            return self._last_state
         if not (len(live) == len(last) and all(map(_same_bits, live, last))):
             self._failure = ZKDVPoisonedError(
                 self._steps,
@@ -456,6 +494,16 @@ class ZKDV:
             self._register(model, optimizer, functional, batch, host_leaves)
         program = self._program
         assert program is not None
+        if pytree.tree_structure(batch) != program.treespec:
+            raise ValueError(
+                "ZKDV.transaction: the batch's structure differs from the first transaction's; "
+                "a session commits one batch layout"
+            )
+        if _training_flags(model) != program.training:
+            raise RuntimeError(
+                "ZKDV.transaction: a module's train/eval mode changed since the step was "
+                "committed (the mode is part of the attested program); keep it fixed"
+            )
         hyper = self._hyperparameters(optimizer, functional)
         if hyper != program.hyperparameters:
             raise RuntimeError(
@@ -484,7 +532,9 @@ class ZKDV:
         optimizer: torch.optim.Optimizer, functional: _optim.FunctionalOptimizer
     ) -> tuple[Any, ...]:
         (group,) = optimizer.param_groups
-        return tuple(group.get(k) for k in functional.hyperparameters)
+        values = (group.get(k) for k in functional.hyperparameters)
+        # By value: a tensor updated in place (a scheduler's fill_) must not compare equal.
+        return tuple(v.tolist() if isinstance(v, torch.Tensor) else v for v in values)
 
     def _register(
         self,
@@ -495,6 +545,7 @@ class ZKDV:
         host_leaves: list[np.ndarray],
     ) -> None:
         assert self._attested is not None
+        treespec = pytree.tree_structure(batch)
         lowered = _lower.lower(self._attested, model, optimizer, functional, batch)
         name = getattr(self._attested, "__name__", "step")
         roles = lowered.role_options
@@ -536,20 +587,28 @@ class ZKDV:
             "opt_state": leaves(opt),
             "batch": [{"path": "batch", "dtype": "u32", "shape": [rows, width]}],
         }
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self._records.open(self.directory, root, self._probe_ratio)
+        # Everything that can fail comes before the transcript is created, so a failed first
+        # transaction leaves the directory usable for a retry.
         precision = passes.precision(attested_text, f"<{name}: attested>")
         tolerance = self.config.base_tolerance.for_program(self.config.tolerance_policy, precision)
+        attested = runtime.Program(attested_text, "main", f"<{name}: attested>")
+        replay = runtime.Program(replay_text, "main", f"<{name}: replay>")
+        production = (
+            (_lower.seal(lowered), "pt2")
+            if self._seal_package
+            else (
+                lowered.text.encode(),
+                "mlir",
+            )
+        )
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._records.open(self.directory, root, self._probe_ratio)
         seq = self._records.program(
             {
                 "name": name,
                 "format": "stablehlo",
                 "attested": self._records.artifact(attested_text.encode(), "mlir"),
-                "production": (
-                    self._records.artifact(_lower.seal(lowered), "pt2")
-                    if self._seal_package
-                    else self._records.artifact(lowered.text.encode(), "mlir")
-                ),
+                "production": self._records.artifact(*production),
                 "precision": precision,
                 "tolerance": tolerance.to_record(),
             }
@@ -557,11 +616,13 @@ class ZKDV:
         self._program = _Program(
             seq=seq,
             tolerance=tolerance,
-            attested=runtime.Program(attested_text, "main", f"<{name}: attested>"),
-            replay=runtime.Program(replay_text, "main", f"<{name}: replay>"),
+            attested=attested,
+            replay=replay,
             lowered=lowered,
             layout=layout,
             hyperparameters=self._hyperparameters(optimizer, functional),
+            treespec=treespec,
+            training=_training_flags(model),
         )
         self._sketch_state = self._records.exact_sketches(
             [n for n, _ in params], [_host(t) for _, t in params]
@@ -617,7 +678,8 @@ class ZKDV:
         batch_leaves = program.layout.unpack_host(opened.packed)
         try:
             if challenge.state:
-                self._state_check(opened.step, host_pre, program, batch_leaves, updates)
+                post_state = [_host(t) for t in live[n_params:]]
+                self._state_check(opened.step, host_pre, program, batch_leaves, updates, post_state)
             if challenge.update:
                 indices = list(challenge.update_indices())
                 committed = [_element(deltas, indices[0])]
@@ -646,9 +708,12 @@ class ZKDV:
         program: _Program,
         batch_leaves: list[np.ndarray],
         updates: list[np.ndarray],
+        post_state: list[np.ndarray],
     ) -> None:
         """Replay the step in the Rust runtime from its pre-state and committed batch; its
-        update sketches must reproduce the committed ones.
+        update sketches must reproduce the committed ones, and its post-optimizer state and
+        buffers the ones production left (which the next step starts from: an edit inside the
+        transaction would otherwise become the next step's accepted pre-state).
 
         The replay is another program than the eager production step, so where a sketch value
         falls outside the fixed bound, the replay program's perturbation ensemble measures how
@@ -657,13 +722,19 @@ class ZKDV:
         paths = [n for n, _ in self._state_leaves()[0]]
         n_state = len(pre)
 
+        n_params = len(paths)
+
+        def flat(values: list[np.ndarray]) -> list[np.ndarray]:
+            return [np.asarray(v, dtype=np.float64).reshape(-1) for v in values]
+
         def sketches(member: int | None = None) -> np.ndarray:
             outputs = program.replay.run(arguments, ensemble=member)
             deltas = [np.asarray(d) for d in outputs[n_state:]]
             values = self._records.exact_sketches(paths, deltas)
-            return np.concatenate([v.reshape(-1) for v in values]).astype(np.float64)
+            replayed_state = [np.asarray(x) for x in outputs[n_params:n_state]]
+            return np.concatenate([*flat(values), *flat(replayed_state)])
 
-        committed = np.concatenate([u.reshape(-1) for u in updates]).astype(np.float64)
+        committed = np.concatenate([*flat(updates), *flat(post_state)])
         recomputed = sketches()
         tolerance = program.tolerance
         result = _attested.state_result(step, committed, recomputed, tolerance, 0)
