@@ -17,6 +17,12 @@
 // The hermetic pipeline inlines the private functions of a step.
 // RUN: zkdv-opt --zkdv-hermetic-pipeline %S/inputs/transaction_sgd.mlir | FileCheck %s --check-prefix=HERM
 //
+// A torch-mlir export (zkdv.torch's lowering of an AdamW step): no JAX names, so
+// the roles are given, and its arith.constant scalars are legalized first.
+// RUN: zkdv-opt --zkdv-attested-pipeline="args=param:0-3,opt_state:4-15,batch:16-17 results=post_param:0-3,post_opt_state:4-15,delta:16-19" %S/inputs/torch/torch_mlp_adamw.mlir > %t.torch
+// RUN: FileCheck %s --check-prefix=TORCH < %t.torch
+// RUN: not grep -q '"arith\.' %t.torch
+//
 // Pipelines take only the options they declare.
 // RUN: not zkdv-opt --zkdv-attested-pipeline=func=step %S/inputs/mlp_adam.mlir 2>&1 | FileCheck %s --check-prefix=OPT
 
@@ -39,5 +45,12 @@
 // HERM-NOT: "func.call"
 // HERM: sym_name = "main"
 // HERM-NOT: "func.call"
+
+// The torch step's attested program has the same fixed ABI (f32 state, an f32
+// input batch and int64 labels, two ui64 indices), guarded per leaf.
+// TORCH: "func.func"
+// TORCH-SAME: tensor<4x6xf32>, tensor<4xi64>, tensor<ui64>, tensor<ui64>) -> (tensor<f32>, tensor<f32>)
+// TORCH-SAME: sym_name = "main"
+// TORCH: zkdv.leaf_counts = array<i64: 4, 12>
 
 // OPT: zkdv-opt: error: --zkdv-attested-pipeline: unknown option `func=step` (expected `args=A,B,...` or `results=A,B,...`)
