@@ -6,6 +6,7 @@ Rust runtime; production runs eagerly. ``torch.set_num_threads(1)`` keeps the 2-
 machines responsive.
 """
 
+import contextlib
 import json
 import subprocess
 from pathlib import Path
@@ -617,3 +618,47 @@ def test_the_torch_fixture_is_what_the_frontend_exports():
     text, roles = export_torch_fixture.export()
     assert export_torch_fixture.OUT.read_text() == text, "rerun scripts/export_torch_fixture.py"
     assert roles.startswith("args=param:0-3,opt_state:4-15,batch:16-17 ")
+
+
+@pytest.mark.parametrize("policy", ["UNCHECKED", "ALWAYS", "NEVER"])
+def test_overlap_policies_commit_in_order_and_check_every_step(tmp_path, policy):
+    # Commitments and checks run on the session's committer (and, under ALWAYS, verifier)
+    # thread; max_in_flight bounds the transactions not yet committed.
+    overlap = getattr(zkdv.overlap, policy)
+    model = mlp()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    proof = session(tmp_path, model, optimizer)
+    for inputs, targets in data(8):
+        with proof.transaction(batch=(inputs, targets), overlap=overlap):
+            functional.cross_entropy(model(inputs), targets).backward()
+            optimizer.step()
+            optimizer.zero_grad()
+    proof.join()
+    proof.close()
+    assert len(proof.checks) == 16 and all(c.passed for c in proof.checks)
+    records = transcript.read_records(tmp_path / "proof")
+    steps = [r["body"]["step"] for r in records if r["kind"] == "step"]
+    assert steps == list(range(8))
+    assert transcript.verify(tmp_path / "proof")["steps"] == 8
+
+
+def test_a_failed_background_check_poisons_the_session(tmp_path):
+    model = mlp()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    proof = session(tmp_path, model, optimizer)
+    # Under ALWAYS the check runs on the verifier thread: its failure surfaces at a later
+    # transaction's entry or, if none is left, at close(), which records it either way.
+    with contextlib.suppress(zkdv.ZKDVPoisonedError):
+        for step, (inputs, targets) in enumerate(data(6)):
+            with proof.transaction(batch=(inputs, targets), overlap=zkdv.overlap.ALWAYS):
+                functional.cross_entropy(model(inputs), targets).backward()
+                optimizer.step()
+                optimizer.zero_grad()
+                if step == 1:
+                    with torch.no_grad():
+                        model[0].weight[0, 0] += 1e-2
+    with pytest.raises(zkdv.ZKDVPoisonedError):
+        proof.close()
+    close = transcript.read_records(tmp_path / "proof")[-1]
+    assert close["kind"] == "close" and close["body"]["status"] == "poisoned"
+    assert any(not c.passed for c in proof.checks)

@@ -27,9 +27,9 @@ import numpy as np
 
 from zkdv import hashing
 from zkdv._attested import recompute, state_result, verdict
+from zkdv._flow import Flow
 from zkdv.checks import CheckResult, ZKDVPoisonedError
 from zkdv.config import Tolerance
-from zkdv.jax._flow import Flow
 from zkdv.jax._records import Records, RegisteredProgram
 from zkdv.jax._snapshots import Segment, SegmentView, Snapshots
 

@@ -15,7 +15,7 @@ The training thread only dispatches and queues a :class:`Pending` transaction
   ``UNCHECKED`` and ``NEVER``; on the verifier thread under ``ALWAYS``, once the transaction is
   retired.
 
-An error in the committer itself fails the session (:meth:`zkdv.jax._flow.Flow.fail`); once the
+An error in the committer itself fails the session (:meth:`zkdv._flow.Flow.fail`); once the
 session is poisoned, queued transactions are retired without being committed.
 """
 
@@ -30,9 +30,9 @@ from typing import Any
 import numpy as np
 
 from zkdv import hashing
+from zkdv._flow import Flow
 from zkdv.config import Tolerance
 from zkdv.jax._checks import Checker, CheckJob, compare_state, element
-from zkdv.jax._flow import Flow
 from zkdv.jax._records import Records, RegisteredProgram
 from zkdv.jax._snapshots import Segment, Snapshots
 from zkdv.overlap import Overlap

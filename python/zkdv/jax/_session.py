@@ -2,7 +2,7 @@
 
 The session is assembled from parts that each own their state:
 
-- :class:`~zkdv.jax._flow.Flow`: admission slots and the poison the threads share;
+- :class:`~zkdv._flow.Flow`: admission slots and the poison the threads share;
 - :class:`~zkdv.jax._records.Records`: the transcript writer and the probe maps;
 - :class:`~zkdv.jax._snapshots.Snapshots`: the snapshot copies, their pool and segments;
 - :class:`~zkdv.jax._committer.Committer`: the committer thread (batch and sketch hashing, step
@@ -41,12 +41,12 @@ import numpy as np
 import zkdv
 from zkdv import hashing, passes, runtime
 from zkdv._arguments import session_config, start_arguments
+from zkdv._flow import Flow
 from zkdv.checks import CheckResult
 from zkdv.config import ZKDVConfig
 from zkdv.jax._attest import AttestedFunction
 from zkdv.jax._checks import Checker, opt_state_discontinuity
 from zkdv.jax._committer import Committer, Pending
-from zkdv.jax._flow import Flow
 from zkdv.jax._jit import ProvedFunction
 from zkdv.jax._program import StepOutputs, StepProgram
 from zkdv.jax._records import Records, RegisteredProgram

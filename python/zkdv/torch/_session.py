@@ -27,8 +27,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
+import threading
 import types
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -42,6 +45,7 @@ from torch.utils import _pytree as pytree
 import zkdv
 from zkdv import _attested, hashing, passes, runtime
 from zkdv._arguments import session_config, start_arguments
+from zkdv._flow import Flow
 from zkdv._packing import BatchLayout
 from zkdv._records import Records
 from zkdv.checks import CheckResult, ZKDVPoisonedError
@@ -145,6 +149,32 @@ class _Open:
     packed: np.ndarray
 
 
+@dataclass(frozen=True)
+class _Pending:
+    """A dispatched transaction on its way to the committer: its pre-state copy, the update
+    (on the state's device) and its sketches (host), and the post-state copy."""
+
+    opened: _Open
+    paths: list[str]
+    deltas: list[torch.Tensor]
+    updates: list[np.ndarray]
+    post: list[torch.Tensor]
+
+
+@dataclass(frozen=True)
+class _CheckJob:
+    """What the sampled checks of one step need, on the host."""
+
+    step: int
+    pre: list[np.ndarray]
+    batch: list[np.ndarray]
+    updates: list[np.ndarray]
+    post_state: list[np.ndarray]
+    state: bool
+    indices: list[int]
+    committed: list[float]
+
+
 class ZKDV:
     """A proof session for a PyTorch training loop, writing its transcript to ``directory``.
 
@@ -173,7 +203,6 @@ class ZKDV:
         config = session_config(config, max_in_flight, replay_snapshot_interval)
         self.directory = Path(directory)
         self.config = config
-        self.max_in_flight = max_in_flight
         self.replay_snapshot_interval = replay_snapshot_interval
         self._state = "created"
         self._rolling_window = 0
@@ -193,7 +222,11 @@ class ZKDV:
         """Copies, on their device, of the state the last transaction left."""
         self._probes: dict[str, tuple[torch.Tensor, int, int]] = {}
         self._results: list[CheckResult] = []
-        self._failure: ZKDVPoisonedError | None = None
+        self._flow = Flow(max_in_flight)
+        self._queue: queue.Queue[_Pending | None] = queue.Queue()
+        self._committer: threading.Thread | None = None
+        self._verifier: ThreadPoolExecutor | None = None
+        self._futures: list[Future[None]] = []
         # Test-only: False skips sealing the AOT Inductor package (tens of seconds per
         # session); the program record's production is then the exported StableHLO step.
         self._seal_package = True
@@ -214,6 +247,11 @@ class ZKDV:
         probe_ratio = start_arguments(self.directory, rolling_window, probe_ratio)
         self._rolling_window = rolling_window
         self._probe_ratio = float(probe_ratio)
+        self._committer = threading.Thread(
+            target=self._commit_loop, name="zkdv-torch-committer", daemon=True
+        )
+        self._committer.start()
+        self._verifier = ThreadPoolExecutor(1, thread_name_prefix="zkdv-torch-verifier")
         self._state = "running"
 
     def prepare(self, *values: Any) -> Any:
@@ -332,17 +370,19 @@ class ZKDV:
                 with torch.no_grad():
                     for live, kept in zip(self._live_state(), opened.pre, strict=True):
                         live.copy_(kept)
+                self._flow.retire()
             raise
         self._exit()
 
     # -- the end ------------------------------------------------------------------------------
 
     def join(self) -> None:
-        """Raise :class:`zkdv.ZKDVPoisonedError` if a check failed (nothing is queued)."""
+        """Wait until every transaction is committed and every sampled check done; raises
+        :class:`zkdv.ZKDVPoisonedError` if a check failed."""
         if self._state == "created":
             raise RuntimeError("ZKDV.join: call start() first")
-        if self._failure is not None:
-            raise self._failure
+        self._drain()
+        self._flow.raise_if_poisoned()
 
     def close(self) -> None:
         """Write the close record and flush the transcript; raises
@@ -353,14 +393,19 @@ class ZKDV:
             raise RuntimeError("ZKDV.close: the session was never started")
         if self._open is not None:
             raise RuntimeError("ZKDV.close: a transaction is still open")
+        self._drain()
+        self._queue.put(None)
+        if self._committer is not None:
+            self._committer.join()
+        if self._verifier is not None:
+            self._verifier.shutdown(wait=True)
         self._state = "closed"
         if self._records.opened:
-            if self._failure is None:
+            if self._flow.failure is None and self._flow.error is None:
                 self._continuity("close")
-            failure = self._failure
+            failure = self._flow.failure
             self._records.close(None if failure is None else failure.to_failure_record())
-        if self._failure is not None:
-            raise self._failure
+        self._flow.raise_if_poisoned()
 
     @property
     def checks(self) -> list[CheckResult]:
@@ -374,9 +419,13 @@ class ZKDV:
 
     # -- internals ----------------------------------------------------------------------------
 
+    def _drain(self) -> None:
+        self._flow.wait_idle()
+        for future in list(self._futures):
+            future.result()
+
     def _require_running(self, what: str) -> None:
-        if self._failure is not None:
-            raise self._failure
+        self._flow.raise_if_poisoned()
         if self._state == "created":
             raise RuntimeError(f"cannot {what}: call proof.start(...) first")
         if self._state == "closed":
@@ -443,13 +492,15 @@ class ZKDV:
             self._last_state = [t.clone() for t in live]
             return self._last_state
         if not (len(live) == len(last) and all(map(_same_bits, live, last))):
-            self._failure = ZKDVPoisonedError(
-                self._steps,
-                kind="state",
-                detail=(
-                    f"the parameters or optimizer state at {where} are not what step "
-                    f"{self._steps - 1} produced: they were changed outside the attested step"
-                ),
+            self._flow.poison(
+                ZKDVPoisonedError(
+                    self._steps,
+                    kind="state",
+                    detail=(
+                        f"the parameters or optimizer state at {where} are not what step "
+                        f"{self._steps - 1} produced: they were changed outside the attested step"
+                    ),
+                )
             )
         return last
 
@@ -518,8 +569,8 @@ class ZKDV:
                 "transaction's; a session commits one batch layout"
             )
         pre = self._continuity(f"step {self._steps}")
-        if self._failure is not None:
-            raise self._failure
+        self._flow.raise_if_poisoned()
+        self._flow.admit(overlap)
         self._open = _Open(
             step=self._steps,
             overlap=overlap,
@@ -629,17 +680,48 @@ class ZKDV:
         )
 
     def _exit(self) -> None:
+        """On the training thread: the update and its sketches, where the state lives, and the
+        copy of the post-state the next step starts from; the rest is the committer's."""
         opened, program = self._open, self._program
-        assert opened is not None and program is not None and self._sketch_state is not None
+        assert opened is not None and program is not None
         self._open = None
-        params, _ = self._state_leaves()
-        paths = [n for n, _ in params]
+        try:
+            paths = [n for n, _ in self._state_leaves()[0]]
+            n_params = len(paths)
+            live = self._live_state()
+            deltas = [
+                post - pre for post, pre in zip(live[:n_params], opened.pre[:n_params], strict=True)
+            ]
+            updates = [self._sketch(p, d) for p, d in zip(paths, deltas, strict=True)]
+            post = [t.clone() for t in live]
+        except BaseException:
+            self._flow.retire()
+            raise
+        self._last_state = post
+        self._steps += 1
+        self._queue.put(_Pending(opened, paths, deltas, updates, post))
+
+    def _commit_loop(self) -> None:
+        """The committer thread: every dispatched transaction, committed in order."""
+        while True:
+            pending = self._queue.get()
+            if pending is None:
+                return
+            try:
+                if self._flow.failure is not None or self._flow.error is not None:
+                    self._flow.retire()
+                    continue
+                self._commit(pending)
+            except BaseException as error:  # noqa: BLE001  (reported to the training thread)
+                self._flow.fail(error)
+
+    def _commit(self, pending: _Pending) -> None:
+        """Commit one transaction (step and snapshot records), then run or hand over the
+        checks its challenge samples; retires the transaction's slot."""
+        opened, program = pending.opened, self._program
+        assert program is not None and self._sketch_state is not None
+        paths, updates = pending.paths, pending.updates
         n_params = len(paths)
-        live = self._live_state()
-        deltas = [
-            post - pre for post, pre in zip(live[:n_params], opened.pre[:n_params], strict=True)
-        ]
-        updates = [self._sketch(p, d) for p, d in zip(paths, deltas, strict=True)]
         pre = self._post_commitment or hashing.commit_tensor_tree(
             zip(paths, self._sketch_state, strict=True)
         )
@@ -668,31 +750,62 @@ class ZKDV:
             post_state=post,
             overlap=opened.overlap.to_record(),
         )
-        self._steps += 1
-        self._last_state = [t.clone() for t in live]
         challenge = receipt.challenge
         if not (challenge.state or challenge.update):
+            self._flow.retire()
             return
         if host_pre is None:
             host_pre = [_host(t) for t in opened.pre]
-        batch_leaves = program.layout.unpack_host(opened.packed)
+        job = _CheckJob(
+            step=opened.step,
+            pre=host_pre,
+            batch=program.layout.unpack_host(opened.packed),
+            updates=updates,
+            post_state=[_host(t) for t in pending.post[n_params:]] if challenge.state else [],
+            state=challenge.state,
+            indices=list(challenge.update_indices()) if challenge.update else [],
+            committed=(
+                [_element(pending.deltas, challenge.update_indices()[0])]
+                + (
+                    [_element(pending.post[n_params:], challenge.update_indices()[1])]
+                    if challenge.update and len(challenge.update_indices()) > 1
+                    else []
+                )
+                if challenge.update
+                else []
+            ),
+        )
+        if opened.overlap is Overlap.ALWAYS:
+            # Checked in the background: the transaction retires now.
+            self._flow.retire()
+            assert self._verifier is not None
+            self._futures.append(self._verifier.submit(self._run_checks, program, job))
+        else:
+            # A sampled check is a fence: the slot retires once it is done.
+            try:
+                self._run_checks(program, job)
+            finally:
+                self._flow.retire()
+
+    def _run_checks(self, program: _Program, job: _CheckJob) -> None:
         try:
-            if challenge.state:
-                post_state = [_host(t) for t in live[n_params:]]
-                self._state_check(opened.step, host_pre, program, batch_leaves, updates, post_state)
-            if challenge.update:
-                indices = list(challenge.update_indices())
-                committed = [_element(deltas, indices[0])]
-                if len(indices) > 1:
-                    committed.append(_element(live[n_params:], indices[1]))
-                self._update_check(opened.step, host_pre, program, batch_leaves, committed, indices)
+            if job.state:
+                self._state_check(
+                    job.step, job.pre, program, job.batch, job.updates, job.post_state
+                )
+            if job.indices:
+                self._update_check(
+                    job.step, job.pre, program, job.batch, job.committed, job.indices
+                )
         except ZKDVPoisonedError as failure:
-            self._failure = failure
+            self._flow.poison(failure)
         except Exception as error:  # noqa: BLE001  (a check that cannot run poisons too)
-            self._failure = ZKDVPoisonedError(
-                opened.step,
-                kind="update" if challenge.update else "state",
-                detail=f"the check could not run: {type(error).__name__}: {error}",
+            self._flow.poison(
+                ZKDVPoisonedError(
+                    job.step,
+                    kind="update" if job.indices else "state",
+                    detail=f"the check could not run: {type(error).__name__}: {error}",
+                )
             )
 
     def _record(self, check: CheckResult) -> None:
