@@ -11,12 +11,14 @@ it, so a waiting dispatch wakes on a retirement and on a failure alike.
 
 from __future__ import annotations
 
+import queue
 import threading
+from collections.abc import Callable
 
 from zkdv.checks import ZKDVPoisonedError
 from zkdv.overlap import Overlap
 
-__all__ = ["Flow"]
+__all__ = ["Flow", "commit_loop"]
 
 
 class Flow:
@@ -80,3 +82,23 @@ class Flow:
         with self._cond:
             while self.in_flight > 0 and self.error is None:
                 self._cond.wait()
+
+
+def commit_loop[T](items: queue.Queue[T | None], flow: Flow, commit: Callable[[T], None]) -> None:
+    """A committer thread's body: ``commit`` each queued transaction in order until ``None``.
+
+    Once the session is poisoned or the committer failed, queued transactions are retired
+    without being committed; an error of ``commit`` itself fails the flow (the training thread
+    raises it at its next transaction).
+    """
+    while True:
+        item = items.get()
+        if item is None:
+            return
+        try:
+            if flow.failure is not None or flow.error is not None:
+                flow.retire()
+                continue
+            commit(item)
+        except BaseException as error:  # noqa: BLE001  (reported to the training thread)
+            flow.fail(error)

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from zkdv import hashing
-from zkdv._flow import Flow
+from zkdv._flow import Flow, commit_loop
 from zkdv.config import Tolerance
 from zkdv.jax._checks import Checker, CheckJob, compare_state, element
 from zkdv.jax._records import Records, RegisteredProgram
@@ -118,17 +118,7 @@ class Committer:
         self._compare(step, paths, params, exact)
 
     def _loop(self) -> None:
-        while True:
-            pending = self._queue.get()
-            if pending is None:
-                return
-            try:
-                if self._flow.failure is not None or self._flow.error is not None:
-                    self._flow.retire()
-                    continue
-                self._commit(pending)
-            except BaseException as error:  # noqa: BLE001  (reported to the training thread)
-                self._flow.fail(error)
+        commit_loop(self._queue, self._flow, self._commit)
 
     def _compare(
         self,

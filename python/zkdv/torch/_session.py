@@ -45,7 +45,7 @@ from torch.utils import _pytree as pytree
 import zkdv
 from zkdv import _attested, hashing, passes, runtime
 from zkdv._arguments import session_config, start_arguments
-from zkdv._flow import Flow
+from zkdv._flow import Flow, commit_loop
 from zkdv._packing import BatchLayout
 from zkdv._records import Records
 from zkdv.checks import CheckResult, ZKDVPoisonedError
@@ -703,17 +703,7 @@ class ZKDV:
 
     def _commit_loop(self) -> None:
         """The committer thread: every dispatched transaction, committed in order."""
-        while True:
-            pending = self._queue.get()
-            if pending is None:
-                return
-            try:
-                if self._flow.failure is not None or self._flow.error is not None:
-                    self._flow.retire()
-                    continue
-                self._commit(pending)
-            except BaseException as error:  # noqa: BLE001  (reported to the training thread)
-                self._flow.fail(error)
+        commit_loop(self._queue, self._flow, self._commit)
 
     def _commit(self, pending: _Pending) -> None:
         """Commit one transaction (step and snapshot records), then run or hand over the
