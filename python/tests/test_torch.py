@@ -204,6 +204,17 @@ def test_honest_narrow_precision_runs_raise_no_false_alarm(tmp_path, dtype, opti
     assert transcript.verify(tmp_path / "proof")["steps"] == 20
 
 
+def test_muon_on_a_bias_free_mlp_passes_every_check(tmp_path):
+    # Muon steps matrices only (its Newton-Schulz orthogonalization needs rank 2).
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(10, 16, bias=False), nn.Tanh(), nn.Linear(16, 3, bias=False))
+    optimizer = torch.optim.Muon(model.parameters(), lr=1e-2)
+    proof = session(tmp_path, model, optimizer)
+    train(proof, model, optimizer, data(8))
+    proof.close()
+    assert len(proof.checks) == 16 and all(c.passed for c in proof.checks)
+
+
 def test_zkdv_cli_verifies_and_inspects_a_torch_transcript(tmp_path):
     if not ZKDV_CLI.exists():
         pytest.skip("the zkdv binary is not built")
@@ -297,7 +308,7 @@ def test_lbfgs_and_unknown_optimizers_are_refused_with_the_fix(tmp_path):
         proof.prepare(Custom(model.parameters(), lr=0.1))
 
 
-@pytest.mark.parametrize("cls", ["Adamax", "NAdam", "RAdam", "ASGD", "Rprop"])
+@pytest.mark.parametrize("cls", ["Adamax", "NAdam", "RAdam", "ASGD", "Rprop", "Adafactor"])
 def test_optimizers_whose_functional_step_cannot_be_lowered_are_refused(tmp_path, cls):
     proof = zkdv.torch.ZKDV(tmp_path / "proof")
     optimizer = getattr(torch.optim, cls)(mlp().parameters())

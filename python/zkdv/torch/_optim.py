@@ -253,6 +253,35 @@ def _adadelta(
     )
 
 
+def _muon_init(group: Mapping[str, Any], param: torch.Tensor) -> dict[str, torch.Tensor]:
+    return {"momentum_buffer": _zeros(param)}
+
+
+def _muon(
+    group: Mapping[str, Any],
+    params: Sequence[torch.Tensor],
+    grads: Sequence[torch.Tensor],
+    states: Sequence[dict[str, Any]],
+) -> None:
+    from torch.optim._muon import muon
+
+    muon(
+        list(params),
+        list(grads),
+        [s["momentum_buffer"] for s in states],
+        foreach=False,
+        lr=group["lr"],
+        weight_decay=group["weight_decay"],
+        momentum=group["momentum"],
+        nesterov=group["nesterov"],
+        ns_coefficients=group["ns_coefficients"],
+        ns_steps=group["ns_steps"],
+        eps=group["eps"],
+        adjust_lr_fn=group["adjust_lr_fn"],
+        has_complex=False,
+    )
+
+
 _ADAM_HYPER = (
     "lr",
     "betas",
@@ -297,6 +326,21 @@ def builtin() -> dict[type[torch.optim.Optimizer], FunctionalOptimizer]:
             _rmsprop,
             ("lr", "alpha", "eps", "weight_decay", "momentum", "centered", "maximize"),
         ),
+        torch.optim.Muon: FunctionalOptimizer(
+            ("momentum_buffer",),
+            _muon_init,
+            _muon,
+            (
+                "lr",
+                "weight_decay",
+                "momentum",
+                "nesterov",
+                "ns_coefficients",
+                "ns_steps",
+                "eps",
+                "adjust_lr_fn",
+            ),
+        ),
         torch.optim.Adadelta: FunctionalOptimizer(
             ("step", "square_avg", "acc_delta"),
             _adadelta_init,
@@ -318,6 +362,7 @@ def not_lowerable() -> dict[type[torch.optim.Optimizer], str]:
         torch.optim.RAdam: host_scalar + " and branches on it",
         torch.optim.ASGD: "its functional step branches on a state value on the host",
         torch.optim.Rprop: "its functional step does not lower to StableHLO (torch-mlir)",
+        torch.optim.Adafactor: "its functional step reads the step count and norms on the host",
     }
 
 
