@@ -33,7 +33,7 @@ pub enum Kind {
 
 impl Kind {
     /// How `--help` writes the value part of `name=VALUE`.
-    fn placeholder(self) -> String {
+    fn value_hint(self) -> String {
         match self {
             Kind::Text => "TEXT".to_owned(),
             Kind::List => "A,B,...".to_owned(),
@@ -63,7 +63,7 @@ impl OptionSpec {
     pub fn usage(&self) -> String {
         let mut text = self.name.to_owned();
         if self.kind != Kind::Flag {
-            let _ = write!(text, "={}", self.kind.placeholder());
+            let _ = write!(text, "={}", self.kind.value_hint());
         }
         if let Some(default) = self.default {
             let _ = write!(text, " (default {default})");
@@ -257,7 +257,7 @@ fn expected(specs: &[OptionSpec]) -> String {
         .iter()
         .map(|spec| match spec.kind {
             Kind::Flag => format!("`{}`", spec.name),
-            kind => format!("`{}={}`", spec.name, kind.placeholder()),
+            kind => format!("`{}={}`", spec.name, kind.value_hint()),
         })
         .collect();
     match items.as_slice() {
