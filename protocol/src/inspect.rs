@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::error::Result;
 use crate::reader::{resolve, Reader};
 use crate::records::{
-    Body, CheckKind, Leaf, ProgramBody, Sampling, Status, Tolerance, TolerancePolicy, Verdict,
+    Body, CheckKind, Leaf, ProgramBody, Rank, Sampling, Status, Tolerance, TolerancePolicy, Verdict,
 };
 use crate::verify::{verify_path, CheckCounts};
 
@@ -50,6 +50,8 @@ pub struct Inspection {
     pub prover: Option<String>,
     /// Configuration name.
     pub config_name: Option<String>,
+    /// The rank of a data-parallel group the session was, if any.
+    pub rank: Option<Rank>,
     /// Software versions.
     pub versions: BTreeMap<String, String>,
     /// Sampling policy.
@@ -116,6 +118,7 @@ pub fn inspect_path(path: &Path) -> Result<Inspection> {
             Body::Root(root) => {
                 out.prover = Some(root.prover.clone());
                 out.config_name = Some(root.config_name.clone());
+                out.rank = root.rank.clone();
                 out.versions = root.versions.clone();
                 out.sampling = Some(root.sampling);
                 out.tolerance = Some(root.tolerance);

@@ -38,6 +38,7 @@
 //!     opt_state: vec![],
 //!     batch: vec![leaf("batch", "u32", vec![2, 3])],
 //!     probe_seed: None,
+//!     rank: None,
 //! };
 //! let mut writer = Writer::create(dir.path(), root, WriterOptions::default())?;
 //! let program = writer.put_artifact(b"module {}", "mlir")?;
@@ -118,8 +119,8 @@ pub use inspect::{inspect_path, Inspection, LayoutSummary, ProgramSummary};
 pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
     Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Overlap,
-    Payload, Precision, ProgramBody, RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance,
-    TolerancePolicy, Verdict, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD, PROTOCOL_VERSION,
+    Payload, Precision, ProgramBody, Rank, RootBody, Sampling, SnapshotBody, Status, StepBody,
+    Tolerance, TolerancePolicy, Verdict, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD, PROTOCOL_VERSION,
 };
 pub use verify::{verify_path, verify_reader, CheckCounts, Report};
 pub use writer::{RootInput, StepReceipt, Writer, WriterOptions};

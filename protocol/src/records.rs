@@ -282,6 +282,24 @@ pub struct RootBody {
     pub challenge_key_commitment: Hash32,
     /// Ed25519 public key that signs every record, if the session signs.
     pub session_key: Option<Bytes<32>>,
+    /// The process's place in a data-parallel group, when the session is one
+    /// rank of several (each rank writes its own transcript). Absent for a
+    /// single process, and then not encoded at all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<Rank>,
+}
+
+/// One rank of a data-parallel group (DDP): which one, of how many, and the
+/// collective backend.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rank {
+    /// This process's rank, in `[0, world_size)`.
+    pub rank: u64,
+    /// Number of ranks in the group.
+    pub world_size: u64,
+    /// The collective backend (`gloo`, `nccl`).
+    pub backend: String,
 }
 
 impl RootBody {

@@ -705,6 +705,14 @@ fn check_root(root: &RootBody) -> Result<Session, Problem> {
     if root.prover.is_empty() {
         return invalid("prover name is empty".into());
     }
+    if let Some(rank) = &root.rank {
+        if rank.rank >= rank.world_size {
+            return invalid(format!(
+                "rank {} is not in a group of {} ranks",
+                rank.rank, rank.world_size
+            ));
+        }
+    }
     match root.sampling {
         Sampling::Probability {
             state_check_probability: s,

@@ -22,7 +22,7 @@ use crate::hash::{Bytes, Hash32};
 use crate::reader::{Record, RECORDS_FILE};
 use crate::records::{
     Artifact, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Payload, ProgramBody,
-    RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance, TolerancePolicy,
+    Rank, RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance, TolerancePolicy,
     PROTOCOL_VERSION,
 };
 use crate::verify::{Mode, Verifier};
@@ -61,6 +61,9 @@ pub struct RootInput {
     /// Probe seed; drawn from the operating system when absent.
     #[serde(default)]
     pub probe_seed: Option<Hash32>,
+    /// The rank of a data-parallel group this session is, if any.
+    #[serde(default)]
+    pub rank: Option<Rank>,
 }
 
 /// Secrets of a session. Both are drawn from the operating system unless
@@ -107,6 +110,7 @@ pub struct StepReceipt {
 ///     opt_state: vec![],
 ///     batch: vec![Leaf { path: "batch".into(), dtype: "u32".into(), shape: vec![1, 8] }],
 ///     probe_seed: None,
+///     rank: None,
 /// };
 /// let mut writer = Writer::create(dir.path(), root, WriterOptions::default())?;
 /// writer.close(None)?;
@@ -195,6 +199,7 @@ impl Writer {
             session_key: signing_key
                 .as_ref()
                 .map(|k| Bytes(k.verifying_key().to_bytes())),
+            rank: root.rank,
         };
         let mut writer = Writer {
             dir: dir.to_owned(),

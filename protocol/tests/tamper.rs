@@ -644,3 +644,35 @@ fn programs_and_checks_follow_the_tolerance_policy() {
     writer.close(None).unwrap();
     verify_path(dir.path()).unwrap();
 }
+
+#[test]
+fn a_rank_is_recorded_inspected_and_must_be_in_its_group() {
+    // One rank of a data-parallel group names its place; the root of a single process
+    // encodes no rank at all (the test vectors stay byte-identical).
+    let dir = tempfile::tempdir().unwrap();
+    let mut root = root_input();
+    root.rank = Some(Rank {
+        rank: 1,
+        world_size: 2,
+        backend: "gloo".into(),
+    });
+    let mut writer = Writer::create(dir.path(), root.clone(), fixed_options(false)).unwrap();
+    writer.close(None).unwrap();
+    let inspection = inspect_path(dir.path()).unwrap();
+    assert_eq!(inspection.rank, root.rank);
+    verify_path(dir.path()).unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    root.rank = Some(Rank {
+        rank: 2,
+        world_size: 2,
+        backend: "gloo".into(),
+    });
+    let err = Writer::create(dir.path(), root, fixed_options(false))
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string().contains("rank 2 is not in a group of 2"),
+        "{err}"
+    );
+}

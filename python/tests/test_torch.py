@@ -119,7 +119,8 @@ def test_quick_start_runs_as_written_on_cpu(tmp_path):
     replay = torch._inductor.aoti_load_package(str(package))
     # AdamW's state before its first step, per parameter: step, exp_avg, exp_avg_sq.
     opt_state = [t for p in initial for t in (torch.tensor(0.0), *[torch.zeros_like(p)] * 2)]
-    outputs = replay(*initial, *opt_state, *data[0])
+    # After the batch, the learning rate: an input of the step (a schedule may change it).
+    outputs = replay(*initial, *opt_state, *data[0], torch.tensor(1e-3, dtype=torch.float64))
     for replayed, trained in zip(outputs[: len(initial)], model.parameters(), strict=True):
         torch.testing.assert_close(replayed, trained.detach(), rtol=1e-6, atol=1e-7)
 
@@ -536,30 +537,98 @@ def test_prepare_passes_stateless_modules_through_and_checks_the_optimizer(tmp_p
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     got = proof.prepare(loss, model, optimizer)
     assert got[0] is loss and got[1] is model and proof.prepare() == ()
-    two_groups = torch.optim.SGD(
-        [{"params": model[0].parameters()}, {"params": model[2].parameters()}], lr=0.1
-    )
-    with pytest.raises(ValueError, match="several parameter groups"):
-        zkdv.torch.ZKDV(tmp_path / "other").prepare(two_groups)
     with pytest.raises(RuntimeError, match="before prepare"):
         proof.register_functional_optimizer(
             torch.optim.SGD, zkdv.torch._optim.builtin()[torch.optim.SGD]
         )
 
 
-def test_schedulers_work_with_a_prepared_optimizer_and_a_changed_lr_is_refused(tmp_path):
+def scheduled(proof, model, optimizer, scheduler, batches):
+    for inputs, targets in batches:
+        with proof.transaction(batch=(inputs, targets)):
+            proof.backward(functional.cross_entropy(model(inputs), targets))
+            optimizer.step()
+            optimizer.zero_grad()
+        scheduler.step()
+
+
+@pytest.mark.parametrize("name", ["sgd-step", "adam-cosine", "adamw-groups-warmup"])
+def test_learning_rate_schedules_and_parameter_groups_pass_every_check(tmp_path, name):
+    # The learning rate of SGD, Adam and AdamW is an input of the attested step, committed
+    # with each batch: a schedule changes it without a new program.
+    model = mlp()
+    if name == "sgd-step":
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.5)
+    elif name == "adam-cosine":
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+        scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=6)
+    else:
+        # PyTorch's usual recipe: no weight decay on biases, a group of its own, and warmup.
+        decay = [p for n, p in model.named_parameters() if n.endswith("weight")]
+        rest = [p for n, p in model.named_parameters() if not n.endswith("weight")]
+        optimizer = torch.optim.AdamW(
+            [{"params": decay, "weight_decay": 0.1}, {"params": rest, "weight_decay": 0.0}],
+            lr=1e-2,
+        )
+        scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1.0, (s + 1) / 3))
+    proof = session(tmp_path, model, optimizer)
+    rates = []
+    for step, batch in enumerate(data(6)):
+        rates.append(optimizer.param_groups[0]["lr"])
+        scheduled(proof, model, optimizer, scheduler, [batch])
+        assert proof.steps == step + 1
+    proof.close()
+    assert len(set(rates)) > 1
+    assert len(proof.checks) == 12 and all(c.passed for c in proof.checks)
+    assert transcript.verify(tmp_path / "proof")["steps"] == 6
+    # One program for every learning rate.
+    assert [r["kind"] for r in transcript.read_records(tmp_path / "proof")].count("program") == 1
+
+
+def test_a_replay_with_another_learning_rate_fails_its_check(tmp_path):
+    # The committed learning rate is the one the replay uses: production stepping with
+    # another one than the group says is caught.
     model = mlp()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     proof = session(tmp_path, model, optimizer)
-    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=2)
     batches = data(3)
-    with pytest.raises(RuntimeError, match="hyperparameters changed"):
-        for inputs, targets in batches:
+    with pytest.raises(zkdv.ZKDVPoisonedError):
+        for step, (inputs, targets) in enumerate(batches):
             with proof.transaction(batch=(inputs, targets)):
-                functional.cross_entropy(model(inputs), targets).backward()
+                proof.backward(functional.cross_entropy(model(inputs), targets))
+                if step == 1:
+                    # After the batch (and its lr) were committed on entry.
+                    optimizer.param_groups[0]["lr"] = 0.2
                 optimizer.step()
                 optimizer.zero_grad()
-            scheduler.step()
+                optimizer.param_groups[0]["lr"] = 0.1
+        proof.close()
+
+
+def test_changing_a_constant_option_is_refused_naming_it(tmp_path):
+    model = mlp()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    proof = session(tmp_path, model, optimizer)
+    batches = data(2)
+    train(proof, model, optimizer, batches[:1])
+    optimizer.param_groups[0]["weight_decay"] = 0.1
+    with pytest.raises(RuntimeError, match=r"weight_decay changed.*only its lr may change"):
+        train(proof, model, optimizer, batches[1:])
+    model = mlp()
+    optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-2)
+    proof = session(tmp_path / "rmsprop", model, optimizer)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1)
+    with pytest.raises(RuntimeError, match=r"lr changed.*for SGD, Adam and AdamW"):
+        scheduled(proof, model, optimizer, scheduler, batches)
+
+
+def test_an_optimizer_over_other_parameters_is_refused(tmp_path):
+    model = mlp()
+    optimizer = torch.optim.SGD(model[0].parameters(), lr=0.1)
+    proof = session(tmp_path, model, optimizer)
+    with pytest.raises(ValueError, match="exactly the prepared model's parameters"):
+        train(proof, model, optimizer, data(1))
 
 
 def test_frozen_parameters_and_mode_changes_are_refused(tmp_path):
@@ -628,7 +697,7 @@ def test_the_torch_fixture_is_what_the_frontend_exports():
         sys.path.remove(str(scripts))
     text, roles = export_torch_fixture.export()
     assert export_torch_fixture.OUT.read_text() == text, "rerun scripts/export_torch_fixture.py"
-    assert roles.startswith("args=param:0-3,opt_state:4-15,batch:16-17 ")
+    assert roles.startswith("args=param:0-3,opt_state:4-15,batch:16-18 ")
 
 
 @pytest.mark.parametrize("policy", ["UNCHECKED", "ALWAYS", "NEVER"])

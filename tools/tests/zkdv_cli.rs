@@ -40,6 +40,7 @@ fn transcript(dir: &Path) {
         opt_state: vec![],
         batch: vec![leaf("batch", "u32", &[1, 2])],
         probe_seed: None,
+        rank: None,
     };
     let mut w = Writer::create(dir, root, WriterOptions::default()).unwrap();
     let art = w.put_artifact(b"module", "mlir").unwrap();

@@ -35,6 +35,7 @@ pub fn root_input() -> RootInput {
         ],
         batch: vec![leaf("batch", "u32", &[2, 5])],
         probe_seed: Some(Hash32([0x5e; 32])),
+        rank: None,
     }
 }
 

@@ -4,7 +4,8 @@ The attested function is written like an ordinary training step (``proof.forward
 ``proof.backward``, ``optimizer.step()``). :func:`lower` turns it into a pure function of
 tensors::
 
-    step(params..., opt_state..., batch_leaves...) -> (post_params..., post_opt_state..., deltas...)
+    step(params..., opt_state..., batch_leaves..., [options..., gradients...])
+        -> (post_params..., post_opt_state..., deltas...)
 
 by running it under a :class:`Tracing` context in which ``proof.forward`` is a
 ``torch.func.functional_call`` on the traced parameters, ``proof.backward`` is
@@ -16,6 +17,12 @@ Rust passes do the rest (``zkdv-attested-pipeline`` with explicit role lists).
 
 Refused, each with its fix: a module that is not under the prepared root, implicit random
 operators (``torch.Tag.nondeterministic_seeded``), and a step that cannot be exported.
+
+The optimizer's parameter groups step their own parameters with their own options. Options
+a :class:`~zkdv.torch.FunctionalOptimizer` declares ``dynamic`` (the learning rate of SGD, Adam
+and AdamW) are inputs of the step, after the batch's leaves: the transaction commits their
+values with the batch, so a schedule changes them without a new program. Under DDP the step
+also takes the all-reduced gradient of every parameter, after those; the optimizer applies it.
 
 Module buffers (BatchNorm's running statistics, its batch counter) are state that the step
 updates: they are traced as inputs after the optimizer state, updated in place on traced
@@ -35,7 +42,7 @@ from torch import nn
 
 from zkdv.torch._optim import FunctionalOptimizer
 
-__all__ = ["Lowered", "Tracing", "active", "lower"]
+__all__ = ["Lowered", "Tracing", "active", "dynamic_options", "groups_of", "lower"]
 
 _ACTIVE: contextvars.ContextVar[Tracing | None] = contextvars.ContextVar(
     "zkdv_torch_tracing", default=None
@@ -60,12 +67,21 @@ class Tracing:
     optimizer: torch.optim.Optimizer
     functional: FunctionalOptimizer
     states: list[dict[str, Any]]
+    groups: list[dict[str, Any]]
+    """The optimizer's parameter groups, with the dynamic options as traced inputs."""
+    group_of: list[int]
+    """The group of each parameter."""
+    reduced: list[torch.Tensor] | None = None
+    """Under DDP, the all-reduced gradients (inputs of the step) the optimizer applies."""
     grads: list[torch.Tensor | None] | None = None
     """The gradients ``proof.backward`` computed; ``None`` where a parameter is unused."""
     stepped: bool = False
     post_params: list[torch.Tensor] = field(default_factory=list)
 
     def forward(self, model: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if isinstance(model, nn.parallel.DistributedDataParallel):
+            # The wrapper's forward only adds the reducer's hooks: trace the module it wraps.
+            model = model.module
         prefix = _prefix_of(self.root, model)
         named = [
             *zip(self.names, self.params, strict=True),
@@ -80,6 +96,11 @@ class Tracing:
                 "zkdv.torch: proof.backward was called twice in the attested step; call it "
                 "once, on the loss the optimizer steps on"
             )
+        if self.reduced is not None:
+            # Under DDP the optimizer applies the all-reduced gradient, a committed input of
+            # this rank's transition; this rank's own gradient is not part of it.
+            self.grads = list(self.reduced)
+            return
         self.grads = list(torch.autograd.grad(loss, self.params, allow_unused=True))
 
     def step(self) -> None:
@@ -91,17 +112,21 @@ class Tracing:
         if self.stepped:
             raise RuntimeError("zkdv.torch: optimizer.step() ran twice in the attested step")
         self.stepped = True
-        (group,) = self.optimizer.param_groups
         self.post_params = [p.detach().clone() for p in self.params]
-        # As torch's own step: a parameter without a gradient (unused by the loss) is skipped,
-        # its value and state unchanged.
-        used = [i for i, g in enumerate(self.grads) if g is not None]
-        self.functional.step(
-            group,
-            [self.post_params[i] for i in used],
-            [g for g in self.grads if g is not None],
-            [self.states[i] for i in used],
-        )
+        grads = self.grads
+        for index, group in enumerate(self.groups):
+            # As torch's own step: a parameter without a gradient (unused by the loss) is
+            # skipped, its value and state unchanged.
+            used = [
+                (i, g) for i, g in enumerate(grads) if g is not None and self.group_of[i] == index
+            ]
+            if used:
+                self.functional.step(
+                    group,
+                    [self.post_params[i] for i, _ in used],
+                    [g for _, g in used],
+                    [self.states[i] for i, _ in used],
+                )
 
 
 def _prefix_of(root: nn.Module, model: nn.Module) -> str:
@@ -124,8 +149,12 @@ class Lowered:
     n_params: int
     n_opt_state: int
     n_batch: int
+    """Batch leaves of the step: the transaction's own, then ``dynamic``'s, then under DDP one
+    all-reduced gradient per parameter."""
     opt_paths: tuple[str, ...]
     """``param_name/state_key`` per optimizer-state leaf, in argument order."""
+    dynamic: tuple[tuple[int, str], ...] = ()
+    """``(group index, option)`` of each dynamic optimizer option, in argument order."""
     exported: Any = None
     """The ``torch.export`` program of the step (what :func:`seal` compiles)."""
 
@@ -160,14 +189,57 @@ def buffer_leaves(buffers: Sequence[tuple[str, torch.Tensor]]) -> list[tuple[str
     return [(f"buffers/{name}", tensor) for name, tensor in buffers]
 
 
+def dynamic_options(
+    optimizer: torch.optim.Optimizer, functional: FunctionalOptimizer
+) -> tuple[tuple[int, str], ...]:
+    """``(group index, option)`` of each dynamic option the step takes as an input."""
+    return tuple(
+        (index, key)
+        for index, group in enumerate(optimizer.param_groups)
+        for key in functional.dynamic
+        if key in group
+    )
+
+
+def groups_of(root: nn.Module, optimizer: torch.optim.Optimizer) -> list[int]:
+    """The parameter group of each of ``root``'s parameters (``named_parameters`` order).
+
+    Raises:
+        ValueError: unless the groups hold exactly the root's parameters, each once.
+    """
+    index_of: dict[int, int] = {}
+    for index, group in enumerate(optimizer.param_groups):
+        for p in group["params"]:
+            if id(p) in index_of:
+                raise ValueError("zkdv.torch: a parameter is in two of the optimizer's groups")
+            index_of[id(p)] = index
+    named = list(root.named_parameters())
+    missing = [n for n, p in named if id(p) not in index_of]
+    if missing or len(index_of) != len(named):
+        raise ValueError(
+            "zkdv.torch: the optimizer must step exactly the prepared model's parameters "
+            f"(construct it from model.parameters() or groups of them; not stepped: "
+            f"{missing[:3]})"
+            if missing
+            else "zkdv.torch: the optimizer steps tensors that are not the prepared model's "
+            "parameters"
+        )
+    return [index_of[id(p)] for _, p in named]
+
+
 def lower(
     fun: Callable[..., Any],
     root: nn.Module,
     optimizer: torch.optim.Optimizer,
     functional: FunctionalOptimizer,
     batch: Any,
+    *,
+    reduced: bool = False,
 ) -> Lowered:
     """Lower ``fun(root, optimizer, batch)`` (see the module documentation).
+
+    With ``reduced`` (DDP), the step takes one gradient per parameter after the batch and the
+    optimizer applies those: the rank's transition from the all-reduced gradient.
 
     Raises:
         ValueError: the step cannot be lowered (the message names the cause and the fix).
@@ -175,11 +247,6 @@ def lower(
     from torch.fx.experimental.proxy_tensor import make_fx
     from torch.utils import _pytree as pytree
 
-    if len(optimizer.param_groups) != 1:
-        raise ValueError(
-            "zkdv.torch: the attested optimizer has several parameter groups; one group is "
-            "supported for now"
-        )
     named = list(root.named_parameters())
     names = tuple(n for n, _ in named)
     frozen = [n for n, p in named if not p.requires_grad]
@@ -189,12 +256,8 @@ def lower(
             "parameters are not supported yet (keep them out of the prepared root, for example "
             "as a buffer or a separate module whose output enters the batch)"
         )
-    group_params = optimizer.param_groups[0]["params"]
-    if [id(p) for p in group_params] != [id(p) for _, p in named]:
-        raise ValueError(
-            "zkdv.torch: the optimizer must step exactly the prepared model's parameters, in "
-            "model.parameters() order (construct it with model.parameters())"
-        )
+    group_of = groups_of(root, optimizer)
+    dynamic = dynamic_options(optimizer, functional)
     buffers = list(root.named_buffers())
     buffer_names = tuple(n for n, _ in buffers)
     states = [optimizer.state[p] for _, p in named]
@@ -204,22 +267,38 @@ def lower(
     if not all(isinstance(x, torch.Tensor) for x in batch_leaves):
         raise ValueError("zkdv.torch: every leaf of the transaction's batch must be a tensor")
     n_p, n_s, n_b = len(named), len(leaves), len(buffers)
+    n_user, n_dyn = len(batch_leaves), len(dynamic)
 
     def step(*flat: torch.Tensor) -> tuple[torch.Tensor, ...]:
         params = list(flat[:n_p])
         opt = list(flat[n_p : n_p + n_s - n_b])
         traced_buffers = [b.clone() for b in flat[n_p + n_s - n_b : n_p + n_s]]
+        extra = list(flat[n_p + n_s + n_user :])
         traced_states: list[dict[str, Any]] = []
         at = 0
         for keys in keys_of:
             traced_states.append({k: opt[at + i].clone() for i, k in enumerate(keys)})
             at += len(keys)
+        groups = [dict(group) for group in optimizer.param_groups]
+        for (index, key), value in zip(dynamic, extra[:n_dyn], strict=True):
+            groups[index][key] = value
         tracing = Tracing(
-            root, names, params, buffer_names, traced_buffers, optimizer, functional, traced_states
+            root,
+            names,
+            params,
+            buffer_names,
+            traced_buffers,
+            optimizer,
+            functional,
+            traced_states,
+            groups,
+            group_of,
+            reduced=extra[n_dyn:] if reduced else None,
         )
         token = _ACTIVE.set(tracing)
         try:
-            fun(root, optimizer, pytree.tree_unflatten(list(flat[n_p + n_s :]), batch_spec))
+            user = list(flat[n_p + n_s : n_p + n_s + n_user])
+            fun(root, optimizer, pytree.tree_unflatten(user, batch_spec))
         finally:
             _ACTIVE.reset(token)
         if not tracing.stepped:
@@ -232,8 +311,15 @@ def lower(
         deltas = [n - p for n, p in zip(tracing.post_params, params, strict=True)]
         return (*tracing.post_params, *post_opt, *deltas)
 
+    # Dynamic options require gradients (as the parameters do) so that torch's functional
+    # steps take their tensor path (``addcmul_(grad, lr)``, not ``add_(alpha=lr)``).
+    hyper = [
+        torch.tensor(float(optimizer.param_groups[i][k]), dtype=torch.float64) for i, k in dynamic
+    ]
+    gradients = [torch.zeros_like(p.detach()) for _, p in named] if reduced else []
     example = [p.detach() for _, p in named] + [t.detach() for _, t in leaves] + batch_leaves
     example = [x.requires_grad_(True) if i < n_p else x for i, x in enumerate(example)]
+    example += [h.requires_grad_(True) for h in hyper] + gradients
     # Attention traced through its math form (matmuls and a softmax): the fused CPU kernels
     # (flash attention and its backward) have no StableHLO lowering.
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -269,8 +355,9 @@ def lower(
         text=text,
         n_params=n_p,
         n_opt_state=n_s,
-        n_batch=len(batch_leaves),
+        n_batch=n_user + n_dyn + len(gradients),
         opt_paths=tuple(path for path, _ in leaves),
+        dynamic=dynamic,
         exported=exported,
     )
 

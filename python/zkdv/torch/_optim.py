@@ -43,14 +43,20 @@ class FunctionalOptimizer:
             are committed (a key whose tensor is absent for a group's options is skipped).
         init: The state torch's first ``step()`` creates for one parameter.
         step: One functional step (in place on traced clones).
-        hyperparameters: The group options the step reads; their values are part of the
-            compiled program, so a change (a learning-rate schedule) makes a new program.
+        hyperparameters: The group options the step reads. Those not in ``dynamic`` are
+            constants of the compiled program: a transaction refuses a change.
+        dynamic: The group options that are inputs of the program instead: inside the
+            attested step ``step`` receives each as a 0-d ``float64`` tensor (which requires
+            gradients, so torch's functional implementations take their tensor path), and every
+            transaction commits its value in the batch. A learning-rate schedule then needs no
+            new program. ``step`` must accept a tensor for each.
     """
 
     state_keys: tuple[str, ...]
     init: StateInit
     step: StepFn
     hyperparameters: tuple[str, ...]
+    dynamic: tuple[str, ...] = ()
 
 
 def _scalar_step() -> torch.Tensor:
@@ -294,25 +300,33 @@ _ADAM_HYPER = (
 
 
 def builtin() -> dict[type[torch.optim.Optimizer], FunctionalOptimizer]:
-    """The functional optimizers ZKDV knows, by optimizer class."""
+    """The functional optimizers ZKDV knows, by optimizer class.
+
+    The learning rate is dynamic (a schedule may change it) for SGD, Adam and AdamW, whose
+    functional steps take a tensor learning rate; Adagrad, RMSprop, Adadelta and Muon pass it
+    to ``Tensor.add_(alpha=...)``-style arguments that must be numbers, so theirs is a
+    constant of the program."""
     return {
         torch.optim.SGD: FunctionalOptimizer(
             ("momentum_buffer",),
             _sgd_init,
             _sgd,
             ("lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize"),
+            dynamic=("lr",),
         ),
         torch.optim.Adam: FunctionalOptimizer(
             ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"),
             _adam_init,
             _adam(decoupled=False),
             _ADAM_HYPER,
+            dynamic=("lr",),
         ),
         torch.optim.AdamW: FunctionalOptimizer(
             ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"),
             _adam_init,
             _adam(decoupled=True),
             _ADAM_HYPER,
+            dynamic=("lr",),
         ),
         torch.optim.Adagrad: FunctionalOptimizer(
             ("step", "sum"),

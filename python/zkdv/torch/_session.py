@@ -146,7 +146,12 @@ class _Open:
     pre: list[torch.Tensor]
     """The pre-state (parameters, then optimizer state and buffers), on its device: what the
     previous transaction left, kept as a copy."""
-    packed: np.ndarray
+    leaves: list[np.ndarray]
+    """Host copies of the batch's leaves, then of the dynamic optimizer options, taken on
+    entry: what the committer packs into the committed batch."""
+    reduced: list[torch.Tensor] | None = None
+    """Under DDP, copies of the all-reduced gradients ``optimizer.step()`` applied (the rest of
+    the committed batch)."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +213,7 @@ class ZKDV:
         self._rolling_window = 0
         self._probe_ratio = 0.01
         self._model: nn.Module | None = None
+        self._ddp: nn.parallel.DistributedDataParallel | None = None
         self._optimizer: torch.optim.Optimizer | None = None
         self._functional_optimizers = _optim.builtin()
         self._functional: _optim.FunctionalOptimizer | None = None
@@ -270,6 +276,9 @@ class ZKDV:
         if self._program is not None:
             raise RuntimeError("ZKDV.prepare: the first transaction already committed the step")
         for value in values:
+            if isinstance(value, nn.parallel.DistributedDataParallel):
+                self._prepare_ddp(value)
+                continue
             stateful = isinstance(value, nn.Module) and (
                 any(True for _ in value.parameters()) or any(True for _ in value.buffers())
             )
@@ -283,21 +292,37 @@ class ZKDV:
             elif isinstance(value, torch.optim.Optimizer):
                 if self._optimizer is not None and self._optimizer is not value:
                     raise RuntimeError("ZKDV.prepare: an optimizer is already prepared")
-                if len(value.param_groups) != 1:
-                    raise ValueError(
-                        "ZKDV.prepare: the optimizer has several parameter groups; one group is "
-                        "supported for now"
-                    )
-                for name, hyper in value.param_groups[0].items():
-                    if isinstance(hyper, torch.Tensor):
-                        raise ValueError(
-                            f"ZKDV.prepare: the optimizer's {name} is a tensor; give it as a "
-                            "number (its value is part of the committed program)"
-                        )
+                for group in value.param_groups:
+                    for name, hyper in group.items():
+                        if isinstance(hyper, torch.Tensor):
+                            raise ValueError(
+                                f"ZKDV.prepare: the optimizer's {name} is a tensor; give it as "
+                                "a number (its value is committed)"
+                            )
                 self._functional = _optim.find(value, self._functional_optimizers)
                 self._optimizer = value
                 self._wrap_step(value)
         return values[0] if len(values) == 1 else values
+
+    def _prepare_ddp(self, ddp: nn.parallel.DistributedDataParallel) -> None:
+        """A ``DistributedDataParallel`` model: its module is the root, and this session is
+        one rank's (see :meth:`prepare`)."""
+        import torch.distributed as dist
+
+        if not dist.is_initialized():
+            raise RuntimeError("ZKDV.prepare: a DDP model needs an initialized process group")
+        module = ddp.module
+        if self._model is not None and self._model is not module:
+            raise RuntimeError("ZKDV.prepare: a root model is already prepared")
+        if ddp.broadcast_buffers and any(True for _ in module.buffers()):
+            raise ValueError(
+                "ZKDV.prepare: DDP(..., broadcast_buffers=True) overwrites every rank's module "
+                "buffers with rank 0's at each forward pass, outside the attested step; wrap "
+                "the model with DDP(model, broadcast_buffers=False) so each rank's buffers "
+                "follow from its own transitions"
+            )
+        self._model = module
+        self._ddp = ddp
 
     def register_functional_optimizer(
         self, optimizer_class: type[torch.optim.Optimizer], functional: _optim.FunctionalOptimizer
@@ -363,6 +388,11 @@ class ZKDV:
         self._enter(batch, overlap)
         try:
             yield
+            if self._ddp is not None and self._open is not None and self._open.reduced is None:
+                raise RuntimeError(
+                    "ZKDV.transaction: under DDP the transaction must call optimizer.step() "
+                    "(its all-reduced gradients are part of the committed batch)"
+                )
         except BaseException:
             opened, self._open = self._open, None
             if opened is not None:
@@ -435,10 +465,13 @@ class ZKDV:
         """Make ``optimizer.step()`` lower functionally inside the attested step (and stay the
         class's own step everywhere else)."""
         native = optimizer.step
+        session = self
 
         def step(self: torch.optim.Optimizer, *args: Any, **kwargs: Any) -> Any:
             tracing = _lower.active()
             if tracing is None or tracing.optimizer is not self:
+                if session._ddp is not None and session._open is not None:
+                    session._open.reduced = session._reduced_gradients()
                 return native(*args, **kwargs)
             if args or kwargs:
                 raise ValueError("zkdv.torch: optimizer.step(closure) cannot be attested")
@@ -450,6 +483,20 @@ class ZKDV:
         if hasattr(native, "_wrapped_by_lr_sched"):
             bound.__dict__["_wrapped_by_lr_sched"] = True
         optimizer.step = bound  # type: ignore[method-assign]
+
+    def _reduced_gradients(self) -> list[torch.Tensor]:
+        """Copies of the gradients DDP all-reduced, as ``optimizer.step()`` is about to apply
+        them (on the training thread, before the step)."""
+        assert self._model is not None
+        out = []
+        for name, p in self._model.named_parameters():
+            if p.grad is None:
+                raise RuntimeError(
+                    f"zkdv.torch: under DDP every parameter must have a gradient when the "
+                    f"optimizer steps; {name} has none (it is unused by the loss)"
+                )
+            out.append(p.grad.detach().clone())
+        return out
 
     def _parts(self) -> tuple[nn.Module, torch.optim.Optimizer, _optim.FunctionalOptimizer]:
         if self._model is None or self._optimizer is None:
@@ -463,10 +510,10 @@ class ZKDV:
     def _init_state(
         self, optimizer: torch.optim.Optimizer, functional: _optim.FunctionalOptimizer
     ) -> None:
-        (group,) = optimizer.param_groups
-        for p in group["params"]:
-            if not optimizer.state[p]:
-                optimizer.state[p].update(functional.init(group, p))
+        for group in optimizer.param_groups:
+            for p in group["params"]:
+                if not optimizer.state[p]:
+                    optimizer.state[p].update(functional.init(group, p))
 
     def _state_leaves(
         self,
@@ -555,14 +602,9 @@ class ZKDV:
                 "ZKDV.transaction: a module's train/eval mode changed since the step was "
                 "committed (the mode is part of the attested program); keep it fixed"
             )
-        hyper = self._hyperparameters(optimizer, functional)
-        if hyper != program.hyperparameters:
-            raise RuntimeError(
-                "ZKDV.transaction: the optimizer's hyperparameters changed since the step was "
-                "committed; learning-rate schedules are not supported yet"
-            )
+        self._check_hyperparameters(optimizer, functional, program.hyperparameters)
         if [(x.shape, x.dtype) for x in host_leaves] != [
-            (s.shape, s.dtype) for s in program.layout.slots
+            (s.shape, s.dtype) for s in program.layout.slots[: len(host_leaves)]
         ]:
             raise ValueError(
                 "ZKDV.transaction: the batch's shapes or dtypes differ from the first "
@@ -575,17 +617,70 @@ class ZKDV:
             step=self._steps,
             overlap=overlap,
             pre=pre,
-            packed=program.layout.pack(host_leaves),
+            leaves=host_leaves + self._dynamic_values(optimizer, program.lowered),
         )
+
+    @staticmethod
+    def _dynamic_values(optimizer: torch.optim.Optimizer, lowered: _lower.Lowered) -> list[Any]:
+        """The dynamic optimizer options now, as the step's ``float64`` scalar inputs."""
+        out = []
+        for index, key in lowered.dynamic:
+            value = optimizer.param_groups[index][key]
+            if isinstance(value, torch.Tensor):
+                raise ValueError(
+                    f"ZKDV.transaction: the optimizer's {key} became a tensor; set it as a number"
+                )
+            out.append(np.asarray(float(value), dtype=np.float64))
+        return out
 
     @staticmethod
     def _hyperparameters(
         optimizer: torch.optim.Optimizer, functional: _optim.FunctionalOptimizer
-    ) -> tuple[Any, ...]:
-        (group,) = optimizer.param_groups
-        values = (group.get(k) for k in functional.hyperparameters)
-        # By value: a tensor updated in place (a scheduler's fill_) must not compare equal.
-        return tuple(v.tolist() if isinstance(v, torch.Tensor) else v for v in values)
+    ) -> tuple[tuple[Any, ...], ...]:
+        """Each group's constant options (the program's), by value: a tensor updated in place
+        (a scheduler's ``fill_``) must not compare equal."""
+        keys = [k for k in functional.hyperparameters if k not in functional.dynamic]
+        return tuple(
+            tuple(
+                v.tolist() if isinstance(v, torch.Tensor) else v
+                for v in (group.get(k) for k in keys)
+            )
+            for group in optimizer.param_groups
+        )
+
+    def _check_hyperparameters(
+        self,
+        optimizer: torch.optim.Optimizer,
+        functional: _optim.FunctionalOptimizer,
+        committed: tuple[tuple[Any, ...], ...],
+    ) -> None:
+        now = self._hyperparameters(optimizer, functional)
+        if now == committed:
+            return
+        if len(now) != len(committed):
+            raise RuntimeError(
+                "ZKDV.transaction: the optimizer's parameter groups changed since the step was "
+                "committed; keep them fixed"
+            )
+        keys = [k for k in functional.hyperparameters if k not in functional.dynamic]
+        changed = sorted(
+            {
+                k
+                for a, b in zip(now, committed, strict=True)
+                for k, x, y in zip(keys, a, b, strict=True)
+                if x != y
+            }
+        )
+        dynamic = (
+            f"only its {', '.join(functional.dynamic)} may change between steps (a schedule)"
+            if functional.dynamic
+            else "none of its options may change between steps (for SGD, Adam and AdamW a "
+            "learning-rate schedule may change lr)"
+        )
+        raise RuntimeError(
+            f"ZKDV.transaction: the optimizer's {', '.join(changed)} changed since the step was "
+            f"committed: they are constants of the committed program, and {dynamic}"
+        )
 
     def _register(
         self,
@@ -597,7 +692,9 @@ class ZKDV:
     ) -> None:
         assert self._attested is not None
         treespec = pytree.tree_structure(batch)
-        lowered = _lower.lower(self._attested, model, optimizer, functional, batch)
+        lowered = _lower.lower(
+            self._attested, model, optimizer, functional, batch, reduced=self._ddp is not None
+        )
         name = getattr(self._attested, "__name__", "step")
         roles = lowered.role_options
         attested_text, _ = passes.run_passes(
@@ -615,11 +712,13 @@ class ZKDV:
             f"<{name}: replay>",
         )
         # Rows shorter than the rolling window are zero-padded to it (losslessly).
-        layout = BatchLayout.of(
-            [(x.shape, x.dtype) for x in host_leaves], min_width=self._rolling_window
-        )
-        rows, width = layout.shape
         params, opt = self._state_leaves()
+        slots = [(x.shape, x.dtype) for x in host_leaves]
+        slots += [(x.shape, x.dtype) for x in self._dynamic_values(optimizer, lowered)]
+        if self._ddp is not None:
+            slots += [(tuple(p.shape), _host(p).dtype) for _, p in params]
+        layout = BatchLayout.of(slots, min_width=self._rolling_window)
+        rows, width = layout.shape
 
         def leaves(items: list[tuple[str, torch.Tensor]]) -> list[dict[str, Any]]:
             return [
@@ -638,6 +737,14 @@ class ZKDV:
             "opt_state": leaves(opt),
             "batch": [{"path": "batch", "dtype": "u32", "shape": [rows, width]}],
         }
+        if self._ddp is not None:
+            import torch.distributed as dist
+
+            root["rank"] = {
+                "rank": dist.get_rank(),
+                "world_size": dist.get_world_size(),
+                "backend": str(dist.get_backend()),
+            }
         # Everything that can fail comes before the transcript is created, so a failed first
         # transaction leaves the directory usable for a retry.
         precision = passes.precision(attested_text, f"<{name}: attested>")
@@ -730,7 +837,11 @@ class ZKDV:
                 (p, hashing.commit_tensor(x).digest) for p, x in zip(names, host_pre, strict=True)
             )
             self._records.snapshot({"step": opened.step, "state": digest, "artifact": None})
-        batch = hashing.commit_batch(opened.packed, self._rolling_window)
+        leaves = opened.leaves
+        if opened.reduced is not None:
+            leaves = leaves + [_host(g) for g in opened.reduced]
+        packed = program.layout.pack(leaves)
+        batch = hashing.commit_batch(packed, self._rolling_window)
         receipt = self._records.transition(
             step=opened.step,
             program=program.seq,
@@ -749,7 +860,7 @@ class ZKDV:
         job = _CheckJob(
             step=opened.step,
             pre=host_pre,
-            batch=program.layout.unpack_host(opened.packed),
+            batch=program.layout.unpack_host(packed),
             updates=updates,
             post_state=[_host(t) for t in pending.post[n_params:]] if challenge.state else [],
             state=challenge.state,

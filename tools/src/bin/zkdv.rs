@@ -199,6 +199,13 @@ fn render(path: &Path, i: &Inspection) -> String {
     let _ = writeln!(s, "transcript   {}", path.display());
     let _ = writeln!(s, "prover       {}", opt(&i.prover));
     let _ = writeln!(s, "config       {}", opt(&i.config_name));
+    if let Some(r) = &i.rank {
+        let _ = writeln!(
+            s,
+            "rank         {} of {} ({})",
+            r.rank, r.world_size, r.backend
+        );
+    }
     if !i.versions.is_empty() {
         let versions: Vec<_> = i.versions.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(s, "versions     {}", versions.join(", "));
