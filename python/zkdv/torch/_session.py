@@ -314,12 +314,15 @@ class ZKDV:
         module = ddp.module
         if self._model is not None and self._model is not module:
             raise RuntimeError("ZKDV.prepare: a root model is already prepared")
-        if ddp.broadcast_buffers and any(True for _ in module.buffers()):
+        syncs = getattr(ddp, "forward_sync_buffers", None)
+        if syncs is None:  # before torch 2.13's rename
+            syncs = ddp.broadcast_buffers
+        if syncs and any(True for _ in module.buffers()):
             raise ValueError(
-                "ZKDV.prepare: DDP(..., broadcast_buffers=True) overwrites every rank's module "
-                "buffers with rank 0's at each forward pass, outside the attested step; wrap "
-                "the model with DDP(model, broadcast_buffers=False) so each rank's buffers "
-                "follow from its own transitions"
+                "ZKDV.prepare: this DDP model overwrites every rank's module buffers with rank "
+                "0's at each forward pass, outside the attested step; wrap the model with "
+                "DDP(model, forward_sync_buffers=False) (broadcast_buffers=False before torch "
+                "2.13) so each rank's buffers follow from its own transitions"
             )
         self._model = module
         self._ddp = ddp
