@@ -89,14 +89,18 @@ def _rank(rank: int, port: int, out: str, kind: str, mode: str) -> None:
             optimizer.zero_grad()
 
         for step, (inputs, targets) in enumerate(_batches(kind, rank)):
+            faulty = rank == 1 and step == STEPS - 1
             with proof.transaction(batch=(inputs, targets)):
                 loss = functional.cross_entropy(ddp(inputs), targets)
+                if mode == "gradient" and faulty:
+                    # A faulty backward on this rank: its gradient enters the all-reduce wrong.
+                    model[0].weight.register_hook(lambda g: g * 1.001)
                 proof.backward(loss)
                 optimizer.step()
                 optimizer.zero_grad()
                 # A fault on the last step, so the poison is raised by close() (a poisoned rank
                 # refuses its next transaction, which would stall the other rank's collectives).
-                if mode == "fault" and rank == 1 and step == STEPS - 1:
+                if mode == "fault" and faulty:
                     with torch.no_grad():
                         model[0].weight[0, 0] += 1e-3
             scheduler.step()
@@ -139,6 +143,14 @@ def test_a_fault_on_one_rank_poisons_that_rank_only(tmp_path):
     assert "error" not in results[0] and results[0]["closed"] and all(results[0]["checks"])
     assert results[1]["poisoned"] == {"step": STEPS - 1, "kind": "state"}
     assert transcript.read_records(tmp_path / "rank1")[-1]["body"]["status"] == "poisoned"
+
+
+def test_a_wrong_gradient_from_one_rank_is_caught_on_that_rank(tmp_path):
+    # Rank 1's local gradient is checked against its replay; rank 0 applied the (wrong) mean
+    # it received correctly, and its own gradient was right.
+    results = run_ranks(tmp_path, mode="gradient")
+    assert "error" not in results[0] and results[0]["closed"] and all(results[0]["checks"])
+    assert results[1]["poisoned"] == {"step": STEPS - 1, "kind": "state"}
 
 
 def test_broadcast_buffers_are_refused_with_the_fix(tmp_path):

@@ -4,8 +4,8 @@ The attested function is written like an ordinary training step (``proof.forward
 ``proof.backward``, ``optimizer.step()``). :func:`lower` turns it into a pure function of
 tensors::
 
-    step(params..., opt_state..., batch_leaves..., [options..., gradients...])
-        -> (post_params..., post_opt_state..., deltas...)
+    step(params..., opt_state..., batch_leaves..., [options..., reduced gradients...])
+        -> (post_params..., post_opt_state..., deltas..., [local gradients...])
 
 by running it under a :class:`Tracing` context in which ``proof.forward`` is a
 ``torch.func.functional_call`` on the traced parameters, ``proof.backward`` is
@@ -22,7 +22,8 @@ The optimizer's parameter groups step their own parameters with their own option
 a :class:`~zkdv.torch.FunctionalOptimizer` declares ``dynamic`` (the learning rate of SGD, Adam
 and AdamW) are inputs of the step, after the batch's leaves: the transaction commits their
 values with the batch, so a schedule changes them without a new program. Under DDP the step
-also takes the all-reduced gradient of every parameter, after those; the optimizer applies it.
+also takes the all-reduced gradient of every parameter, after those, which the optimizer
+applies, and returns the rank's own gradients after the deltas.
 
 Module buffers (BatchNorm's running statistics, its batch counter) are state that the step
 updates: they are traced as inputs after the optimizer state, updated in place on traced
@@ -74,7 +75,9 @@ class Tracing:
     reduced: list[torch.Tensor] | None = None
     """Under DDP, the all-reduced gradients (inputs of the step) the optimizer applies."""
     grads: list[torch.Tensor | None] | None = None
-    """The gradients ``proof.backward`` computed; ``None`` where a parameter is unused."""
+    """The gradients the optimizer applies; ``None`` where a parameter is unused."""
+    local: list[torch.Tensor] = field(default_factory=list)
+    """Under DDP, this rank's own gradients (the step returns them after the deltas)."""
     stepped: bool = False
     post_params: list[torch.Tensor] = field(default_factory=list)
 
@@ -96,12 +99,19 @@ class Tracing:
                 "zkdv.torch: proof.backward was called twice in the attested step; call it "
                 "once, on the loss the optimizer steps on"
             )
-        if self.reduced is not None:
-            # Under DDP the optimizer applies the all-reduced gradient, a committed input of
-            # this rank's transition; this rank's own gradient is not part of it.
-            self.grads = list(self.reduced)
+        grads: list[torch.Tensor | None] = list(
+            torch.autograd.grad(loss, self.params, allow_unused=True)
+        )
+        if self.reduced is None:
+            self.grads = grads
             return
-        self.grads = list(torch.autograd.grad(loss, self.params, allow_unused=True))
+        # Under DDP the optimizer applies the all-reduced gradient, a committed input of this
+        # rank's transition; this rank's own gradient (what it contributed to the reduction)
+        # is a result, checked against the one production computed.
+        self.grads = list(self.reduced)
+        self.local = [
+            torch.zeros_like(p) if g is None else g for p, g in zip(self.params, grads, strict=True)
+        ]
 
     def step(self) -> None:
         if self.grads is None:
@@ -153,6 +163,9 @@ class Lowered:
     all-reduced gradient per parameter."""
     opt_paths: tuple[str, ...]
     """``param_name/state_key`` per optimizer-state leaf, in argument order."""
+    reduced: bool = False
+    """A DDP rank's step: it also returns the rank's own gradient of every parameter, after
+    the deltas (role ``user``: the attested and replay functions drop them)."""
     dynamic: tuple[tuple[int, str], ...] = ()
     """``(group index, option)`` of each dynamic optimizer option, in argument order."""
     exported: Any = None
@@ -168,6 +181,8 @@ class Lowered:
 
         args = span("param", 0, p) + span("opt_state", p, s) + span("batch", p + s, b)
         results = span("post_param", 0, p) + span("post_opt_state", p, s) + span("delta", p + s, p)
+        if self.reduced:
+            results += span("user", p + s + p, p)
         return f"args={','.join(args)} results={','.join(results)}"
 
 
@@ -309,7 +324,7 @@ def lower(
         post_opt = [s[k] for s, keys in zip(traced_states, keys_of, strict=True) for k in keys]
         post_opt += traced_buffers
         deltas = [n - p for n, p in zip(tracing.post_params, params, strict=True)]
-        return (*tracing.post_params, *post_opt, *deltas)
+        return (*tracing.post_params, *post_opt, *deltas, *tracing.local)
 
     # Dynamic options require gradients (as the parameters do) so that torch's functional
     # steps take their tensor path (``addcmul_(grad, lr)``, not ``add_(alpha=lr)``).
@@ -357,6 +372,7 @@ def lower(
         n_opt_state=n_s,
         n_batch=n_user + n_dyn + len(gradients),
         opt_paths=tuple(path for path, _ in leaves),
+        reduced=reduced,
         dynamic=dynamic,
         exported=exported,
     )

@@ -32,7 +32,7 @@ import threading
 import types
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -152,6 +152,9 @@ class _Open:
     reduced: list[torch.Tensor] | None = None
     """Under DDP, copies of the all-reduced gradients ``optimizer.step()`` applied (the rest of
     the committed batch)."""
+    local: dict[int, torch.Tensor] = field(default_factory=dict)
+    """Under DDP, copies of this rank's own gradients (by parameter id) as its communication
+    hook handed them to the all-reduce."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,8 @@ class _Pending:
     deltas: list[torch.Tensor]
     updates: list[np.ndarray]
     post: list[torch.Tensor]
+    local: list[np.ndarray]
+    """Under DDP, the sketches of the rank's own gradients (committed with the update's)."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,7 @@ class _CheckJob:
     batch: list[np.ndarray]
     updates: list[np.ndarray]
     post_state: list[np.ndarray]
+    local: list[np.ndarray]
     state: bool
     indices: list[int]
     committed: list[float]
@@ -324,6 +330,31 @@ class ZKDV:
                 "DDP(model, forward_sync_buffers=False) (broadcast_buffers=False before torch "
                 "2.13) so each rank's buffers follow from its own transitions"
             )
+        from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+
+        def record_local_gradients(
+            group: Any, bucket: dist.GradBucket
+        ) -> torch.futures.Future[torch.Tensor]:
+            # The rank's own gradients, before the all-reduce averages them in place.
+            opened = self._open
+            if opened is not None:
+                for p, g in zip(bucket.parameters(), bucket.gradients(), strict=True):
+                    opened.local[id(p)] = g.detach().clone()
+            return default_hooks.allreduce_hook(group, bucket)
+
+        # DDP compares the hook's annotations with the types themselves; this module's are
+        # strings (postponed evaluation).
+        record_local_gradients.__annotations__.update(
+            {"bucket": dist.GradBucket, "return": torch.futures.Future[torch.Tensor]}
+        )
+        try:
+            ddp.register_comm_hook(ddp.process_group, record_local_gradients)
+        except RuntimeError as error:
+            raise ValueError(
+                "ZKDV.prepare: the DDP model already has a communication hook; ZKDV registers "
+                "its own (it records the rank's gradient before the all-reduce), so prepare "
+                f"a model without one ({error})"
+            ) from error
         self._model = module
         self._ddp = ddp
 
@@ -391,11 +422,17 @@ class ZKDV:
         self._enter(batch, overlap)
         try:
             yield
-            if self._ddp is not None and self._open is not None and self._open.reduced is None:
-                raise RuntimeError(
-                    "ZKDV.transaction: under DDP the transaction must call optimizer.step() "
-                    "(its all-reduced gradients are part of the committed batch)"
-                )
+            if self._ddp is not None and self._open is not None:
+                if self._open.reduced is None:
+                    raise RuntimeError(
+                        "ZKDV.transaction: under DDP the transaction must call optimizer.step() "
+                        "(its all-reduced gradients are part of the committed batch)"
+                    )
+                if len(self._open.local) != len(self._open.reduced):
+                    raise RuntimeError(
+                        "ZKDV.transaction: under DDP the transaction must run one backward "
+                        "pass through the DDP model (its gradients go through its all-reduce)"
+                    )
         except BaseException:
             opened, self._open = self._open, None
             if opened is not None:
@@ -703,17 +740,12 @@ class ZKDV:
         attested_text, _ = passes.run_passes(
             lowered.text, [f"zkdv-attested-pipeline={roles}"], f"<{name}: attested>"
         )
-        replay_text, _ = passes.run_passes(
-            lowered.text,
-            [
-                "zkdv-legalize-arith",
-                "zkdv-inline",
-                "zkdv-check-hermetic",
-                f"zkdv-annotate-roles={roles}",
-                "zkdv-slice-update=output=replay",
-            ],
-            f"<{name}: replay>",
-        )
+        # The replay variant is the step without its user results; a DDP rank's replay keeps
+        # them: they are the rank's own gradients, which a state check compares too.
+        replay_passes = ["zkdv-legalize-arith", "zkdv-inline", "zkdv-check-hermetic"]
+        if not lowered.reduced:
+            replay_passes += [f"zkdv-annotate-roles={roles}", "zkdv-slice-update=output=replay"]
+        replay_text, _ = passes.run_passes(lowered.text, replay_passes, f"<{name}: replay>")
         # Rows shorter than the rolling window are zero-padded to it (losslessly).
         params, opt = self._state_leaves()
         slots = [(x.shape, x.dtype) for x in host_leaves]
@@ -803,13 +835,20 @@ class ZKDV:
                 post - pre for post, pre in zip(live[:n_params], opened.pre[:n_params], strict=True)
             ]
             updates = [self._sketch(p, d) for p, d in zip(paths, deltas, strict=True)]
+            local = []
+            if self._ddp is not None:
+                params = [p for _, p in self._state_leaves()[0]]
+                local = [
+                    self._sketch(path, opened.local[id(p)])
+                    for path, p in zip(paths, params, strict=True)
+                ]
             post = [t.clone() for t in live]
         except BaseException:
             self._flow.retire()
             raise
         self._last_state = post
         self._steps += 1
-        self._queue.put(_Pending(opened, paths, deltas, updates, post))
+        self._queue.put(_Pending(opened, paths, deltas, updates, post, local))
 
     def _commit_loop(self) -> None:
         """The committer thread: every dispatched transaction, committed in order."""
@@ -845,12 +884,19 @@ class ZKDV:
             leaves = leaves + [_host(g) for g in opened.reduced]
         packed = program.layout.pack(leaves)
         batch = hashing.commit_batch(packed, self._rolling_window)
+        local_paths = [f"local_grad/{p}" for p in paths] if pending.local else []
         receipt = self._records.transition(
             step=opened.step,
             program=program.seq,
             batch=batch,
             pre_state=pre,
-            update=hashing.commit_tensor_tree(zip(paths, updates, strict=True)),
+            # Under DDP the rank's own gradient sketches are committed with the update's.
+            update=hashing.commit_tensor_tree(
+                [
+                    *zip(paths, updates, strict=True),
+                    *zip(local_paths, pending.local, strict=True),
+                ]
+            ),
             post_state=post,
             overlap=opened.overlap.to_record(),
         )
@@ -866,6 +912,7 @@ class ZKDV:
             batch=program.layout.unpack_host(packed),
             updates=updates,
             post_state=[_host(t) for t in pending.post[n_params:]] if challenge.state else [],
+            local=pending.local,
             state=challenge.state,
             indices=list(challenge.update_indices()) if challenge.update else [],
             committed=(
@@ -894,9 +941,7 @@ class ZKDV:
     def _run_checks(self, program: _Program, job: _CheckJob) -> None:
         try:
             if job.state:
-                self._state_check(
-                    job.step, job.pre, program, job.batch, job.updates, job.post_state
-                )
+                self._state_check(job, program)
             if job.indices:
                 self._update_check(
                     job.step, job.pre, program, job.batch, job.committed, job.indices
@@ -918,40 +963,33 @@ class ZKDV:
         if not check.passed:
             raise ZKDVPoisonedError.from_check(check)
 
-    def _state_check(
-        self,
-        step: int,
-        pre: list[np.ndarray],
-        program: _Program,
-        batch_leaves: list[np.ndarray],
-        updates: list[np.ndarray],
-        post_state: list[np.ndarray],
-    ) -> None:
+    def _state_check(self, job: _CheckJob, program: _Program) -> None:
         """Replay the step in the Rust runtime from its pre-state and committed batch; its
         update sketches must reproduce the committed ones, and its post-optimizer state and
         buffers the ones production left (which the next step starts from: an edit inside the
-        transaction would otherwise become the next step's accepted pre-state).
+        transaction would otherwise become the next step's accepted pre-state). Under DDP the
+        replayed local gradients' sketches must reproduce the rank's committed ones too.
 
         The replay is another program than the eager production step, so where a sketch value
         falls outside the fixed bound, the replay program's perturbation ensemble measures how
         far rounding alone moves it (docs/protocol.md, the tolerance rule)."""
-        arguments = [*pre, *batch_leaves]
+        step, arguments = job.step, [*job.pre, *job.batch]
         paths = [n for n, _ in self._state_leaves()[0]]
-        n_state = len(pre)
-
-        n_params = len(paths)
+        n_state, n_params = len(job.pre), len(paths)
 
         def flat(values: list[np.ndarray]) -> list[np.ndarray]:
             return [np.asarray(v, dtype=np.float64).reshape(-1) for v in values]
 
         def sketches(member: int | None = None) -> np.ndarray:
-            outputs = program.replay.run(arguments, ensemble=member)
-            deltas = [np.asarray(d) for d in outputs[n_state:]]
+            outputs = [np.asarray(x) for x in program.replay.run(arguments, ensemble=member)]
+            deltas = outputs[n_state : n_state + n_params]
             values = self._records.exact_sketches(paths, deltas)
-            replayed_state = [np.asarray(x) for x in outputs[n_params:n_state]]
-            return np.concatenate([*flat(values), *flat(replayed_state)])
+            replayed_state = outputs[n_params:n_state]
+            local = outputs[n_state + n_params :]
+            local_values = self._records.exact_sketches(paths, local) if local else []
+            return np.concatenate([*flat(values), *flat(replayed_state), *flat(local_values)])
 
-        committed = np.concatenate([*flat(updates), *flat(post_state)])
+        committed = np.concatenate([*flat(job.updates), *flat(job.post_state), *flat(job.local)])
         recomputed = sketches()
         tolerance = program.tolerance
         result = _attested.state_result(step, committed, recomputed, tolerance, 0)
