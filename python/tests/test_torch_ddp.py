@@ -71,7 +71,17 @@ def _rank(rank: int, port: int, out: str, kind: str, mode: str) -> None:
     result: dict = {}
     try:
         model = _model(kind)
-        ddp = DDP(model, forward_sync_buffers=mode == "broadcast")
+        if kind == "fsdp":
+            from torch.distributed.device_mesh import init_device_mesh
+            from torch.distributed.fsdp import fully_shard
+
+            mesh = init_device_mesh("cpu", (WORLD,))
+            for layer in model:
+                if isinstance(layer, nn.Linear):
+                    fully_shard(layer, mesh=mesh)
+            ddp = fully_shard(model, mesh=mesh)
+        else:
+            ddp = DDP(model, forward_sync_buffers=mode == "broadcast")
         optimizer = torch.optim.AdamW(ddp.parameters(), lr=1e-2, weight_decay=0.1)
         scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.5)
         config = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
@@ -102,7 +112,10 @@ def _rank(rank: int, port: int, out: str, kind: str, mode: str) -> None:
                 # refuses its next transaction, which would stall the other rank's collectives).
                 if mode == "fault" and faulty:
                     with torch.no_grad():
-                        model[0].weight[0, 0] += 1e-3
+                        weight = model[0].weight
+                        if kind == "fsdp":
+                            weight = weight.to_local()  # this rank's shard
+                        weight[0, 0] += 1e-3
             scheduler.step()
         try:
             proof.close()
@@ -110,7 +123,10 @@ def _rank(rank: int, port: int, out: str, kind: str, mode: str) -> None:
         except zkdv.ZKDVPoisonedError as error:
             result["poisoned"] = {"step": error.step, "kind": error.kind}
         result["checks"] = [c.passed for c in proof.checks]
-        result["params"] = [p.detach().reshape(-1).tolist() for p in model.parameters()]
+        result["params"] = [
+            (p.full_tensor() if kind == "fsdp" else p).detach().reshape(-1).tolist()
+            for p in model.parameters()
+        ]
     except Exception as error:  # reported to the test, which asserts on it
         result["error"] = f"{type(error).__name__}: {error}"
     finally:
@@ -138,11 +154,28 @@ def test_ddp_ranks_write_their_own_transcripts_and_pass_every_check(tmp_path, ki
     assert results[0]["params"] == results[1]["params"]
 
 
-def test_a_fault_on_one_rank_poisons_that_rank_only(tmp_path):
-    results = run_ranks(tmp_path, mode="fault")
+@pytest.mark.parametrize("kind", ["mlp", "fsdp"])
+def test_a_fault_on_one_rank_poisons_that_rank_only(tmp_path, kind):
+    results = run_ranks(tmp_path, kind, mode="fault")
     assert "error" not in results[0] and results[0]["closed"] and all(results[0]["checks"])
     assert results[1]["poisoned"] == {"step": STEPS - 1, "kind": "state"}
     assert transcript.read_records(tmp_path / "rank1")[-1]["body"]["status"] == "poisoned"
+
+
+def test_fsdp_ranks_commit_their_shards_and_pass_every_check(tmp_path):
+    # Composable FSDP (fully_shard): each rank's transition is the optimizer on its own
+    # parameter and state shards, from its reduce-scattered gradient shard.
+    results = run_ranks(tmp_path, "fsdp")
+    for rank, result in enumerate(results):
+        assert "error" not in result, result.get("error")
+        assert result["closed"] and len(result["checks"]) == 2 * STEPS and all(result["checks"])
+        directory = tmp_path / f"rank{rank}"
+        assert transcript.verify(directory)["steps"] == STEPS
+        root = transcript.read_records(directory)[0]["body"]
+        assert root["rank"]["world_size"] == WORLD
+        # The committed layout is the rank's shard of each parameter.
+        assert root["params"][0]["shape"] == [16 // WORLD, 10]
+    assert results[0]["params"] == results[1]["params"]
 
 
 def test_a_wrong_gradient_from_one_rank_is_caught_on_that_rank(tmp_path):

@@ -43,7 +43,7 @@ from torch import nn
 
 from zkdv.torch._optim import FunctionalOptimizer
 
-__all__ = ["Lowered", "Tracing", "active", "dynamic_options", "groups_of", "lower"]
+__all__ = ["Lowered", "Tracing", "active", "dynamic_options", "groups_of", "local", "lower"]
 
 _ACTIVE: contextvars.ContextVar[Tracing | None] = contextvars.ContextVar(
     "zkdv_torch_tracing", default=None
@@ -163,7 +163,7 @@ class Lowered:
     all-reduced gradient per parameter."""
     opt_paths: tuple[str, ...]
     """``param_name/state_key`` per optimizer-state leaf, in argument order."""
-    reduced: bool = False
+    local_gradients: bool = False
     """A DDP rank's step: it also returns the rank's own gradient of every parameter, after
     the deltas (role ``user``: the attested and replay functions drop them)."""
     dynamic: tuple[tuple[int, str], ...] = ()
@@ -181,7 +181,7 @@ class Lowered:
 
         args = span("param", 0, p) + span("opt_state", p, s) + span("batch", p + s, b)
         results = span("post_param", 0, p) + span("post_opt_state", p, s) + span("delta", p + s, p)
-        if self.reduced:
+        if self.local_gradients:
             results += span("user", p + s + p, p)
         return f"args={','.join(args)} results={','.join(results)}"
 
@@ -202,6 +202,12 @@ def opt_leaves(
 def buffer_leaves(buffers: Sequence[tuple[str, torch.Tensor]]) -> list[tuple[str, torch.Tensor]]:
     """The module buffers as state leaves ``(path, tensor)``, after the optimizer's."""
     return [(f"buffers/{name}", tensor) for name, tensor in buffers]
+
+
+def local(tensor: Any) -> Any:
+    """This rank's shard of a ``DTensor`` (composable FSDP), any other value as it is."""
+    to_local = getattr(tensor, "to_local", None)
+    return to_local() if callable(to_local) else tensor
 
 
 def dynamic_options(
@@ -250,11 +256,15 @@ def lower(
     batch: Any,
     *,
     reduced: bool = False,
+    sharded: bool = False,
 ) -> Lowered:
     """Lower ``fun(root, optimizer, batch)`` (see the module documentation).
 
     With ``reduced`` (DDP), the step takes one gradient per parameter after the batch and the
-    optimizer applies those: the rank's transition from the all-reduced gradient.
+    optimizer applies those: the rank's transition from the all-reduced gradient. With
+    ``sharded`` (composable FSDP, parameters are ``DTensor`` shards) the step is the optimizer
+    alone on this rank's local shards, from the reduce-scattered gradient shards: the forward
+    and backward passes need every rank's shards, so ``fun`` is not traced.
 
     Raises:
         ValueError: the step cannot be lowered (the message names the cause and the fix).
@@ -262,20 +272,23 @@ def lower(
     from torch.fx.experimental.proxy_tensor import make_fx
     from torch.utils import _pytree as pytree
 
-    named = list(root.named_parameters())
+    reduced = reduced or sharded
+    group_of = groups_of(root, optimizer)
+    named = [(n, local(p)) for n, p in root.named_parameters()]
     names = tuple(n for n, _ in named)
-    frozen = [n for n, p in named if not p.requires_grad]
+    frozen = [n for n, p in root.named_parameters() if not p.requires_grad]
     if frozen:
         raise ValueError(
             f"zkdv.torch: the parameters {frozen[:3]} do not require gradients; frozen "
             "parameters are not supported yet (keep them out of the prepared root, for example "
             "as a buffer or a separate module whose output enters the batch)"
         )
-    group_of = groups_of(root, optimizer)
     dynamic = dynamic_options(optimizer, functional)
     buffers = list(root.named_buffers())
     buffer_names = tuple(n for n, _ in buffers)
-    states = [optimizer.state[p] for _, p in named]
+    states = [
+        {k: local(v) for k, v in optimizer.state[p].items()} for _, p in root.named_parameters()
+    ]
     leaves = opt_leaves(names, functional, states) + buffer_leaves(buffers)
     keys_of = [[k for k in functional.state_keys if k in s] for s in states]
     batch_leaves, batch_spec = pytree.tree_flatten(batch)
@@ -310,12 +323,16 @@ def lower(
             group_of,
             reduced=extra[n_dyn:] if reduced else None,
         )
-        token = _ACTIVE.set(tracing)
-        try:
-            user = list(flat[n_p + n_s : n_p + n_s + n_user])
-            fun(root, optimizer, pytree.tree_unflatten(user, batch_spec))
-        finally:
-            _ACTIVE.reset(token)
+        if sharded:
+            tracing.grads = list(tracing.reduced or [])
+            tracing.step()
+        else:
+            token = _ACTIVE.set(tracing)
+            try:
+                user = list(flat[n_p + n_s : n_p + n_s + n_user])
+                fun(root, optimizer, pytree.tree_unflatten(user, batch_spec))
+            finally:
+                _ACTIVE.reset(token)
         if not tracing.stepped:
             raise ValueError(
                 "zkdv.torch: the attested step never called optimizer.step() on the prepared "
@@ -372,7 +389,7 @@ def lower(
         n_opt_state=n_s,
         n_batch=n_user + n_dyn + len(gradients),
         opt_paths=tuple(path for path, _ in leaves),
-        reduced=reduced,
+        local_gradients=reduced and not sharded,
         dynamic=dynamic,
         exported=exported,
     )

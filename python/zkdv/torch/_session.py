@@ -220,6 +220,8 @@ class ZKDV:
         self._probe_ratio = 0.01
         self._model: nn.Module | None = None
         self._ddp: nn.parallel.DistributedDataParallel | None = None
+        self._sharded = False
+        """Whether the model's parameters are composable-FSDP ``DTensor`` shards."""
         self._optimizer: torch.optim.Optimizer | None = None
         self._functional_optimizers = _optim.builtin()
         self._functional: _optim.FunctionalOptimizer | None = None
@@ -294,6 +296,7 @@ class ZKDV:
                         "ZKDV.prepare: a root model is already prepared; compose every module "
                         "the attested step uses under one root"
                     )
+                self._sharded = self._check_sharded(value)
                 self._model = value
             elif isinstance(value, torch.optim.Optimizer):
                 if self._optimizer is not None and self._optimizer is not value:
@@ -357,6 +360,31 @@ class ZKDV:
             ) from error
         self._model = module
         self._ddp = ddp
+
+    @staticmethod
+    def _check_sharded(model: nn.Module) -> bool:
+        """Whether ``model`` is sharded by composable FSDP (``fully_shard``), which a session
+        supports as one rank's: the optimizer on the rank's shards."""
+        params = list(model.parameters())
+        sharded = [p for p in params if _lower.local(p) is not p]
+        if not sharded:
+            return False
+        import torch.distributed as dist
+
+        if len(sharded) != len(params):
+            raise ValueError(
+                "ZKDV.prepare: some of the model's parameters are FSDP shards and some are not; "
+                "apply fully_shard to the root as well"
+            )
+        if not dist.is_initialized():
+            raise RuntimeError("ZKDV.prepare: an FSDP model needs an initialized process group")
+        if any(True for _ in model.buffers()):
+            raise ValueError(
+                "ZKDV.prepare: under FSDP a rank's step is its optimizer on its shards, and "
+                "module buffers (BatchNorm statistics) change in the forward pass outside it; "
+                "models with buffers are supported under DDP, not FSDP"
+            )
+        return True
 
     def register_functional_optimizer(
         self, optimizer_class: type[torch.optim.Optimizer], functional: _optim.FunctionalOptimizer
@@ -422,13 +450,14 @@ class ZKDV:
         self._enter(batch, overlap)
         try:
             yield
-            if self._ddp is not None and self._open is not None:
+            distributed = self._ddp is not None or self._sharded
+            if distributed and self._open is not None:
                 if self._open.reduced is None:
                     raise RuntimeError(
-                        "ZKDV.transaction: under DDP the transaction must call optimizer.step() "
-                        "(its all-reduced gradients are part of the committed batch)"
+                        "ZKDV.transaction: under DDP and FSDP the transaction must call "
+                        "optimizer.step() (its reduced gradients are part of the committed batch)"
                     )
-                if len(self._open.local) != len(self._open.reduced):
+                if self._ddp is not None and len(self._open.local) != len(self._open.reduced):
                     raise RuntimeError(
                         "ZKDV.transaction: under DDP the transaction must run one backward "
                         "pass through the DDP model (its gradients go through its all-reduce)"
@@ -510,7 +539,8 @@ class ZKDV:
         def step(self: torch.optim.Optimizer, *args: Any, **kwargs: Any) -> Any:
             tracing = _lower.active()
             if tracing is None or tracing.optimizer is not self:
-                if session._ddp is not None and session._open is not None:
+                distributed = session._ddp is not None or session._sharded
+                if distributed and session._open is not None:
                     session._open.reduced = session._reduced_gradients()
                 return native(*args, **kwargs)
             if args or kwargs:
@@ -535,7 +565,7 @@ class ZKDV:
                     f"zkdv.torch: under DDP every parameter must have a gradient when the "
                     f"optimizer steps; {name} has none (it is unused by the loss)"
                 )
-            out.append(p.grad.detach().clone())
+            out.append(_lower.local(p.grad).detach().clone())
         return out
 
     def _parts(self) -> tuple[nn.Module, torch.optim.Optimizer, _optim.FunctionalOptimizer]:
@@ -559,8 +589,10 @@ class ZKDV:
         self,
     ) -> tuple[list[tuple[str, torch.Tensor]], list[tuple[str, torch.Tensor]]]:
         model, optimizer, functional = self._parts()
-        params: list[tuple[str, torch.Tensor]] = list(model.named_parameters())
-        states = [optimizer.state[p] for _, p in params]
+        named = list(model.named_parameters())
+        # Under FSDP, this rank's shards.
+        params: list[tuple[str, torch.Tensor]] = [(n, _lower.local(p)) for n, p in named]
+        states = [{k: _lower.local(v) for k, v in optimizer.state[p].items()} for _, p in named]
         opt = _lower.opt_leaves([n for n, _ in params], functional, states)
         return params, opt + _lower.buffer_leaves(list(model.named_buffers()))
 
@@ -732,8 +764,19 @@ class ZKDV:
     ) -> None:
         assert self._attested is not None
         treespec = pytree.tree_structure(batch)
+        if self._sharded and isinstance(optimizer, torch.optim.Muon):
+            raise ValueError(
+                "ZKDV.transaction: Muon orthogonalizes whole matrices, which a rank's FSDP "
+                "shard is not; its step cannot be a rank's transition on its shards"
+            )
         lowered = _lower.lower(
-            self._attested, model, optimizer, functional, batch, reduced=self._ddp is not None
+            self._attested,
+            model,
+            optimizer,
+            functional,
+            batch,
+            reduced=self._ddp is not None,
+            sharded=self._sharded,
         )
         name = getattr(self._attested, "__name__", "step")
         roles = lowered.role_options
@@ -743,14 +786,14 @@ class ZKDV:
         # The replay variant is the step without its user results; a DDP rank's replay keeps
         # them: they are the rank's own gradients, which a state check compares too.
         replay_passes = ["zkdv-legalize-arith", "zkdv-inline", "zkdv-check-hermetic"]
-        if not lowered.reduced:
+        if not lowered.local_gradients:
             replay_passes += [f"zkdv-annotate-roles={roles}", "zkdv-slice-update=output=replay"]
         replay_text, _ = passes.run_passes(lowered.text, replay_passes, f"<{name}: replay>")
         # Rows shorter than the rolling window are zero-padded to it (losslessly).
         params, opt = self._state_leaves()
         slots = [(x.shape, x.dtype) for x in host_leaves]
         slots += [(x.shape, x.dtype) for x in self._dynamic_values(optimizer, lowered)]
-        if self._ddp is not None:
+        if self._ddp is not None or self._sharded:
             slots += [(tuple(p.shape), _host(p).dtype) for _, p in params]
         layout = BatchLayout.of(slots, min_width=self._rolling_window)
         rows, width = layout.shape
@@ -772,7 +815,7 @@ class ZKDV:
             "opt_state": leaves(opt),
             "batch": [{"path": "batch", "dtype": "u32", "shape": [rows, width]}],
         }
-        if self._ddp is not None:
+        if self._ddp is not None or self._sharded:
             import torch.distributed as dist
 
             root["rank"] = {
@@ -837,7 +880,8 @@ class ZKDV:
             updates = [self._sketch(p, d) for p, d in zip(paths, deltas, strict=True)]
             local = []
             if self._ddp is not None:
-                params = [p for _, p in self._state_leaves()[0]]
+                assert self._model is not None
+                params = list(self._model.parameters())
                 local = [
                     self._sketch(path, opened.local[id(p)])
                     for path, p in zip(paths, params, strict=True)
