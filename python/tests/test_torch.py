@@ -448,12 +448,7 @@ def test_a_small_transformer_passes_every_check(tmp_path):
     model = TinyTransformer()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.1)
     proof = session(tmp_path, model, optimizer)
-    g = torch.Generator().manual_seed(3)
-    batches = [
-        (torch.randint(20, (4, 6), generator=g), torch.randint(3, (4,), generator=g))
-        for _ in range(10)
-    ]
-    train(proof, model, optimizer, batches)
+    train(proof, model, optimizer, tokens(10))
     proof.close()
     assert len(proof.checks) == 20 and all(c.passed for c in proof.checks)
     assert transcript.verify(tmp_path / "proof")["steps"] == 10
@@ -742,3 +737,54 @@ def test_a_failed_background_check_poisons_the_session(tmp_path):
     close = transcript.read_records(tmp_path / "proof")[-1]
     assert close["kind"] == "close" and close["body"]["status"] == "poisoned"
     assert any(not c.passed for c in proof.checks)
+
+
+def tokens(steps: int) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    g = torch.Generator().manual_seed(3)
+    return [
+        (torch.randint(20, (4, 6), generator=g), torch.randint(3, (4,), generator=g))
+        for _ in range(steps)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "dtype"),
+    [("mlp", torch.bfloat16), ("cnn", torch.float16), ("transformer", torch.bfloat16)],
+)
+def test_autocast_mixed_precision_passes_every_check(tmp_path, name, dtype):
+    # PyTorch's mixed-precision recipe: f32 parameters and optimizer, the forward pass under
+    # torch.autocast. The casts autocast inserts are traced into the attested step.
+    model, batches = {
+        "mlp": (mlp, lambda: data(6)),
+        "cnn": (cnn, lambda: images(4)),
+        "transformer": (TinyTransformer, lambda: tokens(6)),
+    }[name]
+    model = model()
+    batches = batches()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.1)
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    proof._seal_package = False
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def attested_step(model, optimizer, batch):
+        inputs, targets = batch
+        with torch.autocast("cpu", dtype=dtype):
+            loss = functional.cross_entropy(proof.forward(model, inputs), targets)
+        proof.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+
+    for inputs, targets in batches:
+        with proof.transaction(batch=(inputs, targets)):
+            with torch.autocast("cpu", dtype=dtype):
+                loss = functional.cross_entropy(model(inputs), targets)
+            proof.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+    proof.close()
+    assert len(proof.checks) == 2 * len(batches) and all(c.passed for c in proof.checks)
+    # The narrowest precision on the attested path is the autocast type.
+    (program,) = [r for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "program"]
+    assert program["body"]["precision"]["narrowest"] in ("bf16", "f16")

@@ -1,5 +1,5 @@
-"""``zkdv.torch`` under DistributedDataParallel: two gloo ranks on 127.0.0.1, each writing its
-own transcript, with every step checked.
+"""``zkdv.torch`` under DistributedDataParallel and composable FSDP: two gloo ranks on 127.0.0.1,
+each writing its own transcript, with every step checked.
 
 Each rank's transition is its optimizer applied to the all-reduced gradient, which the rank
 commits with its batch; the replay in the Rust runtime recomputes that transition. The ranks
