@@ -788,3 +788,54 @@ def test_autocast_mixed_precision_passes_every_check(tmp_path, name, dtype):
     # The narrowest precision on the attested path is the autocast type.
     (program,) = [r for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "program"]
     assert program["body"]["precision"]["narrowest"] in ("bf16", "f16")
+
+
+cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+
+
+@cuda
+def test_quick_start_runs_as_written_on_cuda(tmp_path):
+    # The seed README's Torch quick start exactly, on the GPU (sealing included).
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    proof.start(rolling_window=32, probe_ratio=0.01)
+    model = nn.Linear(10, 2).cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def attested_step(model, optimizer, batch):
+        inputs, targets = batch
+        loss = functional.cross_entropy(proof.forward(model, inputs), targets)
+        proof.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+
+    data = [(torch.randn(8, 10, device="cuda"), torch.randint(2, (8,), device="cuda"))]
+    for inputs, targets in data:
+        with proof.transaction(batch=(inputs, targets)):
+            loss = functional.cross_entropy(model(inputs), targets)
+            proof.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+    proof.close()
+    assert transcript.verify(tmp_path / "proof")["steps"] == 1
+    assert all(p.is_cuda for p in model.parameters())
+
+
+@cuda
+@pytest.mark.parametrize("name", ["mlp-adamw", "cnn-sgd"])
+def test_cuda_runs_pass_every_check(tmp_path, name):
+    # The state, the update and its sketches stay on the device; checks replay on the host.
+    if name == "cnn-sgd":
+        model = cnn().cuda()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+        batches = images(4)
+    else:
+        model = mlp().cuda()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.1)
+        batches = data(6)
+    batches = [(x.cuda(), y.cuda()) for x, y in batches]
+    proof = session(tmp_path, model, optimizer)
+    train(proof, model, optimizer, batches)
+    proof.close()
+    assert len(proof.checks) == 2 * len(batches) and all(c.passed for c in proof.checks)
