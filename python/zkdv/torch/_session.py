@@ -19,8 +19,11 @@ The session brackets each transaction:
   pre-state and the challenged indices; a state check replays the step with the replay variant
   in the Rust runtime and compares the update sketches.
 
-Commitments and checks run on the training thread, at the transaction's exit (every policy's
-ordering guarantee then holds trivially; ``max_in_flight`` bounds nothing yet).
+The training thread computes the update and its sketches at the transaction's exit and queues
+them; a committer thread writes the records and runs the sampled checks (a fence under
+``UNCHECKED``, on a verifier thread under ``ALWAYS``), with ``max_in_flight`` bounding the
+transactions not yet committed (:mod:`zkdv._flow`, shared with JAX). Under DDP and FSDP the
+reduced gradients the optimizer applies are committed with the batch (docs/torch.md).
 """
 
 from __future__ import annotations
@@ -193,8 +196,8 @@ class ZKDV:
         directory: Where the transcript goes (created if missing; an existing transcript
             there is an error).
         config: The session's :class:`zkdv.ZKDVConfig` (``ZKDVConfig()`` when omitted).
-        max_in_flight: Accepted for parity with the JAX session (at least 1); commitments
-            and checks run at each transaction's exit, so nothing is in flight.
+        max_in_flight: How many transactions may be dispatched and not yet committed (at
+            least 1; default 2), as in the JAX session.
         replay_snapshot_interval: A snapshot record (the full commitment of the pre-state) is
             written every ``N`` steps (at least 1; default 12).
 
