@@ -18,7 +18,9 @@
 //! `derive_key("zkdv protocol v1 challenge key commitment", key)`.
 
 use crate::error::Problem;
-use crate::hash::{Hash32, CHALLENGE_DOMAIN, KEY_COMMITMENT_CONTEXT};
+use crate::hash::{
+    Hash32, AUDIT_DOMAIN, AUDIT_KEY_CONTEXT, CHALLENGE_DOMAIN, KEY_COMMITMENT_CONTEXT,
+};
 use crate::records::Sampling;
 
 /// What the verifier challenges at one step.
@@ -54,8 +56,12 @@ struct Stream(blake3::OutputReader);
 
 impl Stream {
     fn new(key: &Hash32, record_hash: &Hash32) -> Stream {
+        Stream::in_domain(key, CHALLENGE_DOMAIN, record_hash)
+    }
+
+    fn in_domain(key: &Hash32, domain: &[u8], record_hash: &Hash32) -> Stream {
         let mut hasher = blake3::Hasher::new_keyed(key.as_bytes());
-        hasher.update(CHALLENGE_DOMAIN);
+        hasher.update(domain);
         hasher.update(record_hash.as_bytes());
         Stream(hasher.finalize_xof())
     }
@@ -140,6 +146,52 @@ pub fn derive_challenge(
     })
 }
 
+/// An auditor's challenge at one step, drawn after the transcript is final
+/// from randomness the prover never saw ([`audit_key`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AuditChallenge {
+    /// Uniform in `[0, 1)`: the step is audited under `--fraction F` when
+    /// `draw < F`; `--steps N` audits the `N` steps of smallest draw.
+    pub draw: f64,
+    /// The parameter (= delta) coordinate the audit compares.
+    pub parameter_index: u64,
+    /// The optimizer-state coordinate, `None` for an empty optimizer state.
+    pub optimizer_state_index: Option<u64>,
+}
+
+/// The auditor's key: `derive_key("zkdv protocol v1 audit key", seed)`,
+/// where `seed` is the auditor's own randomness (a secret, or a public
+/// beacon value published after the transcript was closed).
+pub fn audit_key(seed: &[u8]) -> Hash32 {
+    Hash32::derive(AUDIT_KEY_CONTEXT, seed)
+}
+
+/// The audit challenge of the step whose record hashes to `record_hash`:
+/// the stream of [`derive_challenge`], keyed by the auditor's key under the
+/// domain `"zkdv protocol v1 audit challenge"`. Word 0 is the draw; the
+/// indices follow, as a check's do.
+pub fn derive_audit_challenge(
+    key: &Hash32,
+    record_hash: &Hash32,
+    parameters: u64,
+    optimizer_state: u64,
+) -> Result<AuditChallenge, Problem> {
+    if parameters == 0 {
+        return Err(Problem::Invalid(
+            "cannot derive an audit challenge: the parameter layout has no elements".into(),
+        ));
+    }
+    let mut stream = Stream::in_domain(key, AUDIT_DOMAIN, record_hash);
+    let draw = stream.unit();
+    let parameter_index = stream.below(parameters);
+    let optimizer_state_index = (optimizer_state > 0).then(|| stream.below(optimizer_state));
+    Ok(AuditChallenge {
+        draw,
+        parameter_index,
+        optimizer_state_index,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,5 +266,27 @@ mod tests {
         let a = derive_challenge(&Hash32([4; 32]), &h, 0, &sampling(0.5), 1 << 40, 1 << 40);
         let b = derive_challenge(&Hash32([5; 32]), &h, 0, &sampling(0.5), 1 << 40, 1 << 40);
         assert_ne!(a.unwrap(), b.unwrap());
+    }
+
+    #[test]
+    fn audit_challenges_are_the_auditors_own() {
+        // The same record under the prover's key and under an auditor's key
+        // gives unrelated streams; an auditor's seed alone fixes its draws.
+        let record = Hash32::of(b"step 3");
+        let key = audit_key(b"beacon 2026-12-01");
+        let a = derive_audit_challenge(&key, &record, 1000, 10).unwrap();
+        assert_eq!(a, derive_audit_challenge(&key, &record, 1000, 10).unwrap());
+        let other = derive_audit_challenge(&audit_key(b"another"), &record, 1000, 10).unwrap();
+        assert_ne!(a.draw, other.draw);
+        assert!(a.parameter_index < 1000 && a.optimizer_state_index.unwrap() < 10);
+        assert!(derive_audit_challenge(&key, &record, 0, 0).is_err());
+        // Draws are uniform: the fraction below 0.25 over many records.
+        let below = (0..4000u32)
+            .filter(|i| {
+                let h = Hash32::of(&i.to_le_bytes());
+                derive_audit_challenge(&key, &h, 5, 0).unwrap().draw < 0.25
+            })
+            .count();
+        assert!((900..1100).contains(&below), "{below}");
     }
 }

@@ -12,6 +12,10 @@ pub const RECORD_DIGEST_CONTEXT: &str = "zkdv protocol v1 record digest";
 pub const KEY_COMMITMENT_CONTEXT: &str = "zkdv protocol v1 challenge key commitment";
 /// Domain string that prefixes the record hash in the challenge stream.
 pub const CHALLENGE_DOMAIN: &[u8] = b"zkdv protocol v1 challenge";
+/// Key-derivation context of an auditor's key from the auditor's seed.
+pub const AUDIT_KEY_CONTEXT: &str = "zkdv protocol v1 audit key";
+/// Domain prefix of an auditor's per-step challenge stream.
+pub const AUDIT_DOMAIN: &[u8] = b"zkdv protocol v1 audit challenge";
 
 /// A 32-byte value: a blake3 digest, a key or a seed.
 ///

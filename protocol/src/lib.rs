@@ -49,6 +49,7 @@
 //!     production: program,
 //!     precision: Precision { narrowest: Some("f32".into()), narrow_results: 0 },
 //!     tolerance: writer.root().tolerance,
+//!     replay: None,
 //! })?;
 //! let mut state = Hash32::ZERO;
 //! for step in 0..2 {
@@ -61,6 +62,7 @@
 //!         update: Hash32::ZERO,
 //!         post_state: next,
 //!         overlap: Overlap::Unchecked,
+//!         evidence: None,
 //!     })?;
 //!     state = next;
 //!     if receipt.challenge.update {
@@ -109,7 +111,10 @@ mod records;
 mod verify;
 mod writer;
 
-pub use challenge::{derive_challenge, key_commitment, Challenge};
+pub mod evidence;
+pub use challenge::{
+    audit_key, derive_audit_challenge, derive_challenge, key_commitment, AuditChallenge, Challenge,
+};
 pub use envelope::{encode as encode_envelope, record_digest, RawRecord, MAX_PAYLOAD_BYTES};
 pub use error::{Error, Position, Problem, Result};
 pub use hash::{
@@ -120,7 +125,8 @@ pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
     Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Overlap,
     Payload, Precision, ProgramBody, Rank, RootBody, Sampling, SnapshotBody, Status, StepBody,
-    Tolerance, TolerancePolicy, Verdict, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD, PROTOCOL_VERSION,
+    StepEvidence, Tolerance, TolerancePolicy, Verdict, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD,
+    PROTOCOL_VERSION,
 };
 pub use verify::{verify_path, verify_reader, CheckCounts, Report};
 pub use writer::{RootInput, StepReceipt, Writer, WriterOptions};

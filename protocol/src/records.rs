@@ -349,6 +349,12 @@ pub struct ProgramBody {
     /// The tolerance of this program's checks
     /// ([`Tolerance::for_program`] of the root's).
     pub tolerance: Tolerance,
+    /// The replay program an auditor runs over retained evidence
+    /// (generic-form StableHLO `main(params, opt_state, batch leaves) ->
+    /// (post_params, post_opt_state, deltas[, local gradients])`), when the
+    /// session retains evidence (absent, and not encoded, otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<Artifact>,
 }
 
 /// Commitment to one packed `uint32` batch.
@@ -395,6 +401,22 @@ pub struct StepBody {
     pub post_state: Hash32,
     /// Overlap policy of this transaction.
     pub overlap: Overlap,
+    /// The retained evidence of this step, when the session retains it
+    /// (absent, and not encoded, otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<StepEvidence>,
+}
+
+/// A step's retained evidence ([`crate::evidence`]): artifacts an auditor
+/// re-executes the step from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepEvidence {
+    /// The packed batch (one `u32` leaf `batch`), which re-hashes to
+    /// [`StepBody::batch`].
+    pub batch: Artifact,
+    /// The update sketches, which re-hash to [`StepBody::update`].
+    pub update: Artifact,
 }
 
 /// Body of a snapshot record.

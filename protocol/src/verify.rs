@@ -271,6 +271,9 @@ impl Verifier {
         }
         self.artifact(&program.attested)?;
         self.artifact(&program.production)?;
+        if let Some(replay) = &program.replay {
+            self.artifact(replay)?;
+        }
         let root = &self.session().body;
         let expected = root
             .tolerance
@@ -287,6 +290,10 @@ impl Verifier {
     }
 
     fn step(&mut self, at: Position, hash: Hash32, step: &StepBody) -> Result<(), Problem> {
+        if let Some(evidence) = &step.evidence {
+            self.artifact(&evidence.batch)?;
+            self.artifact(&evidence.update)?;
+        }
         let expected = self.steps.len() as u64;
         if step.step != expected {
             return Err(Problem::Invalid(format!(

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::challenge::{derive_challenge, key_commitment, Challenge};
 use crate::envelope::{encode, record_digest, EnvelopeReader};
 use crate::error::{Error, Problem, Result};
+use crate::evidence::{Bundle, EVIDENCE_EXTENSION};
 use crate::hash::{Bytes, Hash32};
 use crate::reader::{Record, RECORDS_FILE};
 use crate::records::{
@@ -234,6 +235,14 @@ impl Writer {
     /// Steps appended so far.
     pub fn steps(&self) -> u64 {
         self.verifier.steps()
+    }
+
+    /// Store `bundle` as an evidence artifact ([`crate::evidence`]:
+    /// compressed, extension `ev.zst`), written and synced before it is
+    /// named, like every artifact.
+    pub fn put_evidence(&self, bundle: &Bundle) -> Result<Artifact> {
+        let bytes = bundle.encode().map_err(Error::new)?;
+        self.put_artifact(&bytes, EVIDENCE_EXTENSION)
     }
 
     /// Store `bytes` as a content-addressed artifact

@@ -257,6 +257,7 @@ fn start(dir: &Path) -> (Writer, u64) {
                 narrow_results: 0,
             },
             tolerance: root_input().tolerance,
+            replay: None,
         })
         .unwrap();
     (writer, program)
@@ -276,6 +277,7 @@ fn step(step: u64, program: u64, pre: Hash32, post: Hash32) -> StepBody {
         update: Hash32::ZERO,
         post_state: post,
         overlap: Overlap::Never,
+        evidence: None,
     }
 }
 
@@ -577,6 +579,7 @@ fn programs_and_checks_follow_the_tolerance_policy() {
         production: art.clone(),
         precision: bf16.clone(),
         tolerance,
+        replay: None,
     };
     // A program under the program policy must carry the ensemble.
     let err = writer.append_program(program(base)).unwrap_err();

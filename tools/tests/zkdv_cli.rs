@@ -55,6 +55,7 @@ fn transcript(dir: &Path) {
                 narrow_results: 0,
             },
             tolerance: w.root().tolerance,
+            replay: None,
         })
         .unwrap();
     for step in 0..3u64 {
@@ -72,6 +73,7 @@ fn transcript(dir: &Path) {
                 update: Hash32::ZERO,
                 post_state: Hash32::ZERO,
                 overlap: Overlap::Unchecked,
+                evidence: None,
             })
             .unwrap();
         for (kind, indices) in [

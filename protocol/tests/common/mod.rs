@@ -64,6 +64,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
             narrow_results: 0,
         },
         tolerance: writer.root().tolerance,
+        replay: None,
     })?;
     let tolerance = writer.root().tolerance;
     let mut state = Hash32::of(b"initial state");
@@ -90,6 +91,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
             update: Hash32::of(&[step as u8, 3]),
             post_state: next,
             overlap: Overlap::Unchecked,
+            evidence: None,
         })?;
         state = next;
         let c = receipt.challenge;
