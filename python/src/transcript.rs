@@ -150,6 +150,34 @@ impl TranscriptWriter {
         to_py(py, &artifact)
     }
 
+    /// Store named arrays as one evidence artifact (`zkdv_protocol::evidence`:
+    /// compressed, bound by the commitment they re-hash to); returns its
+    /// record dict. Each array is given as `commit_tensor_tree` takes it.
+    fn put_evidence<'py>(
+        &mut self,
+        py: Python<'py>,
+        leaves: Vec<(String, Bound<'py, PyAny>)>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut bundle = protocol::evidence::Bundle::default();
+        for (path, array) in &leaves {
+            let guard = crate::arrays::InputGuard::extract(array)
+                .map_err(|e| value_error(format!("evidence leaf {path:?}: {e}")))?;
+            let (dtype, shape, bytes) = guard.le_bytes()?;
+            bundle.leaves.push(protocol::evidence::EvidenceLeaf {
+                path: path.clone(),
+                dtype,
+                shape,
+                data: bytes.into_owned(),
+            });
+        }
+        let writer = self.writer()?;
+        // Compressing and writing take the time; other threads run meanwhile.
+        let artifact = py
+            .detach(|| writer.put_evidence(&bundle))
+            .map_err(|e| transcript_error(py, e))?;
+        to_py(py, &artifact)
+    }
+
     /// Append a program record; returns its sequence number.
     fn append_program(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<u64> {
         let body = from_py("program record", body)?;
@@ -315,6 +343,45 @@ fn program_tolerance<'py>(
     to_py(py, &tolerance.for_program(policy, &precision))
 }
 
+/// The named tensors of an evidence artifact file, as `(path, dtype tag,
+/// shape, little-endian bytes)`.
+#[pyfunction]
+fn read_evidence(path: PathBuf) -> PyResult<Vec<(String, String, Vec<u64>, Vec<u8>)>> {
+    let bytes = std::fs::read(&path)
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))?;
+    let bundle = protocol::evidence::Bundle::decode(&bytes)
+        .map_err(|e| value_error(format!("{}: {e}", path.display())))?;
+    Ok(bundle
+        .leaves
+        .into_iter()
+        .map(|l| (l.path, l.dtype.tag().to_owned(), l.shape, l.data))
+        .collect())
+}
+
+/// Unpack a packed `uint32` batch (`zkdv_protocol::packing`) into the
+/// little-endian bytes of each leaf, given as `(shape, dtype tag)`; rows are
+/// at least `min_width` words. Returns the packed shape and the leaves.
+#[pyfunction]
+fn unpack_batch(
+    leaves: Vec<(Vec<u64>, String)>,
+    min_width: u64,
+    packed: numpy::PyReadonlyArray2<'_, u32>,
+) -> PyResult<((u64, u64), Vec<Vec<u8>>)> {
+    let leaves = leaves
+        .into_iter()
+        .map(|(shape, tag)| {
+            Ok((
+                shape,
+                zkdv_hashing::DType::from_tag(&tag).map_err(value_error)?,
+            ))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let layout = protocol::packing::BatchLayout::of(&leaves, min_width).map_err(value_error)?;
+    let words = packed.as_slice().map_err(value_error)?;
+    let out = layout.unpack(words).map_err(value_error)?;
+    Ok((layout.shape(), out))
+}
+
 /// Adds this module's classes and functions to `_native`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -326,6 +393,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(inspect, m)?)?;
     m.add_function(wrap_pyfunction!(read_records, m)?)?;
+    m.add_function(wrap_pyfunction!(read_evidence, m)?)?;
+    m.add_function(wrap_pyfunction!(unpack_batch, m)?)?;
     m.add_function(wrap_pyfunction!(derive_challenge, m)?)?;
     m.add_function(wrap_pyfunction!(key_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(program_tolerance, m)?)?;

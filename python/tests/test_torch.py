@@ -839,3 +839,57 @@ def test_cuda_runs_pass_every_check(tmp_path, name):
     train(proof, model, optimizer, batches)
     proof.close()
     assert len(proof.checks) == 2 * len(batches) and all(c.passed for c in proof.checks)
+
+
+def test_retained_evidence_rehashes_to_the_records_commitments(tmp_path):
+    # retain="all": every step's packed batch and update sketches, every snapshot's
+    # pre-state and the replay program are stored beside the transcript, each bound by the
+    # commitment its record already holds.
+    model = mlp()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    proof = zkdv.torch.ZKDV(
+        tmp_path / "proof", EVERY_STEP, retain="all", replay_snapshot_interval=2
+    )
+    proof._seal_package = False
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def attested_step(model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+
+    train(proof, model, optimizer, data(5))
+    proof.close()
+    directory = tmp_path / "proof"
+    assert transcript.verify(directory)["artifacts_checked"] > 10
+    records = transcript.read_records(directory)
+    steps = [r["body"] for r in records if r["kind"] == "step"]
+    snapshots = [r["body"] for r in records if r["kind"] == "snapshot"]
+    (program,) = [r["body"] for r in records if r["kind"] == "program"]
+    assert (directory / program["replay"]["name"]).read_text().startswith('"builtin.module"')
+    assert [s["step"] for s in snapshots] == [0, 2, 4]
+    for body in steps:
+        ((name, words),) = transcript.read_evidence(directory / body["evidence"]["batch"]["name"])
+        assert name == "batch"
+        assert zkdv.hashing.commit_batch(words, 8).root == body["batch"]["root"]
+        update = transcript.read_evidence(directory / body["evidence"]["update"]["name"])
+        assert zkdv.hashing.commit_tensor_tree(update) == body["update"]
+    for body in snapshots:
+        state = transcript.read_evidence(directory / body["artifact"]["name"])
+        assert zkdv.hashing.commit_tensor_tree(state) == body["state"]
+    # Without retain, nothing is stored and the records carry no evidence.
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = session(tmp_path / "plain", model, optimizer)
+    train(proof, model, optimizer, data(1))
+    proof.close()
+    records = transcript.read_records(tmp_path / "plain" / "proof")
+    assert not any("evidence" in r["body"] or "replay" in r["body"] for r in records)
+    assert not (tmp_path / "plain" / "proof" / "artifacts").exists() or not list(
+        (tmp_path / "plain" / "proof" / "artifacts").glob("*.ev.zst")
+    )
+    with pytest.raises(ValueError, match="retain must be"):
+        zkdv.torch.ZKDV(tmp_path / "bad", retain="everything")

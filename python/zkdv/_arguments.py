@@ -6,7 +6,10 @@ from pathlib import Path
 
 from zkdv.config import ZKDVConfig
 
-__all__ = ["session_config", "start_arguments"]
+__all__ = ["RETAIN", "retention", "session_config", "start_arguments"]
+
+RETAIN = ("all", "snapshots")
+"""What a session may retain as evidence for an auditor (``retain=``; ``None`` retains none)."""
 
 
 def session_config(
@@ -54,3 +57,18 @@ def start_arguments(directory: Path, rolling_window: int, probe_ratio: float) ->
             f"ZKDV.start: {directory} already holds a transcript; choose a new directory"
         )
     return float(probe_ratio)
+
+
+def retention(retain: str | None) -> str | None:
+    """Check a session's ``retain`` argument.
+
+    ``"snapshots"`` retains each snapshot's full pre-state and the replay program; ``"all"``
+    also each step's packed batch and update sketches, which an audit replays
+    (docs/protocol.md, "Evidence").
+
+    Raises:
+        ValueError: for anything else than ``"all"``, ``"snapshots"`` or ``None``.
+    """
+    if retain is not None and retain not in RETAIN:
+        raise ValueError(f"ZKDV: retain must be 'all', 'snapshots' or None, got {retain!r}")
+    return retain

@@ -204,25 +204,21 @@ class BatchLayout:
         return leaves
 
     def unpack_host(self, packed: np.ndarray) -> list[np.ndarray]:
-        """The leaves, as host arrays, from a packed batch: the exact inverse of :meth:`pack`."""
+        """The leaves, as host arrays, from a packed batch: the exact inverse of :meth:`pack`.
+
+        The words are unpacked in Rust (``zkdv_protocol::packing``, what an auditor unpacks
+        retained batches with), so host unpacking has one implementation."""
+        from zkdv import _native, hashing
+
         packed = np.ascontiguousarray(packed, dtype=np.uint32)
-        data_rows = self.rows if self.has_row_leaves else 0
-        side = packed[data_rows:].reshape(-1)
-        leaves = []
-        for slot in self.slots:
-            if slot.row_leaf:
-                words = packed[: self.rows, slot.offset : slot.offset + slot.words]
-            else:
-                words = side[slot.offset : slot.offset + slot.words]
-            words = np.ascontiguousarray(words).reshape(-1)
-            unsigned = np.dtype(_UNSIGNED[slot.dtype.itemsize])
-            if slot.words_per_element == 2:
-                value = words.astype("<u4").view("<u8").astype(unsigned)
-            else:
-                value = words.astype(unsigned)
-            leaf = value != 0 if slot.dtype == np.bool_ else value.view(slot.dtype)
-            leaves.append(leaf.reshape(slot.shape))
-        return leaves
+        slots = [(list(s.shape), hashing.dtype_tag(s.dtype)) for s in self.slots]
+        shape, parts = _native.unpack_batch(slots, self.width, packed)
+        if tuple(shape) != self.shape:
+            raise RuntimeError(f"the Rust batch layout {shape} differs from {self.shape}")
+        return [
+            np.frombuffer(bytearray(part), dtype=slot.dtype.newbyteorder("<")).reshape(slot.shape)
+            for slot, part in zip(self.slots, parts, strict=True)
+        ]
 
 
 def _to_words(array: np.ndarray) -> np.ndarray:

@@ -49,6 +49,13 @@ class Records:
         with self._lock:
             return self._open_writer().put_artifact(data, extension)
 
+    def evidence(self, leaves: Sequence[tuple[str, np.ndarray]]) -> dict[str, Any]:
+        """Store named host arrays as one evidence artifact (compressed in Rust, written and
+        synced before a record names it); returns its reference for a record."""
+        arrays = [(p, hashing._native_array(x)) for p, x in leaves]
+        with self._lock:
+            return self._open_writer().put_evidence(arrays)
+
     def program(self, body: dict[str, Any]) -> int:
         """Append a program record; returns its sequence number."""
         with self._lock:
@@ -69,11 +76,15 @@ class Records:
         update: bytes,
         post_state: bytes,
         overlap: str,
+        evidence: dict[str, Any] | None = None,
     ) -> transcript.StepReceipt:
         """Append the step record of one committed transaction (docs/protocol.md): its
-        program record, batch commitment, state commitments and overlap policy."""
+        program record, batch commitment, state commitments and overlap policy, and, when
+        the session retains evidence, its batch and update artifacts."""
+        extra = {} if evidence is None else {"evidence": evidence}
         return self.step(
             {
+                **extra,
                 "step": step,
                 "program": program,
                 "batch": {

@@ -23,6 +23,7 @@ __all__ = [
     "commit_tensor_tree",
     "commit_tree",
     "dtype_tag",
+    "numpy_dtype",
     "probe_map",
     "sketch",
     "window_hashes",
@@ -69,6 +70,22 @@ def dtype_tag(dtype: np.dtype | type) -> str:
         raise TypeError(f"cannot commit dtype {name}; supported: {supported}") from None
     _TAG_OF[dtype] = tag
     return tag
+
+
+def numpy_dtype(tag: str) -> np.dtype:
+    """The numpy dtype of a canonical dtype tag (``bf16`` through ``ml_dtypes``).
+
+    Raises:
+        ValueError: for an unknown tag.
+    """
+    for name, known in _TAGS.items():
+        if known == tag:
+            if name == "bfloat16":
+                import ml_dtypes
+
+                return np.dtype(ml_dtypes.bfloat16)
+            return np.dtype(name)
+    raise ValueError(f"unknown dtype tag {tag!r}")
 
 
 def _canonical(array: np.ndarray) -> tuple[str, list[int], np.ndarray]:

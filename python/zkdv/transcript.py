@@ -22,6 +22,7 @@ __all__ = [
     "derive_challenge",
     "inspect",
     "key_commitment",
+    "read_evidence",
     "read_records",
     "verify",
 ]
@@ -70,3 +71,23 @@ def derive_challenge(
 def key_commitment(key: bytes) -> bytes:
     """The root record's commitment to a challenge key."""
     return _native.key_commitment(key)
+
+
+def read_evidence(path: str | PathLike[str]) -> list[tuple[str, Any]]:
+    """The named arrays of an evidence artifact file (docs/protocol.md, "Evidence"), in order.
+
+    Raises:
+        OSError: when the file cannot be read.
+        ValueError: when it is not a well-formed evidence artifact.
+    """
+    import numpy as np
+
+    from zkdv import hashing
+
+    out = []
+    for name, tag, shape, data in _native.read_evidence(path):
+        dtype = hashing.numpy_dtype(tag)
+        out.append(
+            (name, np.frombuffer(bytearray(data), dtype=dtype.newbyteorder("<")).reshape(shape))
+        )
+    return out

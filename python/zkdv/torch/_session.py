@@ -47,7 +47,7 @@ from torch.utils import _pytree as pytree
 
 import zkdv
 from zkdv import _attested, hashing, passes, runtime
-from zkdv._arguments import session_config, start_arguments
+from zkdv._arguments import retention, session_config, start_arguments
 from zkdv._flow import Flow, commit_loop
 from zkdv._packing import BatchLayout
 from zkdv._records import Records
@@ -198,6 +198,11 @@ class ZKDV:
         config: The session's :class:`zkdv.ZKDVConfig` (``ZKDVConfig()`` when omitted).
         max_in_flight: How many transactions may be dispatched and not yet committed (at
             least 1; default 2), as in the JAX session.
+        retain: What to store beside the transcript for an auditor (``zkdv audit``):
+            ``"all"`` (each step's packed batch and update sketches, each snapshot's
+            pre-state, and the replay program), ``"snapshots"`` (the snapshots and the replay
+            program), or ``None`` (nothing; the default). Evidence is written by the committer
+            thread, each artifact before the record that names it.
         replay_snapshot_interval: A snapshot record (the full commitment of the pre-state) is
             written every ``N`` steps (at least 1; default 12).
 
@@ -213,8 +218,10 @@ class ZKDV:
         *,
         max_in_flight: int = 2,
         replay_snapshot_interval: int = 12,
+        retain: str | None = None,
     ) -> None:
         config = session_config(config, max_in_flight, replay_snapshot_interval)
+        self._retain = retention(retain)
         self.directory = Path(directory)
         self.config = config
         self.replay_snapshot_interval = replay_snapshot_interval
@@ -850,6 +857,12 @@ class ZKDV:
                 "production": self._records.artifact(*production),
                 "precision": precision,
                 "tolerance": tolerance.to_record(),
+                # What an auditor replays the retained evidence with.
+                **(
+                    {"replay": self._records.artifact(replay_text.encode(), "mlir")}
+                    if self._retain
+                    else {}
+                ),
             }
         )
         self._program = _Program(
@@ -925,27 +938,38 @@ class ZKDV:
             digest = hashing.commit_tree(
                 (p, hashing.commit_tensor(x).digest) for p, x in zip(names, host_pre, strict=True)
             )
-            self._records.snapshot({"step": opened.step, "state": digest, "artifact": None})
+            artifact = (
+                self._records.evidence(list(zip(names, host_pre, strict=True)))
+                if self._retain
+                else None
+            )
+            self._records.snapshot({"step": opened.step, "state": digest, "artifact": artifact})
         leaves = opened.leaves
         if opened.reduced is not None:
             leaves = leaves + [_host(g) for g in opened.reduced]
         packed = program.layout.pack(leaves)
         batch = hashing.commit_batch(packed, self._rolling_window)
         local_paths = [f"local_grad/{p}" for p in paths] if pending.local else []
+        update_leaves = [
+            *zip(paths, updates, strict=True),
+            *zip(local_paths, pending.local, strict=True),
+        ]
+        evidence = None
+        if self._retain == "all":
+            evidence = {
+                "batch": self._records.evidence([("batch", packed)]),
+                "update": self._records.evidence(update_leaves),
+            }
         receipt = self._records.transition(
             step=opened.step,
             program=program.seq,
             batch=batch,
             pre_state=pre,
             # Under DDP the rank's own gradient sketches are committed with the update's.
-            update=hashing.commit_tensor_tree(
-                [
-                    *zip(paths, updates, strict=True),
-                    *zip(local_paths, pending.local, strict=True),
-                ]
-            ),
+            update=hashing.commit_tensor_tree(update_leaves),
             post_state=post,
             overlap=opened.overlap.to_record(),
+            evidence=evidence,
         )
         challenge = receipt.challenge
         if not (challenge.state or challenge.update):
