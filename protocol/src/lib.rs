@@ -129,5 +129,5 @@ pub use records::{
     StepEvidence, Tolerance, TolerancePolicy, Verdict, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD,
     PROTOCOL_VERSION,
 };
-pub use verify::{verify_path, verify_reader, CheckCounts, Report};
+pub use verify::{read_verified, verify_path, verify_reader, CheckCounts, Report, Verified};
 pub use writer::{RootInput, StepReceipt, Writer, WriterOptions};

@@ -86,6 +86,54 @@ pub fn verify_path(path: &Path) -> Result<Report> {
     verify_reader(std::io::BufReader::new(handle), artifacts)
 }
 
+/// A transcript verified as far as it goes: every record accepted by the
+/// verifier (chain, order, signatures, artifacts), in order.
+#[derive(Debug)]
+pub struct Verified {
+    /// The records.
+    pub records: Vec<Record>,
+    /// The verification report when the transcript was closed; `None` for
+    /// the prefix a killed run left (no close record, or a last record cut
+    /// short by the kill).
+    pub report: Option<Report>,
+}
+
+/// Verify a transcript directory like [`verify_path`], except that a
+/// transcript without its close record, or whose last record was cut short
+/// (a killed run), is accepted as the prefix it is: an auditor audits that
+/// prefix. Any other problem is an error, as for [`verify_path`].
+pub fn read_verified(dir: &Path) -> Result<Verified> {
+    let (file, _) = resolve(dir)?;
+    let handle = File::open(&file).map_err(|source| Problem::Io {
+        path: file.clone(),
+        source,
+    })?;
+    let mut verifier = Verifier::new(Mode::Audit, Some(dir.to_owned()));
+    let mut reader = Reader::new(std::io::BufReader::new(handle));
+    let mut records = Vec::new();
+    let mut cut = false;
+    for record in &mut reader {
+        match record {
+            Ok(record) => {
+                verifier.accept(&record)?;
+                records.push(record);
+            }
+            Err(e) if matches!(e.problem, Problem::Truncated(_)) && !records.is_empty() => {
+                cut = true;
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let report = match verifier.finish() {
+        Ok(report) if !cut => Some(report),
+        Ok(_) => None,
+        Err(e) if matches!(e.problem, Problem::MissingClose { .. }) => None,
+        Err(e) => return Err(e),
+    };
+    Ok(Verified { records, report })
+}
+
 /// Verify records from a byte stream; artifacts are checked against
 /// `artifacts_dir` when it is given.
 pub fn verify_reader<R: Read>(input: R, artifacts_dir: Option<&Path>) -> Result<Report> {

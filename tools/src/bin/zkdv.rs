@@ -1,7 +1,8 @@
-//! `zkdv`: verify and inspect ZKDV transcripts.
+//! `zkdv`: verify, inspect and audit ZKDV transcripts.
 //!
 //! Exit codes: 0 valid, 1 invalid (the first bad record is named by sequence
-//! number and byte offset), 2 usage error.
+//! number and byte offset; for `audit`, a step that did not reproduce or
+//! evidence that was refused, named), 2 usage error or unusable input.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,6 +46,31 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Re-execute steps of a finished transcript from its retained evidence
+    /// (a session with retain="all"), at steps and coordinates drawn from the
+    /// auditor's seed, which the prover could not foresee. The seed is
+    /// recorded in the report, so the audit can be repeated.
+    Audit {
+        /// Transcript directory.
+        path: PathBuf,
+        /// Audit this many steps (default 16; all when there are fewer).
+        #[arg(long, conflicts_with = "fraction")]
+        steps: Option<u64>,
+        /// Audit each step with this probability, in (0, 1].
+        #[arg(long)]
+        fraction: Option<f64>,
+        /// The auditor's randomness: a secret, or a public beacon value
+        /// published after the transcript was closed. Drawn from the
+        /// operating system when omitted (and printed).
+        #[arg(long)]
+        seed: Option<String>,
+        /// Segments replayed in parallel.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Print a JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 const INVALID: u8 = 1;
@@ -55,6 +81,20 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Verify { path, json } => verify(&path, json),
         Command::Inspect { path, json } => inspect(&path, json),
+        Command::Audit {
+            path,
+            steps,
+            fraction,
+            seed,
+            jobs,
+            json,
+        } => {
+            let selection = match fraction {
+                Some(f) => zkdv_audit::Selection::Fraction(f),
+                None => zkdv_audit::Selection::Steps(steps.unwrap_or(16)),
+            };
+            audit(&path, selection, seed, jobs, json)
+        }
     }
 }
 
@@ -100,6 +140,127 @@ fn verify(path: &Path, json: bool) -> ExitCode {
             ExitCode::from(INVALID)
         }
     }
+}
+
+fn audit(
+    path: &Path,
+    selection: zkdv_audit::Selection,
+    seed: Option<String>,
+    jobs: usize,
+    json: bool,
+) -> ExitCode {
+    use std::io::IsTerminal;
+    if let Some(code) = missing(path, json) {
+        return code;
+    }
+    let seed = match seed {
+        Some(seed) => seed,
+        None => {
+            let mut bytes = [0u8; 16];
+            if let Err(e) = getrandom::fill(&mut bytes) {
+                eprintln!("zkdv audit: no randomness for a seed ({e}); give --seed");
+                return ExitCode::from(USAGE);
+            }
+            bytes.iter().map(|b| format!("{b:02x}")).collect()
+        }
+    };
+    let options = zkdv_audit::Options {
+        selection,
+        seed,
+        jobs,
+    };
+    let bar = !json && std::io::stderr().is_terminal();
+    let progress = |done: u64, total: u64| {
+        if bar {
+            let width = 30;
+            let filled = (done * width).checked_div(total).unwrap_or(width) as usize;
+            eprint!(
+                "\raudit [{}{}] {done}/{total} transitions",
+                "#".repeat(filled),
+                " ".repeat(width as usize - filled)
+            );
+        }
+    };
+    let result = zkdv_audit::audit(path, &options, &progress);
+    if bar {
+        eprintln!();
+    }
+    match result {
+        Ok(report) => {
+            let passed = report.passed();
+            if json {
+                println!(
+                    "{}",
+                    json!({ "passed": passed, "path": path, "report": report })
+                );
+            } else {
+                print!("{}", render_audit(&report));
+            }
+            if passed {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(INVALID)
+            }
+        }
+        Err(error) => {
+            let code = if error.is_unusable() { USAGE } else { INVALID };
+            if json {
+                println!(
+                    "{}",
+                    json!({ "passed": false, "path": path, "error": error.to_string(), "unusable": code == USAGE })
+                );
+            } else {
+                eprintln!("{}: audit failed: {error}", path.display());
+            }
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn render_audit(r: &zkdv_audit::Report) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "transcript   {}", r.transcript.display());
+    let _ = writeln!(s, "seed         {:?} (audit key {})", r.seed, r.key);
+    let closed = if r.closed {
+        "closed"
+    } else {
+        "not closed: its prefix was audited"
+    };
+    let _ = writeln!(s, "steps        {} ({closed})", r.steps);
+    let shown: Vec<String> = r.audited.iter().take(20).map(u64::to_string).collect();
+    let more = if r.audited.len() > 20 { ", ..." } else { "" };
+    let _ = writeln!(
+        s,
+        "audited      {}: {}{more}",
+        r.audited.len(),
+        shown.join(", ")
+    );
+    let rate = if r.seconds > 0.0 {
+        r.transitions as f64 / r.seconds
+    } else {
+        0.0
+    };
+    let _ = writeln!(
+        s,
+        "replayed     {} in {:.2} s ({rate:.1}/s), {} compared in full",
+        plural(r.transitions, "transition"),
+        r.seconds,
+        plural(r.snapshots_compared, "snapshot"),
+    );
+    match &r.failure {
+        None => {
+            let _ = writeln!(s, "result       passed");
+        }
+        Some(f) => {
+            let _ = writeln!(
+                s,
+                "result       FAILED at step {}: {}: committed {:e}, recomputed {:e} (allowed difference {:e})",
+                f.step, f.what, f.committed, f.recomputed, f.allowed
+            );
+        }
+    }
+    s
 }
 
 fn error_json(error: &Error) -> serde_json::Value {
