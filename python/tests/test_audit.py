@@ -1,0 +1,292 @@
+"""``zkdv audit``: re-executing steps from retained evidence with the auditor's own challenges.
+
+Transcripts come from ``zkdv.torch`` sessions with ``retain="all"``. The dishonest prover of
+these tests knows which steps its own challenges check (it writes its own check records), so
+``zkdv verify`` accepts its transcript; the audit's challenges come from a seed it never saw.
+"""
+
+import json
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("torch_mlir")
+
+from torch import nn  # noqa: E402
+from torch.nn import functional  # noqa: E402
+
+import zkdv  # noqa: E402
+from zkdv import transcript  # noqa: E402
+from zkdv.checks import CheckResult  # noqa: E402
+
+torch.set_num_threads(1)
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:.*LeafSpec.*:FutureWarning"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:torch"),
+]
+
+ZKDV_CLI = Path(__file__).resolve().parents[2] / "target" / "debug" / "zkdv"
+if not ZKDV_CLI.exists():
+    pytest.skip("target/debug/zkdv is not built (scripts/test builds it)", allow_module_level=True)
+
+
+def mlp() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(10, 16), nn.Tanh(), nn.Linear(16, 3))
+
+
+def batches(steps: int, seed: int = 1) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    g = torch.Generator().manual_seed(seed)
+    return [
+        (torch.randn(8, 10, generator=g), torch.randint(3, (8,), generator=g)) for _ in range(steps)
+    ]
+
+
+def run(
+    directory: Path,
+    steps: int = 8,
+    *,
+    model=None,
+    optimizer=lambda p: torch.optim.AdamW(p, lr=1e-2),
+    config: zkdv.ZKDVConfig | None = None,
+    interval: int = 3,
+    retain: str | None = "all",
+    corrupt=(),
+    data=None,
+):
+    """Train under ZKDV; at the steps in ``corrupt`` a dishonest prover nudges a parameter
+    after the optimizer step and writes passing check records for that step itself."""
+    model = model or mlp()
+    optimizer = optimizer(model.parameters())
+    proof = zkdv.torch.ZKDV(directory, config, retain=retain, replay_snapshot_interval=interval)
+    proof._seal_package = False
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def attested_step(model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+
+    corrupt = set(corrupt)
+    honest_checks = proof._run_checks
+
+    def run_checks(program, job):
+        if job.step not in corrupt:
+            return honest_checks(program, job)
+        # The dishonest prover's own check records: whatever it committed, "recomputed".
+        if job.state:
+            proof._record(
+                CheckResult(job.step, "state", (), (0.0,), (0.0,), program.tolerance, "pass", 0)
+            )
+        if job.indices:
+            values = tuple(job.committed)
+            proof._record(
+                CheckResult(
+                    job.step,
+                    "update",
+                    tuple(job.indices),
+                    values,
+                    values,
+                    program.tolerance,
+                    "pass",
+                    0,
+                )
+            )
+
+    proof._run_checks = run_checks
+    for step, (inputs, targets) in enumerate(data or batches(steps)):
+        with proof.transaction(batch=(inputs, targets)):
+            proof.backward(functional.cross_entropy(model(inputs), targets))
+            optimizer.step()
+            optimizer.zero_grad()
+            if step in corrupt:
+                with torch.no_grad():
+                    next(model.parameters()).view(-1)[step % 7] += 1e-3
+    proof.close()
+    return proof
+
+
+def audit(directory: Path, *args: str) -> tuple[int, dict]:
+    result = subprocess.run(
+        [str(ZKDV_CLI), "audit", str(directory), "--json", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.returncode, json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("name", ["adamw-f32", "sgd-bf16", "cnn-batchnorm"])
+def test_an_honest_run_passes_an_audit_of_every_step(tmp_path, name):
+    # Replayed segments drift from eager production by rounding; the tolerance and the
+    # ensemble's spread over the segment absorb it: no false alarm.
+    if name == "sgd-bf16":
+        kwargs = dict(
+            model=mlp().to(torch.bfloat16),
+            optimizer=lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9),
+            data=[(x.to(torch.bfloat16), y) for x, y in batches(9)],
+        )
+    elif name == "cnn-batchnorm":
+        torch.manual_seed(0)
+        cnn = nn.Sequential(
+            nn.Conv2d(1, 4, 3, padding=1),
+            nn.BatchNorm2d(4),
+            nn.ReLU(),
+            nn.Flatten(),
+            nn.Linear(4 * 6 * 6, 3),
+        )
+        g = torch.Generator().manual_seed(2)
+        kwargs = dict(
+            model=cnn,
+            optimizer=lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9),
+            data=[
+                (torch.randn(8, 1, 6, 6, generator=g), torch.randint(3, (8,), generator=g))
+                for _ in range(7)
+            ],
+        )
+    else:
+        kwargs = {}
+    proof = run(tmp_path / "proof", 9, **kwargs)
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "honest")
+    assert code == 0, out
+    report = out["report"]
+    assert report["audited"] == list(range(proof.steps)) and report["failure"] is None
+    assert report["transitions"] == proof.steps
+    assert report["snapshots_compared"] >= 2 and report["closed"]
+
+
+def test_a_dishonest_prover_passes_verify_and_the_audit_catches_it(tmp_path):
+    corrupt = {2, 5}
+    run(
+        tmp_path / "proof",
+        8,
+        interval=1,
+        corrupt=corrupt,
+        config=zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1)),
+    )
+    # Every step's checks are recorded, and they "pass": verify cannot tell.
+    report = transcript.verify(tmp_path / "proof")
+    assert report["checks"]["state_failed"] == report["checks"]["update_failed"] == 0
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "a")
+    assert code == 1
+    failure = out["report"]["failure"]
+    assert failure["step"] == 2 and "update sketch" in failure["what"]
+
+
+def test_the_detection_rate_matches_the_sampling(tmp_path):
+    # k of n steps are corrupted; an audit of q random steps catches the prover with
+    # probability 1 - C(n - k, q) / C(n, q) (1 - (1 - f)^q when each step is corrupted
+    # independently with probability f). Snapshots every step: a step is caught exactly
+    # when it is audited.
+    n, corrupt, q = 10, {1, 6}, 2
+    run(tmp_path / "proof", n, interval=1, corrupt=corrupt)
+    seeds = 80
+    caught = 0
+    for seed in range(seeds):
+        code, out = audit(tmp_path / "proof", "--steps", str(q), "--seed", f"rate-{seed}")
+        assert code in (0, 1), out
+        audited = set(out["report"]["audited"])
+        assert (code == 1) == bool(audited & corrupt)
+        caught += code == 1
+    p = 1 - math.comb(n - len(corrupt), q) / math.comb(n, q)
+    sigma = math.sqrt(p * (1 - p) / seeds)
+    assert abs(caught / seeds - p) < 4 * sigma, (caught, p)
+
+
+def test_tampered_evidence_is_refused_naming_the_artifact(tmp_path):
+    run(tmp_path / "proof", 4)
+    run(tmp_path / "other", 4, data=batches(4, seed=7))
+    records = transcript.read_records(tmp_path / "proof")
+    step = [r["body"] for r in records if r["kind"] == "step"][1]
+    name = step["evidence"]["batch"]["name"]
+    cases = {
+        "flipped": lambda p: p.write_bytes(bytes([p.read_bytes()[0] ^ 1]) + p.read_bytes()[1:]),
+        "missing": lambda p: p.unlink(),
+        # The same step's batch from another run, under this run's name.
+        "another run": lambda p: shutil.copy(
+            tmp_path
+            / "other"
+            / [
+                r["body"]
+                for r in transcript.read_records(tmp_path / "other")
+                if r["kind"] == "step"
+            ][1]["evidence"]["batch"]["name"],
+            p,
+        ),
+    }
+    for case, tamper in cases.items():
+        copy = tmp_path / case
+        shutil.copytree(tmp_path / "proof", copy)
+        tamper(copy / name)
+        code, out = audit(copy, "--fraction", "1", "--seed", "t")
+        assert code == 1, (case, out)
+        assert name in out["error"], (case, out)
+
+
+def test_evidence_that_does_not_rehash_to_its_commitment_is_refused(tmp_path):
+    # A prover that names step 0's batch as step 1's evidence: the file is intact (verify
+    # accepts it), but it is not what step 1 committed.
+    original = zkdv._records.Records.evidence
+    batches_stored: list[dict] = []
+
+    def evidence(self, leaves):
+        reference = original(self, leaves)
+        if leaves and leaves[0][0] == "batch":
+            batches_stored.append(reference)
+            if len(batches_stored) == 2:
+                return batches_stored[0]
+        return reference
+
+    zkdv._records.Records.evidence = evidence
+    try:
+        run(tmp_path / "proof", 3)
+    finally:
+        zkdv._records.Records.evidence = original
+    assert transcript.verify(tmp_path / "proof")["steps"] == 3
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "b")
+    assert code == 1 and "does not re-hash to step 1's batch commitment" in out["error"], out
+
+
+def test_a_killed_run_audits_its_prefix(tmp_path):
+    run(tmp_path / "proof", 6)
+    records_file = tmp_path / "proof" / "records.cborl"
+    data = records_file.read_bytes()
+    # The kill cut the file inside its last records.
+    records_file.write_bytes(data[: len(data) - 400])
+    with pytest.raises(transcript.TranscriptError):
+        transcript.verify(tmp_path / "proof")
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "k")
+    assert code == 0, out
+    report = out["report"]
+    assert not report["closed"] and 0 < report["steps"] < 6
+    assert report["audited"] == list(range(report["steps"]))
+
+
+def test_a_transcript_without_evidence_cannot_be_audited(tmp_path):
+    run(tmp_path / "proof", 2, retain=None)
+    code, out = audit(tmp_path / "proof", "--seed", "n")
+    assert code == 2 and 'retain="all"' in out["error"], out
+    run(tmp_path / "snapshots", 2, retain="snapshots")
+    code, out = audit(tmp_path / "snapshots", "--seed", "n")
+    assert code == 2 and "no retained batch" in out["error"], out
+    code, out = audit(tmp_path / "nowhere", "--seed", "n")
+    assert code == 2
+
+
+def test_an_audit_is_reproducible_from_its_seed(tmp_path):
+    run(tmp_path / "proof", 12)
+    first = audit(tmp_path / "proof", "--steps", "3", "--seed", "beacon-1")[1]["report"]
+    again = audit(tmp_path / "proof", "--steps", "3", "--seed", "beacon-1")[1]["report"]
+    other = audit(tmp_path / "proof", "--steps", "3", "--seed", "beacon-2")[1]["report"]
+    assert first["audited"] == again["audited"] and first["key"] == again["key"]
+    assert len(first["audited"]) == 3 and first["key"] != other["key"]
+    # Without a seed one is drawn, and the report says which.
+    code, out = audit(tmp_path / "proof", "--steps", "1")
+    assert code == 0 and len(out["report"]["seed"]) == 32
