@@ -290,3 +290,35 @@ def test_an_audit_is_reproducible_from_its_seed(tmp_path):
     # Without a seed one is drawn, and the report says which.
     code, out = audit(tmp_path / "proof", "--steps", "1")
     assert code == 0 and len(out["report"]["seed"]) == 32
+
+
+def test_a_jax_session_retains_evidence_an_audit_replays(tmp_path):
+    # The same evidence from the JAX frontend: its production is the instrumented step on
+    # XLA, its replay program the canonical step's replay slice, run in the Rust runtime.
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    optax = pytest.importorskip("optax")
+    proof = zkdv.jax.ZKDV(tmp_path / "proof", retain="all")
+    proof.start(rolling_window=2, probe_ratio=0.5)
+
+    def apply_fn(variables, batch):
+        return jnp.tanh(variables["params"] * batch)
+
+    state = zkdv.jax.contrib.TrainState.create(
+        proof=proof, apply_fn=apply_fn, params=jnp.linspace(-1, 1, 8), tx=optax.adam(1e-2)
+    )
+
+    def step(state, batch):
+        def loss(params):
+            return jnp.mean(state.apply_fn({"params": params}, batch) ** 2)
+
+        return state.apply_gradients(grads=jax.grad(loss)(state.params))
+
+    step = proof.jit(donate_argnums=(0,))(step)
+    for i in range(6):
+        state = step(state, jnp.full((8,), 0.5 + i, dtype=jnp.float32))
+    proof.close()
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "jax")
+    assert code == 0, out
+    assert out["report"]["audited"] == list(range(6))
+    assert out["report"]["snapshots_compared"] == 5

@@ -71,6 +71,7 @@ class Committer:
         snapshots: Holds and releases the segments.
         checker: Runs the sampled checks.
         tolerance: The session's base tolerance (of the snapshot state comparisons).
+        retain: What evidence the session retains (``"all"``, ``"snapshots"`` or ``None``).
     """
 
     def __init__(
@@ -80,7 +81,9 @@ class Committer:
         snapshots: Snapshots,
         checker: Checker,
         tolerance: Tolerance,
+        retain: str | None = None,
     ) -> None:
+        self._retain = retain
         self._records = records
         self._flow = flow
         self._snapshots = snapshots
@@ -168,6 +171,14 @@ class Committer:
         self._post_commitment = post
         update = _state_commitment(program.param_paths, updates)
         batch = hashing.commit_batch(host_batch, self._rolling_window)
+        evidence = None
+        if self._retain == "all":
+            evidence = {
+                "batch": self._records.evidence([("batch", host_batch)]),
+                "update": self._records.evidence(
+                    list(zip(program.param_paths, updates, strict=True))
+                ),
+            }
         receipt = self._records.transition(
             step=pending.step,
             program=registered.seq,
@@ -176,6 +187,7 @@ class Committer:
             update=update,
             post_state=post,
             overlap=pending.overlap.to_record(),
+            evidence=evidence,
         )
         segment.batches.append(host_batch)
         segment.batch_roots.append(batch.root)
@@ -222,7 +234,10 @@ class Committer:
         digest = hashing.commit_tree(
             (p, hashing.commit_tensor(x).digest) for p, x in zip(paths, state, strict=True)
         )
-        self._records.snapshot({"step": pending.step, "state": digest, "artifact": None})
+        artifact = (
+            self._records.evidence(list(zip(paths, state, strict=True))) if self._retain else None
+        )
+        self._records.snapshot({"step": pending.step, "state": digest, "artifact": artifact})
         params = state[: program.n_params]
         exact = self._records.exact_sketches(program.param_paths, params)
         if self._sketch_state is None:

@@ -40,7 +40,7 @@ import numpy as np
 
 import zkdv
 from zkdv import hashing, passes, runtime
-from zkdv._arguments import session_config, start_arguments
+from zkdv._arguments import retention, session_config, start_arguments
 from zkdv._flow import Flow
 from zkdv.checks import CheckResult
 from zkdv.config import ZKDVConfig
@@ -105,6 +105,11 @@ class ZKDV:
         replay_snapshot_interval: ``N``: a full host copy of the pre-state is taken every
             ``N`` steps, so a check replays at most ``N - 1`` transitions (at least 1;
             default 12).
+        retain: What to store beside the transcript for an auditor (``zkdv audit``):
+            ``"all"`` (each step's packed batch, update sketches and full pre-state, as a
+            snapshot every step, and the replay program), ``"snapshots"`` (the snapshots and
+            the replay program), or ``None`` (nothing; the default). The committer thread
+            writes each artifact before the record that names it.
 
     Call :meth:`start` before compiling a step, decorate the step with :meth:`jit`, and call
     :meth:`close` once after the loop.
@@ -117,11 +122,15 @@ class ZKDV:
         *,
         max_in_flight: int = 2,
         replay_snapshot_interval: int = 12,
+        retain: str | None = None,
     ) -> None:
         config = session_config(config, max_in_flight, replay_snapshot_interval)
         self.directory = Path(directory)
         self.config = config
-        self.replay_snapshot_interval = replay_snapshot_interval
+        self._retain = retention(retain)
+        # Retaining everything, every step's pre-state is a snapshot: an audit replays each
+        # step from production's own state (docs/protocol.md section 8a).
+        self.replay_snapshot_interval = 1 if retain == "all" else replay_snapshot_interval
         self._state = "created"
         self._rolling_window = 0
         self._probe_ratio = 0.01
@@ -140,7 +149,12 @@ class ZKDV:
         self._snapshots = Snapshots()
         self._checker = Checker(self._records, self._flow, self._snapshots)
         self._committer = Committer(
-            self._records, self._flow, self._snapshots, self._checker, config.base_tolerance
+            self._records,
+            self._flow,
+            self._snapshots,
+            self._checker,
+            config.base_tolerance,
+            retain=self._retain,
         )
         # Test-only: called as hook(step, parts) on the production outputs of every step before
         # they are committed, to simulate execution faults (python/tests/test_jax_faults.py).
@@ -312,6 +326,20 @@ class ZKDV:
             tolerance = self.config.base_tolerance.for_program(
                 self.config.tolerance_policy, precision
             )
+            replay = {}
+            if self._retain:
+                # What an auditor replays the retained evidence with, in the Rust runtime.
+                text, _ = passes.run_passes(
+                    program.canonical_text,
+                    [
+                        "zkdv-inline",
+                        "zkdv-check-hermetic",
+                        "zkdv-annotate-roles",
+                        "zkdv-slice-update=output=replay",
+                    ],
+                    f"<{program.name}: replay>",
+                )
+                replay = {"replay": self._records.artifact(text.encode(), "mlir")}
             seq = self._records.program(
                 {
                     "name": program.name,
@@ -320,6 +348,7 @@ class ZKDV:
                     "production": production,
                     "precision": precision,
                     "tolerance": tolerance.to_record(),
+                    **replay,
                 }
             )
         program_runtime = runtime.Program(program.attested_text, "main", f"<{program.name}>")

@@ -199,10 +199,11 @@ class ZKDV:
         max_in_flight: How many transactions may be dispatched and not yet committed (at
             least 1; default 2), as in the JAX session.
         retain: What to store beside the transcript for an auditor (``zkdv audit``):
-            ``"all"`` (each step's packed batch and update sketches, each snapshot's
-            pre-state, and the replay program), ``"snapshots"`` (the snapshots and the replay
-            program), or ``None`` (nothing; the default). Evidence is written by the committer
-            thread, each artifact before the record that names it.
+            ``"all"`` (each step's packed batch, update sketches and full pre-state, as a
+            snapshot every step, and the replay program), ``"snapshots"`` (the pre-state every
+            ``replay_snapshot_interval`` steps and the replay program), or ``None`` (nothing;
+            the default). Evidence is written by the committer thread, each artifact before the
+            record that names it.
         replay_snapshot_interval: A snapshot record (the full commitment of the pre-state) is
             written every ``N`` steps (at least 1; default 12).
 
@@ -224,7 +225,10 @@ class ZKDV:
         self._retain = retention(retain)
         self.directory = Path(directory)
         self.config = config
-        self.replay_snapshot_interval = replay_snapshot_interval
+        # Retaining everything, every step's pre-state is a snapshot: an audit replays a step
+        # from production's exact state, since a replay carried over several eager steps
+        # diverges where rounding flips a relu (docs/protocol.md section 8a).
+        self.replay_snapshot_interval = 1 if retain == "all" else replay_snapshot_interval
         self._state = "created"
         self._rolling_window = 0
         self._probe_ratio = 0.01
