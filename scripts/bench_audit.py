@@ -6,7 +6,12 @@ In one process: the plain eager loop, then ``zkdv.torch`` sessions without and w
 an audit of every step with the release ``zkdv`` binary (``--jobs 1`` and ``--jobs 2``):
 transitions replayed per second, against the production step time.
 
-Run: ``scripts/bench audit [--steps N] [--blocks N]``.
+With ``--rates``: the dishonest prover of ``python/tests/test_audit.py`` (it corrupts chosen
+steps and writes passing check records for them, so ``zkdv verify`` accepts its transcript)
+on a small MLP, audited under many seeds: the detection rate of ``--steps q`` against
+``1 - C(n - k, q) / C(n, q)`` (and ``1 - (1 - f)^q``, ``f = k / n``).
+
+Run: ``scripts/bench audit [--steps N] [--blocks N] [--rates [--seeds S]]``.
 """
 
 from __future__ import annotations
@@ -121,11 +126,50 @@ def sizes(directory: Path) -> tuple[float, float, float, float]:
     )
 
 
+def rates(seeds: int) -> None:
+    """The dishonest-prover table (see the module documentation)."""
+    import math
+    import sys
+
+    sys.path.insert(0, str(ROOT / "python" / "tests"))
+    import test_audit
+
+    n = 20
+    config = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
+    print(f"dishonest prover, {n} steps, every check forged where it cheats; {seeds} seeds each")
+    print("corrupted k   f      q   verify   caught    predicted  1-(1-f)^q")
+    with tempfile.TemporaryDirectory(prefix="zkdv-bench-rates-") as tmp:
+        for k in (2, 5):
+            directory = Path(tmp) / f"k{k}"
+            corrupt = set(range(1, n, n // k))
+            test_audit.run(directory, n, interval=1, corrupt=corrupt, config=config)
+            verified = transcript.verify(directory)
+            failed = verified["checks"]["state_failed"] + verified["checks"]["update_failed"]
+            accepted = "valid" if failed == 0 else "invalid"
+            for q in (1, 2, 4, 8):
+                caught = 0
+                for seed in range(seeds):
+                    code, out = test_audit.audit(directory, "--steps", str(q), "--seed", f"{seed}")
+                    assert code in (0, 1), out
+                    caught += code == 1
+                f = len(corrupt) / n
+                predicted = 1 - math.comb(n - len(corrupt), q) / math.comb(n, q)
+                print(
+                    f"{len(corrupt):>11} {f:5.2f} {q:>4}   {accepted:<7} {caught / seeds:7.3f}"
+                    f"    {predicted:7.3f}    {1 - (1 - f) ** q:7.3f}"
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=25)
     parser.add_argument("--blocks", type=int, default=3)
+    parser.add_argument("--rates", action="store_true")
+    parser.add_argument("--seeds", type=int, default=200)
     args = parser.parse_args()
+    if args.rates:
+        rates(args.seeds)
+        return
     data = batches(args.steps)
     times: dict[str, list[float]] = {"eager": [], "retain=None": [], "retain='all'": []}
     with tempfile.TemporaryDirectory(prefix="zkdv-bench-audit-") as tmp:

@@ -343,10 +343,13 @@ fn program_tolerance<'py>(
     to_py(py, &tolerance.for_program(policy, &precision))
 }
 
-/// The named tensors of an evidence artifact file, as `(path, dtype tag,
-/// shape, little-endian bytes)`.
+/// One named tensor of an evidence artifact: `(path, dtype tag, shape,
+/// little-endian bytes)`.
+type EvidenceTensor<'py> = (String, String, Vec<u64>, Bound<'py, PyBytes>);
+
+/// The named tensors of an evidence artifact file.
 #[pyfunction]
-fn read_evidence(path: PathBuf) -> PyResult<Vec<(String, String, Vec<u64>, Vec<u8>)>> {
+fn read_evidence(py: Python<'_>, path: PathBuf) -> PyResult<Vec<EvidenceTensor<'_>>> {
     let bytes = std::fs::read(&path)
         .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))?;
     let bundle = protocol::evidence::Bundle::decode(&bytes)
@@ -354,19 +357,26 @@ fn read_evidence(path: PathBuf) -> PyResult<Vec<(String, String, Vec<u64>, Vec<u
     Ok(bundle
         .leaves
         .into_iter()
-        .map(|l| (l.path, l.dtype.tag().to_owned(), l.shape, l.data))
+        .map(|l| {
+            let data = PyBytes::new(py, &l.data);
+            (l.path, l.dtype.tag().to_owned(), l.shape, data)
+        })
         .collect())
 }
 
+/// A packed batch's `(rows, width)` and each leaf's little-endian bytes.
+type Unpacked<'py> = ((u64, u64), Vec<Bound<'py, PyBytes>>);
+
 /// Unpack a packed `uint32` batch (`zkdv_protocol::packing`) into the
 /// little-endian bytes of each leaf, given as `(shape, dtype tag)`; rows are
-/// at least `min_width` words. Returns the packed shape and the leaves.
+/// at least `min_width` words.
 #[pyfunction]
-fn unpack_batch(
+fn unpack_batch<'py>(
+    py: Python<'py>,
     leaves: Vec<(Vec<u64>, String)>,
     min_width: u64,
     packed: numpy::PyReadonlyArray2<'_, u32>,
-) -> PyResult<((u64, u64), Vec<Vec<u8>>)> {
+) -> PyResult<Unpacked<'py>> {
     let leaves = leaves
         .into_iter()
         .map(|(shape, tag)| {
@@ -379,7 +389,10 @@ fn unpack_batch(
     let layout = protocol::packing::BatchLayout::of(&leaves, min_width).map_err(value_error)?;
     let words = packed.as_slice().map_err(value_error)?;
     let out = layout.unpack(words).map_err(value_error)?;
-    Ok((layout.shape(), out))
+    Ok((
+        layout.shape(),
+        out.iter().map(|bytes| PyBytes::new(py, bytes)).collect(),
+    ))
 }
 
 /// Adds this module's classes and functions to `_native`.

@@ -870,7 +870,9 @@ def test_retained_evidence_rehashes_to_the_records_commitments(tmp_path):
     snapshots = [r["body"] for r in records if r["kind"] == "snapshot"]
     (program,) = [r["body"] for r in records if r["kind"] == "program"]
     assert (directory / program["replay"]["name"]).read_text().startswith('"builtin.module"')
-    assert [s["step"] for s in snapshots] == [0, 2, 4]
+    # Retaining everything, every step's pre-state is a snapshot (whatever the interval).
+    assert [s["step"] for s in snapshots] == [0, 1, 2, 3, 4]
+    assert records[0]["body"]["snapshot_interval"] == 1
     for body in steps:
         ((name, words),) = transcript.read_evidence(directory / body["evidence"]["batch"]["name"])
         assert name == "batch"

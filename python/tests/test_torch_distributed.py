@@ -1,5 +1,5 @@
-"""``zkdv.torch`` under DistributedDataParallel and composable FSDP: two gloo ranks on 127.0.0.1,
-each writing its own transcript, with every step checked.
+"""``zkdv.torch`` under DistributedDataParallel and composable FSDP: two gloo ranks on this
+machine (a file rendezvous), each writing its own transcript, with every step checked.
 
 Each rank's transition is its optimizer applied to the all-reduced gradient, which the rank
 commits with its batch; the replay in the Rust runtime recomputes that transition. The ranks
@@ -7,7 +7,6 @@ are spawned processes (``torch.multiprocessing.spawn``), so each test takes some
 """
 
 import json
-import socket
 from pathlib import Path
 
 import pytest
@@ -33,12 +32,6 @@ WORLD = 2
 STEPS = 4
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _model(kind: str) -> nn.Module:
     torch.manual_seed(0)
     if kind == "cnn":
@@ -62,11 +55,12 @@ def _batches(kind: str, rank: int) -> list[tuple[torch.Tensor, torch.Tensor]]:
     ]
 
 
-def _rank(rank: int, port: int, out: str, kind: str, mode: str) -> None:
+def _rank(rank: int, out: str, kind: str, mode: str) -> None:
     """One rank: train ``STEPS`` steps under ZKDV and write what happened to ``out``."""
     torch.set_num_threads(1)
+    # A file rendezvous: no port to race for with other processes on the machine.
     dist.init_process_group(
-        "gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=WORLD
+        "gloo", init_method=f"file://{out}/rendezvous", rank=rank, world_size=WORLD
     )
     result: dict = {}
     try:
@@ -135,7 +129,7 @@ def _rank(rank: int, port: int, out: str, kind: str, mode: str) -> None:
 
 
 def run_ranks(tmp_path: Path, kind: str = "mlp", mode: str = "honest") -> list[dict]:
-    mp.spawn(_rank, args=(_free_port(), str(tmp_path), kind, mode), nprocs=WORLD, join=True)
+    mp.spawn(_rank, args=(str(tmp_path), kind, mode), nprocs=WORLD, join=True)
     return [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(WORLD)]
 
 

@@ -216,7 +216,7 @@ class BatchLayout:
         if tuple(shape) != self.shape:
             raise RuntimeError(f"the Rust batch layout {shape} differs from {self.shape}")
         return [
-            np.frombuffer(bytearray(part), dtype=slot.dtype.newbyteorder("<")).reshape(slot.shape)
+            np.frombuffer(part, dtype=slot.dtype.newbyteorder("<")).reshape(slot.shape).copy()
             for slot, part in zip(self.slots, parts, strict=True)
         ]
 

@@ -87,7 +87,5 @@ def read_evidence(path: str | PathLike[str]) -> list[tuple[str, Any]]:
     out = []
     for name, tag, shape, data in _native.read_evidence(path):
         dtype = hashing.numpy_dtype(tag)
-        out.append(
-            (name, np.frombuffer(bytearray(data), dtype=dtype.newbyteorder("<")).reshape(shape))
-        )
+        out.append((name, np.frombuffer(data, dtype=dtype.newbyteorder("<")).reshape(shape).copy()))
     return out
