@@ -7,6 +7,7 @@ are spawned processes (``torch.multiprocessing.spawn``), so each test takes some
 """
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -79,7 +80,7 @@ def _rank(rank: int, out: str, kind: str, mode: str) -> None:
         optimizer = torch.optim.AdamW(ddp.parameters(), lr=1e-2, weight_decay=0.1)
         scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.5)
         config = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
-        proof = zkdv.torch.ZKDV(Path(out) / f"rank{rank}", config)
+        proof = zkdv.torch.ZKDV(Path(out) / f"rank{rank}", config, retain="all")
         proof._seal_package = False
         proof.start(rolling_window=8, probe_ratio=0.25)
         ddp, optimizer = proof.prepare(ddp, optimizer)
@@ -128,6 +129,24 @@ def _rank(rank: int, out: str, kind: str, mode: str) -> None:
     (Path(out) / f"rank{rank}.json").write_text(json.dumps(result))
 
 
+ZKDV_CLI = Path(__file__).resolve().parents[2] / "target" / "debug" / "zkdv"
+
+
+def audited(directory: Path) -> list[int]:
+    """The steps ``zkdv audit --fraction 1`` audited in ``directory`` (it must pass)."""
+    if not ZKDV_CLI.exists():
+        pytest.skip("target/debug/zkdv is not built (scripts/test builds it)")
+    result = subprocess.run(
+        [str(ZKDV_CLI), "audit", str(directory), "--fraction", "1", "--seed", "ranks", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    report = json.loads(result.stdout)
+    assert result.returncode == 0, report
+    return report["report"]["audited"]
+
+
 def run_ranks(tmp_path: Path, kind: str = "mlp", mode: str = "honest") -> list[dict]:
     mp.spawn(_rank, args=(str(tmp_path), kind, mode), nprocs=WORLD, join=True)
     return [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(WORLD)]
@@ -146,6 +165,9 @@ def test_ddp_ranks_write_their_own_transcripts_and_pass_every_check(tmp_path, ki
         assert root["rank"] == {"rank": rank, "world_size": WORLD, "backend": "gloo"}
     # Both ranks applied the same all-reduced gradients: DDP keeps their parameters equal.
     assert results[0]["params"] == results[1]["params"]
+    # Each rank's transcript is audited alone, its own gradients' sketches included.
+    for rank in range(WORLD):
+        assert audited(tmp_path / f"rank{rank}") == list(range(STEPS))
 
 
 @pytest.mark.parametrize("kind", ["mlp", "fsdp"])
@@ -169,6 +191,7 @@ def test_fsdp_ranks_commit_their_shards_and_pass_every_check(tmp_path):
         assert root["rank"]["world_size"] == WORLD
         # The committed layout is the rank's shard of each parameter.
         assert root["params"][0]["shape"] == [16 // WORLD, 10]
+        assert audited(directory) == list(range(STEPS))
     assert results[0]["params"] == results[1]["params"]
 
 
