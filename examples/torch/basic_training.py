@@ -23,6 +23,9 @@ What happens:
    checked: the attested program runs in the Rust runtime on the committed pre-state and
    batch at the challenged coordinates, and a state check replays the whole update.
 6. ``close`` writes the close record and raises ``zkdv.ZKDVPoisonedError`` if a check failed.
+7. With ``--retain all`` the session also keeps its evidence beside the transcript (each step's
+   batch, update sketches and pre-state, and the replay program), so that anyone can later
+   re-execute steps with challenges of their own: ``zkdv audit OUT_DIR --seed ANY_STRING``.
 """
 
 from __future__ import annotations
@@ -46,6 +49,12 @@ def main() -> None:
         default=0,
         help="check every N-th step (SamplingPolicy.DEBUGCheckEvery) instead of p = 0.01",
     )
+    parser.add_argument(
+        "--retain",
+        choices=["all", "snapshots"],
+        default=None,
+        help="keep evidence for zkdv audit beside the transcript",
+    )
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
@@ -55,7 +64,7 @@ def main() -> None:
         policy = zkdv.SamplingPolicy.DEBUGCheckEvery(args.debug_every)
     else:
         policy = zkdv.SamplingPolicy(state_check_probability=0.01, update_check_probability=0.01)
-    proof = zkdv.torch.ZKDV(args.out, zkdv.ZKDVConfig(sampling_policy=policy))
+    proof = zkdv.torch.ZKDV(args.out, zkdv.ZKDVConfig(sampling_policy=policy), retain=args.retain)
     proof.start(rolling_window=32, probe_ratio=0.01)
 
     # The model and optimizer are built as usual, then prepared: the same objects come back.
