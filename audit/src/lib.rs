@@ -465,6 +465,22 @@ fn first_outside(
         })
 }
 
+/// Run `program` as written, or as member `m` of the perturbation ensemble
+/// (inputs moved by an ulp, results rounded in the member's mode).
+fn run_as(
+    program: &Program,
+    mut inputs: Vec<Tensor>,
+    member: Option<u64>,
+) -> Result<Vec<Tensor>, zkdv_runtime::RuntimeError> {
+    match member {
+        Some(m) => {
+            zkdv_runtime::rounding::perturb_inputs(m, &mut inputs);
+            zkdv_runtime::rounding::with_member(m, || program.run(inputs))
+        }
+        None => program.run(inputs),
+    }
+}
+
 /// What one replay of a step gives: the post-state, the deltas' and local
 /// gradients' sketches, and the outputs themselves.
 struct Replayed {
@@ -480,15 +496,8 @@ fn run_replay(
     update: &Bundle,
     probes: &[ProbeMap],
 ) -> Result<Replayed, String> {
-    let mut inputs = inputs.to_vec();
-    let outputs = match member {
-        Some(m) => {
-            zkdv_runtime::rounding::perturb_inputs(m, &mut inputs);
-            zkdv_runtime::rounding::with_member(m, || replay.run(inputs))
-        }
-        None => replay.run(inputs),
-    }
-    .map_err(|e| format!("the replay program failed: {e}"))?;
+    let outputs = run_as(replay, inputs.to_vec(), member)
+        .map_err(|e| format!("the replay program failed: {e}"))?;
     // The update tree's leaves are the deltas, then (DDP) the local gradients,
     // which follow the deltas among the results.
     let sketched = outputs.get(n_state..).unwrap_or(&[]);
@@ -945,15 +954,8 @@ fn attested_check(
     arguments.push(index(challenge.parameter_index)?);
     arguments.push(index(challenge.optimizer_state_index.unwrap_or(0))?);
     let run = |member: Option<u64>| -> Result<Vec<f64>, String> {
-        let mut arguments = arguments.clone();
-        let results = match member {
-            Some(m) => {
-                zkdv_runtime::rounding::perturb_inputs(m, &mut arguments);
-                zkdv_runtime::rounding::with_member(m, || attested.run(arguments))
-            }
-            None => attested.run(arguments),
-        }
-        .map_err(|e| format!("the attested program failed: {e}"))?;
+        let results = run_as(attested, arguments.clone(), member)
+            .map_err(|e| format!("the attested program failed: {e}"))?;
         results
             .iter()
             .take(2)
@@ -998,4 +1000,75 @@ fn attested_check(
         recomputed: r,
         allowed,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_value_outside_the_tolerance_is_named_with_its_bound() {
+        let tolerance = Tolerance {
+            abs: 1e-6,
+            rel: 1e-3,
+            spread: 2.0,
+            replays: 8,
+        };
+        let committed = [1.0, 2.0, 3.0];
+        assert_eq!(
+            first_outside(&tolerance, &committed, &[1.0, 2.0, 3.0], None),
+            None
+        );
+        let (i, c, r, allowed) =
+            first_outside(&tolerance, &committed, &[1.0, 2.01, 3.5], None).unwrap();
+        assert_eq!((i, c, r), (1, 2.0, 2.01));
+        assert!((allowed - (1e-6 + 2e-3)).abs() < 1e-12);
+        // The spread widens the bound: 0.01 is inside 2e-3 + 2 * 0.005.
+        let spread = [0.0, 0.005, 0.3];
+        assert_eq!(
+            first_outside(&tolerance, &committed, &[1.0, 2.01, 3.5], Some(&spread)),
+            None
+        );
+        // A NaN never passes.
+        assert!(first_outside(&tolerance, &[1.0], &[f64::NAN], None).is_some());
+    }
+
+    #[test]
+    fn flat_elements_address_the_concatenation_of_leaves() {
+        let a = Tensor::from_le_bytes(
+            DType::F32,
+            &[2],
+            &[1.5f32, -2.0].map(f32::to_le_bytes).concat(),
+        )
+        .unwrap();
+        let b = Tensor::from_le_bytes(DType::BF16, &[1], &half::bf16::from_f32(0.25).to_le_bytes())
+            .unwrap();
+        let leaves = [a, b];
+        assert_eq!(flat_element(&leaves, 1).unwrap(), -2.0);
+        assert_eq!(flat_element(&leaves, 2).unwrap(), 0.25);
+        // Past the end selects 0, as the attested program does.
+        assert_eq!(flat_element(&leaves, 3).unwrap(), 0.0);
+        assert_eq!(values(&leaves[0]).unwrap(), vec![1.5, -2.0]);
+    }
+
+    #[test]
+    fn options_are_checked_before_the_transcript_is_read() {
+        let options = |selection| Options {
+            selection,
+            seed: "s".into(),
+            jobs: 1,
+        };
+        let none = |_: u64, _: u64| {};
+        let dir = Path::new("/nonexistent");
+        for bad in [
+            Selection::Fraction(0.0),
+            Selection::Fraction(1.5),
+            Selection::Steps(0),
+        ] {
+            let err = audit(dir, &options(bad), &none).unwrap_err();
+            assert!(err.is_unusable(), "{err}");
+        }
+        let err = audit(dir, &options(Selection::Steps(3)), &none).unwrap_err();
+        assert!(err.is_unusable() && err.to_string().contains("not a transcript directory"));
+    }
 }
