@@ -86,6 +86,12 @@ pub struct Inspection {
     pub checks: CheckCounts,
     /// Snapshots (step indices).
     pub snapshots: Vec<u64>,
+    /// Steps whose batch and update sketches were retained for an audit.
+    pub evidence_steps: u64,
+    /// Snapshots whose tensors were retained.
+    pub retained_snapshots: u64,
+    /// Bytes of the retained evidence (step evidence and snapshots).
+    pub evidence_bytes: u64,
     /// Programs.
     pub programs: Vec<ProgramSummary>,
     /// Bytes of the artifacts referenced.
@@ -137,13 +143,23 @@ pub fn inspect_path(path: &Path) -> Result<Inspection> {
                     program: program.clone(),
                 });
             }
-            Body::Step(_) => {
+            Body::Step(step) => {
                 out.steps += 1;
                 out.step_bytes += record.raw.bytes.len() as u64;
+                if let Some(evidence) = &step.evidence {
+                    let size = evidence.batch.size + evidence.update.size;
+                    out.evidence_steps += 1;
+                    out.evidence_bytes += size;
+                    out.artifact_bytes += size;
+                }
             }
             Body::Snapshot(snapshot) => {
                 out.snapshots.push(snapshot.step);
-                out.artifact_bytes += snapshot.artifact.as_ref().map_or(0, |a| a.size);
+                if let Some(artifact) = &snapshot.artifact {
+                    out.retained_snapshots += 1;
+                    out.evidence_bytes += artifact.size;
+                    out.artifact_bytes += artifact.size;
+                }
             }
             Body::Check(check) => match (check.kind, check.verdict) {
                 (CheckKind::State, Verdict::Pass) => out.checks.state_passed += 1,

@@ -429,6 +429,20 @@ fn render(path: &Path, i: &Inspection) -> String {
             format!(" (steps {})", snapshots.join(", "))
         }
     );
+    if i.evidence_steps > 0 || i.retained_snapshots > 0 {
+        let _ = writeln!(
+            s,
+            "evidence     {} and {} retained, {} bytes (zkdv audit replays them)",
+            plural(i.evidence_steps, "step"),
+            plural(i.retained_snapshots, "snapshot"),
+            i.evidence_bytes
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "evidence     none retained (zkdv audit needs retain=\"all\")"
+        );
+    }
     for p in &i.programs {
         let _ = writeln!(
             s,
