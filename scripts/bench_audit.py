@@ -20,14 +20,12 @@ import argparse
 import json
 import statistics
 import subprocess
+import sys
 import tempfile
-import time
 import warnings
 from pathlib import Path
 
 import torch
-from torch import nn
-from torch.nn import functional
 
 import zkdv
 from zkdv import transcript
@@ -36,69 +34,28 @@ warnings.filterwarnings("ignore", category=FutureWarning)
 torch.set_num_threads(1)
 ROOT = Path(__file__).resolve().parent.parent
 ZKDV = ROOT / "target" / "release" / "zkdv"
+sys.path.insert(0, str(ROOT / "scripts"))
+import bench_torch  # noqa: E402  (the model, data and timed loops of scripts/bench torch)
+
+MAKE, SHAPE, CLASSES = bench_torch.MODELS["mlp"]
 
 
-def model() -> nn.Module:
+def fresh() -> tuple[torch.nn.Module, torch.optim.Optimizer]:
     torch.manual_seed(0)
-    return nn.Sequential(
-        nn.Linear(784, 1024), nn.ReLU(), nn.Linear(1024, 256), nn.ReLU(), nn.Linear(256, 10)
-    )
-
-
-def batches(n: int) -> list[tuple[torch.Tensor, torch.Tensor]]:
-    g = torch.Generator().manual_seed(0)
-    return [
-        (torch.randn(64, 784, generator=g), torch.randint(10, (64,), generator=g)) for _ in range(n)
-    ]
-
-
-def step(m: nn.Module, opt: torch.optim.Optimizer, x: torch.Tensor, y: torch.Tensor) -> None:
-    loss = functional.cross_entropy(m(x), y)
-    loss.backward()
-    opt.step()
-    opt.zero_grad()
+    model = MAKE()
+    return model, torch.optim.Adam(model.parameters(), lr=1e-3)
 
 
 def plain(data: list) -> float:
-    m = model()
-    opt = torch.optim.Adam(m.parameters(), lr=1e-3)
-    step(m, opt, *data[0])
-    start = time.perf_counter()
-    for x, y in data:
-        step(m, opt, x, y)
-    return (time.perf_counter() - start) / len(data)
+    model, optimizer = fresh()
+    bench_torch.plain(model, optimizer, data[:2])
+    return bench_torch.plain(model, optimizer, data)
 
 
 def session(data: list, directory: Path, retain: str | None) -> float:
-    policy = zkdv.SamplingPolicy(state_check_probability=0.0, update_check_probability=0.0)
-    proof = zkdv.torch.ZKDV(directory, zkdv.ZKDVConfig(sampling_policy=policy), retain=retain)
-    proof._seal_package = False  # a one-time cost of tens of seconds, not per step
-    proof.start(rolling_window=32, probe_ratio=0.01)
-    m = model()
-    opt = torch.optim.Adam(m.parameters(), lr=1e-3)
-    m, opt = proof.prepare(m, opt)
-
-    @proof.attest
-    def attested(m: nn.Module, opt: torch.optim.Optimizer, batch: tuple) -> None:
-        x, y = batch
-        proof.backward(functional.cross_entropy(proof.forward(m, x), y))
-        opt.step()
-        opt.zero_grad()
-
-    start = None
-    for i, (x, y) in enumerate(data):
-        if i == 1:  # the first transaction lowers the step: not timed
-            start = time.perf_counter()
-        with proof.transaction(batch=(x, y)):
-            loss = functional.cross_entropy(m(x), y)
-            proof.backward(loss)
-            opt.step()
-            opt.zero_grad()
-    proof.join()
-    assert start is not None
-    elapsed = (time.perf_counter() - start) / (len(data) - 1)
-    proof.close()
-    return elapsed
+    model, optimizer = fresh()
+    # Sealing is skipped there: a one-time cost of tens of seconds, not per step.
+    return bench_torch.attested(model, optimizer, data, 0.0, directory, retain)[0]
 
 
 def sizes(directory: Path) -> tuple[float, float, float, float]:
@@ -129,7 +86,6 @@ def sizes(directory: Path) -> tuple[float, float, float, float]:
 def rates(seeds: int) -> None:
     """The dishonest-prover table (see the module documentation)."""
     import math
-    import sys
 
     sys.path.insert(0, str(ROOT / "python" / "tests"))
     import test_audit
@@ -170,7 +126,7 @@ def main() -> None:
     if args.rates:
         rates(args.seeds)
         return
-    data = batches(args.steps)
+    data = bench_torch.batches(SHAPE, CLASSES, args.steps)
     times: dict[str, list[float]] = {"eager": [], "retain=None": [], "retain='all'": []}
     with tempfile.TemporaryDirectory(prefix="zkdv-bench-audit-") as tmp:
         kept = Path(tmp) / "kept"

@@ -16,6 +16,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("torch_mlir")
 
+from _cli import require_cli  # noqa: E402
 from torch import nn  # noqa: E402
 from torch.nn import functional  # noqa: E402
 
@@ -29,9 +30,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::DeprecationWarning:torch"),
 ]
 
-ZKDV_CLI = Path(__file__).resolve().parents[2] / "target" / "debug" / "zkdv"
-if not ZKDV_CLI.exists():
-    pytest.skip("target/debug/zkdv is not built (scripts/test builds it)", allow_module_level=True)
+ZKDV_CLI = require_cli(module=True)
 
 
 def mlp() -> nn.Module:

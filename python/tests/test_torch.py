@@ -18,6 +18,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("torch_mlir")
 
+from _cli import require_cli  # noqa: E402
 from torch import nn  # noqa: E402
 from torch.nn import functional  # noqa: E402
 
@@ -31,7 +32,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::DeprecationWarning:torch"),
 ]
 
-ZKDV_CLI = Path(__file__).resolve().parents[2] / "target" / "debug" / "zkdv"
 EVERY_STEP = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
 
 
@@ -79,11 +79,13 @@ def train(proof, model, optimizer, batches, fault=None):
             fault("between", step, model, optimizer, inputs)
 
 
-def test_quick_start_runs_as_written_on_cpu(tmp_path):
-    # The seed README's Torch quick start, with .cuda() and device="cuda" dropped.
-    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+def quick_start(directory, device=None):
+    """The seed README's Torch quick start, as written for ``device="cuda"`` (``None``: with
+    ``.cuda()`` and ``device="cuda"`` dropped). Returns the model, its initial parameters and
+    the data."""
+    proof = zkdv.torch.ZKDV(directory)
     proof.start(rolling_window=32, probe_ratio=0.01)
-    model = nn.Linear(10, 2)
+    model = nn.Linear(10, 2) if device is None else nn.Linear(10, 2).cuda()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
     model, optimizer = proof.prepare(model, optimizer)
 
@@ -95,7 +97,12 @@ def test_quick_start_runs_as_written_on_cpu(tmp_path):
         optimizer.step()
         optimizer.zero_grad()
 
-    data = [(torch.randn(8, 10), torch.randint(2, (8,)))]
+    data = [
+        (
+            torch.randn(8, 10, device=device),
+            torch.randint(2, (8,), device=device),
+        )
+    ]
     initial = [p.detach().clone() for p in model.parameters()]
     for inputs, targets in data:
         with proof.transaction(batch=(inputs, targets)):
@@ -105,6 +112,11 @@ def test_quick_start_runs_as_written_on_cpu(tmp_path):
             optimizer.zero_grad()
 
     proof.close()
+    return model, initial, data
+
+
+def test_quick_start_runs_as_written_on_cpu(tmp_path):
+    model, initial, data = quick_start(tmp_path / "proof")
     report = transcript.verify(tmp_path / "proof")
     assert report["steps"] == 1
     records = transcript.read_records(tmp_path / "proof")
@@ -217,21 +229,18 @@ def test_muon_on_a_bias_free_mlp_passes_every_check(tmp_path):
 
 
 def test_zkdv_cli_verifies_and_inspects_a_torch_transcript(tmp_path):
-    if not ZKDV_CLI.exists():
-        pytest.skip("the zkdv binary is not built")
+    cli = require_cli()
     model = mlp()
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
     proof = session(tmp_path, model, optimizer)
     train(proof, model, optimizer, data(3))
     proof.close()
     verified = subprocess.run(
-        [ZKDV_CLI, "verify", "--json", tmp_path / "proof"], capture_output=True, text=True
+        [cli, "verify", "--json", tmp_path / "proof"], capture_output=True, text=True
     )
     assert verified.returncode == 0, verified.stderr
     assert json.loads(verified.stdout)["valid"] is True
-    inspected = subprocess.run(
-        [ZKDV_CLI, "inspect", tmp_path / "proof"], capture_output=True, text=True
-    )
+    inspected = subprocess.run([cli, "inspect", tmp_path / "proof"], capture_output=True, text=True)
     assert inspected.returncode == 0 and "whitebox-torch" in inspected.stdout
 
 
@@ -796,28 +805,7 @@ cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA de
 @cuda
 def test_quick_start_runs_as_written_on_cuda(tmp_path):
     # The seed README's Torch quick start exactly, on the GPU (sealing included).
-    proof = zkdv.torch.ZKDV(tmp_path / "proof")
-    proof.start(rolling_window=32, probe_ratio=0.01)
-    model = nn.Linear(10, 2).cuda()
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
-    model, optimizer = proof.prepare(model, optimizer)
-
-    @proof.attest
-    def attested_step(model, optimizer, batch):
-        inputs, targets = batch
-        loss = functional.cross_entropy(proof.forward(model, inputs), targets)
-        proof.backward(loss)
-        optimizer.step()
-        optimizer.zero_grad()
-
-    data = [(torch.randn(8, 10, device="cuda"), torch.randint(2, (8,), device="cuda"))]
-    for inputs, targets in data:
-        with proof.transaction(batch=(inputs, targets)):
-            loss = functional.cross_entropy(model(inputs), targets)
-            proof.backward(loss)
-            optimizer.step()
-            optimizer.zero_grad()
-    proof.close()
+    model, _, _ = quick_start(tmp_path / "proof", device="cuda")
     assert transcript.verify(tmp_path / "proof")["steps"] == 1
     assert all(p.is_cuda for p in model.parameters())
 

@@ -17,6 +17,7 @@ pytest.importorskip("torch_mlir")
 
 import torch.distributed as dist  # noqa: E402
 import torch.multiprocessing as mp  # noqa: E402
+from _cli import require_cli  # noqa: E402
 from torch import nn  # noqa: E402
 from torch.nn import functional  # noqa: E402
 from torch.nn.parallel import DistributedDataParallel as DDP  # noqa: E402
@@ -129,15 +130,19 @@ def _rank(rank: int, out: str, kind: str, mode: str) -> None:
     (Path(out) / f"rank{rank}.json").write_text(json.dumps(result))
 
 
-ZKDV_CLI = Path(__file__).resolve().parents[2] / "target" / "debug" / "zkdv"
-
-
 def audited(directory: Path) -> list[int]:
     """The steps ``zkdv audit --fraction 1`` audited in ``directory`` (it must pass)."""
-    if not ZKDV_CLI.exists():
-        pytest.skip("target/debug/zkdv is not built (scripts/test builds it)")
     result = subprocess.run(
-        [str(ZKDV_CLI), "audit", str(directory), "--fraction", "1", "--seed", "ranks", "--json"],
+        [
+            str(require_cli()),
+            "audit",
+            str(directory),
+            "--fraction",
+            "1",
+            "--seed",
+            "ranks",
+            "--json",
+        ],
         capture_output=True,
         text=True,
         check=False,
