@@ -1,0 +1,189 @@
+"""The zoo's entries: name, framework, precision, the builder, and whether CI runs it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One model of the zoo.
+
+    Attributes:
+        name: The entry's name (``--only NAME``).
+        framework: ``"torch"`` or ``"jax"``.
+        precision: What the recipe computes in (``f32``, ``bf16 autocast``, ...).
+        builder: ``module:function`` of the recipe builder.
+        notes: What the recipe does that the table should say.
+        ci: Whether ``--ci`` (and the CI test) runs it.
+        devices: Host devices the JAX entry needs (``XLA_FLAGS`` of its subprocess).
+        ranks: Processes of a torch DDP entry (1: not distributed).
+        seal: Whether the honest torch run seals the AOT Inductor package (``--ci`` never
+            does).
+    """
+
+    name: str
+    framework: str
+    precision: str
+    builder: str
+    notes: str
+    ci: bool = False
+    devices: int = 1
+    ranks: int = 1
+    seal: bool = True
+
+
+T = "zoo.torch_entries:"
+J = "zoo.jax_entries:"
+HF = "AdamW (2 groups), linear warmup from 0, clip 1.0"
+
+ENTRIES: tuple[Entry, ...] = (
+    Entry(
+        "gpt2", "torch", "f32", T + "gpt2", f"GPT2LMHeadModel; {HF}; 2 accumulated micro-batches"
+    ),
+    Entry(
+        "gpt2-bf16",
+        "torch",
+        "bf16 autocast",
+        T + "gpt2_bf16",
+        f"GPT2LMHeadModel; {HF}; 2 accumulated micro-batches",
+    ),
+    Entry(
+        "gpt2-dropout", "torch", "f32", T + "gpt2_dropout", f"GPT2LMHeadModel, dropout 0.1; {HF}"
+    ),
+    Entry("llama", "torch", "f32", T + "llama", f"LlamaForCausalLM (GQA); {HF}"),
+    Entry("llama-bf16", "torch", "bf16 autocast", T + "llama_bf16", f"LlamaForCausalLM; {HF}"),
+    Entry("qwen2", "torch", "f32", T + "qwen2", f"Qwen2ForCausalLM; {HF}"),
+    Entry("bert-mlm", "torch", "f32", T + "bert_mlm", f"BertForMaskedLM, 15% masked; {HF}"),
+    Entry("t5", "torch", "f32", T + "t5", f"T5ForConditionalGeneration; {HF}"),
+    Entry("vit", "torch", "f32", T + "vit", f"ViTForImageClassification 32x32; {HF}"),
+    Entry(
+        "resnet18",
+        "torch",
+        "f32",
+        T + "resnet18",
+        "torchvision resnet18, 32x32; SGD momentum, LambdaLR warmup+cosine, label smoothing",
+    ),
+    Entry(
+        "resnet18-bf16",
+        "torch",
+        "bf16 autocast",
+        T + "resnet18_bf16",
+        "torchvision resnet18, 32x32; as resnet18",
+    ),
+    Entry(
+        "mobilenet-v3-small",
+        "torch",
+        "f32",
+        T + "mobilenet_v3_small",
+        "torchvision mobilenet_v3_small, 32x32 (dropout kept); as resnet18",
+    ),
+    Entry(
+        "efficientnet-b0",
+        "torch",
+        "f32",
+        T + "efficientnet_b0",
+        "torchvision efficientnet_b0, 32x32 (dropout, stochastic depth kept); as resnet18",
+    ),
+    Entry(
+        "lstm-lm",
+        "torch",
+        "f32",
+        T + "lstm_lm",
+        "word_language_model LSTM, tied weights; SGD lr 20, clip 0.25, StepLR",
+        ci=True,
+    ),
+    Entry(
+        "gru-lm",
+        "torch",
+        "f32",
+        T + "gru_lm",
+        "word_language_model GRU, tied weights; SGD lr 20, clip 0.25, StepLR",
+    ),
+    Entry(
+        "transformer-encoder",
+        "torch",
+        "f32",
+        T + "transformer_encoder",
+        "nn.TransformerEncoder LM (tutorial), causal mask; SGD lr 5, clip 0.5, StepLR",
+        ci=True,
+    ),
+    Entry(
+        "ddp-transformer-encoder",
+        "torch",
+        "f32",
+        T + "transformer_encoder",
+        "transformer-encoder under DDP, gloo, 2 ranks (forward_sync_buffers=False); rank 1 tampers",
+        ranks=2,
+    ),
+    Entry("flax-mnist-cnn", "jax", "f32", J + "mnist_cnn", "flax mnist CNN; optax.sgd momentum"),
+    Entry(
+        "flax-resnet",
+        "jax",
+        "f32",
+        J + "resnet_f32",
+        "imagenet-style ResNet, batch_stats; sgd nesterov, warmup+cosine",
+    ),
+    Entry(
+        "flax-resnet-bf16",
+        "jax",
+        "bf16 dtype",
+        J + "resnet_bf16",
+        "imagenet-style ResNet, batch_stats, dtype=bfloat16; sgd nesterov, warmup+cosine",
+    ),
+    Entry(
+        "flax-resnet-f16-dynscale",
+        "jax",
+        "f16 dtype",
+        J + "resnet_f16_dynamic_scale",
+        "imagenet-style ResNet, batch_stats, dtype=float16, DynamicScale",
+    ),
+    Entry(
+        "flax-lm1b",
+        "jax",
+        "f32",
+        J + "lm1b_f32",
+        "lm1b-style decoder, dropout 0.1 (PRNGKey in batch); adamw, rsqrt warmup",
+        ci=True,
+    ),
+    Entry(
+        "flax-lm1b-bf16",
+        "jax",
+        "bf16 dtype",
+        J + "lm1b_bf16",
+        "lm1b-style decoder, dtype=bfloat16; as flax-lm1b",
+    ),
+    Entry(
+        "flax-sst2-lstm",
+        "jax",
+        "f32",
+        J + "sst2_lstm",
+        "sst2-style LSTM classifier, dropout with typed jax.random.key; clip+adamw, warmup",
+    ),
+    Entry(
+        "flax-nnx-mlp",
+        "jax",
+        "f32",
+        J + "nnx_mlp",
+        "nnx model split into a TrainState, merged in the step; adam, warmup",
+        ci=True,
+    ),
+    Entry(
+        "jax-named-sharding",
+        "jax",
+        "f32",
+        J + "mnist_named_sharding",
+        "mnist CNN, 2 CPU devices, NamedSharding data parallel",
+        devices=2,
+    ),
+    Entry(
+        "jax-shard-map",
+        "jax",
+        "f32",
+        J + "mnist_shard_map",
+        "mnist CNN, 2 CPU devices, shard_map grads + pmean",
+        devices=2,
+    ),
+)
+
+BY_NAME: dict[str, Entry] = {entry.name: entry for entry in ENTRIES}

@@ -1,0 +1,300 @@
+"""What every zoo entry shares: the outcome of one run, and the two training loops.
+
+An entry builds a *recipe* (the model, optimizer, schedule and data its community's loop
+uses) and hands it to :func:`run_torch` or :func:`run_jax`, which train it under a ZKDV
+session with every step checked, time each step and report a :class:`RunOutcome`. The run
+is either ``honest`` or ``tampered``; the tampered run changes what production does in a way
+the attested step does not, so a sound session must end poisoned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import zkdv
+
+Mode = Literal["honest", "tampered"]
+
+EVERY_STEP = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
+
+
+@dataclass
+class RunOutcome:
+    """What one run of one entry did.
+
+    Attributes:
+        status: ``"closed"`` (``close()`` returned), ``"poisoned"`` (a
+            :class:`zkdv.ZKDVPoisonedError` was raised, during the steps or by ``close()``) or
+            ``"error"`` (any other exception).
+        message: The first line of the exception's message (empty when closed).
+        step_seconds: Wall-clock seconds of each training step that ran, the first included.
+        close_seconds: Seconds ``close()`` took (it drains the queued commitments and checks).
+        checks: How many checks completed.
+        worst_margin: The largest :meth:`zkdv.CheckResult.margin` over those checks (``None``
+            without checks).
+        tamper: What the tampered run changed (empty for an honest run).
+    """
+
+    status: Literal["closed", "poisoned", "error"]
+    message: str = ""
+    step_seconds: list[float] = field(default_factory=list)
+    close_seconds: float = 0.0
+    checks: int = 0
+    worst_margin: float | None = None
+    tamper: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-safe dictionary (an infinite margin becomes the string ``"inf"``)."""
+        data = asdict(self)
+        if self.worst_margin is not None and not math.isfinite(self.worst_margin):
+            data["worst_margin"] = "inf"
+        return data
+
+    @staticmethod
+    def median_step(seconds: Sequence[float]) -> float | None:
+        """The median of the steps after the first, ``None`` with fewer than two steps."""
+        return statistics.median(seconds[1:]) if len(seconds) > 1 else None
+
+
+def first_line(error: BaseException) -> str:
+    """``Type: first line of the message``, as the table reports a failure."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}".strip()
+
+
+def worst_margin(checks: Sequence[zkdv.CheckResult]) -> float | None:
+    """The largest margin over ``checks``, ``None`` when there are none."""
+    return max((c.margin() for c in checks), default=None)
+
+
+def outcome_of(
+    proof: Any, seconds: list[float], body: Callable[[], None], tamper: str
+) -> RunOutcome:
+    """Run ``body`` (the training loop, which appends to ``seconds``), then ``proof.close()``,
+    and classify what happened."""
+    status: Literal["closed", "poisoned", "error"] = "closed"
+    message = ""
+    close_seconds = 0.0
+    try:
+        body()
+        start = time.perf_counter()
+        proof.close()
+        close_seconds = time.perf_counter() - start
+    except zkdv.ZKDVPoisonedError as error:
+        status, message = "poisoned", first_line(error)
+    except Exception as error:  # reported in the table, whatever it is
+        status, message = "error", first_line(error)
+        # Leave no committer thread running; the session's own error is the one reported.
+        with contextlib.suppress(Exception):
+            proof.close()
+    checks: list[zkdv.CheckResult] = []
+    with contextlib.suppress(Exception):
+        checks = list(proof.checks)
+    return RunOutcome(
+        status=status,
+        message=message,
+        step_seconds=seconds,
+        close_seconds=close_seconds,
+        checks=len(checks),
+        worst_margin=worst_margin(checks),
+        tamper=tamper,
+    )
+
+
+# --- PyTorch ----------------------------------------------------------------------------------
+
+
+@dataclass
+class TorchRecipe:
+    """A PyTorch training program as its community writes it.
+
+    Attributes:
+        model: The root module (or its ``DistributedDataParallel`` wrapper).
+        optimizer: The optimizer over the model's parameters.
+        batches: The batches of each step: every batch is a tuple of ``accumulation``
+            micro-batches (pytrees of tensors).
+        loss: ``loss(forward, micro_batch) -> scalar``; ``forward`` calls the model.
+        tamper_parameter: The parameter whose gradient the tampered run scales.
+        scheduler: A learning-rate scheduler stepped after every optimizer step, or ``None``.
+        clip: The ``clip_grad_norm_`` bound, or ``None`` for no clipping.
+        autocast: The ``torch.autocast`` dtype of the forward pass, or ``None``.
+    """
+
+    model: Any
+    optimizer: Any
+    batches: list[tuple[Any, ...]]
+    loss: Callable[[Callable[..., Any], Any], Any]
+    tamper_parameter: Any
+    scheduler: Any = None
+    clip: float | None = None
+    autocast: Any = None
+
+
+TORCH_TAMPER = "production's gradient of one parameter x1.001 (hook) at the last step"
+
+
+def torch_step(
+    recipe: TorchRecipe,
+    model: Any,
+    optimizer: Any,
+    batch: tuple[Any, ...],
+    forward: Callable[..., Any],
+    backward: Callable[[Any], None],
+) -> None:
+    """One optimizer step of ``recipe`` as users write it: accumulate the gradients of the
+    micro-batches of ``batch`` (each loss divided by their number), clip, step, zero the
+    gradients."""
+    import torch
+
+    for part in batch:
+        context = (
+            torch.autocast("cpu", dtype=recipe.autocast)
+            if recipe.autocast is not None
+            else contextlib.nullcontext()
+        )
+        with context:
+            loss = recipe.loss(forward, part)
+        backward(loss / len(batch))
+    if recipe.clip is not None:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), recipe.clip)
+    optimizer.step()
+    optimizer.zero_grad()
+
+
+def run_torch(
+    make: Callable[[], TorchRecipe],
+    mode: Mode,
+    directory: Path,
+    *,
+    seal: bool = True,
+    tamper_rank: int | None = None,
+) -> RunOutcome:
+    """Train ``make()``'s recipe under a ``zkdv.torch`` session with every step checked.
+
+    The tampered run registers, for the last step only, a hook that scales the gradient of
+    ``recipe.tamper_parameter`` by 1.001 on production's backward pass: production applies a
+    slightly wrong update that the attested step does not compute. Under DDP only
+    ``tamper_rank`` tampers. ``seal=False`` skips sealing the AOT Inductor package.
+    """
+    import torch
+
+    torch.set_num_threads(1)
+    recipe = make()
+    proof = zkdv.torch.ZKDV(directory, EVERY_STEP)
+    proof._seal_package = seal
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    recipe.model, recipe.optimizer = proof.prepare(recipe.model, recipe.optimizer)
+
+    @proof.attest
+    def attested_step(model: Any, optimizer: Any, batch: Any) -> None:
+        def forward(*args: Any, **kwargs: Any) -> Any:
+            return proof.forward(model, *args, **kwargs)
+
+        torch_step(recipe, model, optimizer, batch, forward, proof.backward)
+
+    seconds: list[float] = []
+    tampering = mode == "tampered"
+
+    def loop() -> None:
+        last = len(recipe.batches) - 1
+        for step, batch in enumerate(recipe.batches):
+            start = time.perf_counter()
+            hook = None
+            with proof.transaction(batch=batch):
+                if tampering and step == last and tamper_rank in (None, _rank()):
+                    hook = recipe.tamper_parameter.register_hook(lambda g: g * 1.001)
+                torch_step(
+                    recipe, recipe.model, recipe.optimizer, batch, recipe.model, proof.backward
+                )
+                if hook is not None:
+                    hook.remove()
+            if recipe.scheduler is not None:
+                recipe.scheduler.step()
+            seconds.append(time.perf_counter() - start)
+
+    return outcome_of(proof, seconds, loop, TORCH_TAMPER if tampering else "")
+
+
+def _rank() -> int | None:
+    import torch.distributed as dist
+
+    return dist.get_rank() if dist.is_available() and dist.is_initialized() else None
+
+
+# --- JAX ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class JaxRecipe:
+    """A JAX/Flax training program as its community writes it.
+
+    Attributes:
+        state: The ``zkdv.jax.contrib.TrainState`` (or subclass) to train.
+        step: The training step, ``step(state, *batch) -> state`` or ``(state, metrics)``.
+        batches: The arguments after the state of each step.
+        donate: Whether the step donates the state (``donate_argnums=(0,)``), as the recipe
+            does.
+        place: Called on each batch before the step (device placement), or ``None``.
+    """
+
+    state: Any
+    step: Callable[..., Any]
+    batches: list[tuple[Any, ...]]
+    donate: bool = True
+    place: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None
+
+
+JAX_TAMPER = "one parameter coordinate +0.01 between the last two steps"
+
+
+def tamper_params(params: Any) -> Any:
+    """``params`` with the first coordinate of its first leaf increased by 0.01."""
+    import jax
+
+    leaves, tree = jax.tree.flatten(params)
+    first = leaves[0]
+    leaves[0] = first.reshape(-1).at[0].add(0.01).reshape(first.shape).astype(first.dtype)
+    return jax.tree.unflatten(tree, leaves)
+
+
+def run_jax(
+    make: Callable[[Any], JaxRecipe],
+    mode: Mode,
+    directory: Path,
+) -> RunOutcome:
+    """Train ``make(proof)``'s recipe under ``proof.jit`` with every step checked.
+
+    The tampered run edits one parameter coordinate between the last two steps, outside the
+    attested step.
+    """
+    import jax
+
+    proof = zkdv.jax.ZKDV(directory, EVERY_STEP)
+    proof.start(rolling_window=2, probe_ratio=0.25)
+    seconds: list[float] = []
+    tampering = mode == "tampered"
+
+    def loop() -> None:
+        recipe = make(proof)
+        step = proof.jit(recipe.step, donate_argnums=(0,) if recipe.donate else ())
+        state = recipe.state
+        last = len(recipe.batches) - 1
+        for i, batch in enumerate(recipe.batches):
+            if tampering and i == last:
+                state = state.replace(params=tamper_params(state.params))
+            if recipe.place is not None:
+                batch = recipe.place(batch)
+            start = time.perf_counter()
+            result = step(state, *batch)
+            state = result[0] if isinstance(result, tuple) else result
+            jax.block_until_ready(state)
+            seconds.append(time.perf_counter() - start)
+
+    return outcome_of(proof, seconds, loop, JAX_TAMPER if tampering else "")

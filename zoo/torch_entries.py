@@ -1,0 +1,457 @@
+"""PyTorch entries: the libraries' own classes at tiny sizes, trained the way their users do.
+
+Every builder takes the number of optimizer steps and returns a
+:class:`zoo.harness.TorchRecipe` with synthetic data drawn in-process from a seeded
+generator. No weights or data are downloaded.
+
+Dropout: ``zkdv.torch`` refuses implicit random operators (``docs/torch.md``), and a
+Hugging Face or torchvision model gives no way to pass its dropout masks in the batch. The
+entries therefore set the dropout probabilities their configurations expose to 0, as LLM
+pretraining configurations do; ``gpt2-dropout`` keeps GPT-2's default dropout to show the
+refusal, and the torchvision CNNs keep theirs (their constructors have no switch that
+turns off every random operator).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch import nn
+from torch.nn import functional
+
+from zoo.harness import TorchRecipe
+
+VOCAB = 128
+SEQ = 16
+BATCH = 4
+
+
+def _generator(seed: int = 1) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+def _tokens(steps: int, accumulation: int = 1, batch: int = BATCH) -> list[tuple[Any, ...]]:
+    """Causal-LM batches: ``{"input_ids", "labels"}`` with labels equal to the inputs (the
+    model shifts them), ``accumulation`` micro-batches per step."""
+    g = _generator()
+    out = []
+    for _ in range(steps):
+        micro = []
+        for _ in range(accumulation):
+            ids = torch.randint(VOCAB, (batch, SEQ), generator=g)
+            micro.append({"input_ids": ids, "labels": ids.clone()})
+        out.append(tuple(micro))
+    return out
+
+
+def _hf_loss(forward: Callable[..., Any], batch: Any) -> Any:
+    """A Hugging Face model computes its own loss from ``labels``."""
+    return forward(**batch).loss
+
+
+def _hf_adamw(model: nn.Module, steps: int, lr: float = 1e-3) -> tuple[Any, Any]:
+    """The Trainer's optimizer and schedule: AdamW with weight decay off for biases and
+    LayerNorm weights, and ``get_linear_schedule_with_warmup`` (from lr=0)."""
+    from transformers import get_linear_schedule_with_warmup
+
+    decay, no_decay = [], []
+    for name, parameter in model.named_parameters():
+        (no_decay if parameter.ndim < 2 or "norm" in name.lower() else decay).append(parameter)
+    optimizer = torch.optim.AdamW(
+        [
+            {"params": decay, "weight_decay": 0.01},
+            {"params": no_decay, "weight_decay": 0.0},
+        ],
+        lr=lr,
+    )
+    scheduler = get_linear_schedule_with_warmup(
+        optimizer, num_warmup_steps=max(1, steps // 2), num_training_steps=steps * 4
+    )
+    return optimizer, scheduler
+
+
+def _first_weight(model: nn.Module) -> torch.Tensor:
+    """The first matrix parameter, whose gradient the tampered run scales."""
+    return next(p for p in model.parameters() if p.ndim >= 2)
+
+
+def _causal_lm(
+    model: nn.Module, steps: int, *, accumulation: int = 1, autocast: Any = None
+) -> TorchRecipe:
+    optimizer, scheduler = _hf_adamw(model, steps)
+    return TorchRecipe(
+        model=model,
+        optimizer=optimizer,
+        scheduler=scheduler,
+        batches=_tokens(steps, accumulation),
+        loss=_hf_loss,
+        tamper_parameter=_first_weight(model),
+        clip=1.0,
+        autocast=autocast,
+    )
+
+
+def gpt2(steps: int, *, dropout: float = 0.0, autocast: Any = None) -> TorchRecipe:
+    """``GPT2LMHeadModel``: AdamW, linear warmup schedule, clipping, gradient accumulation
+    over two micro-batches."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(0)
+    config = GPT2Config(
+        vocab_size=VOCAB,
+        n_positions=SEQ,
+        n_embd=32,
+        n_layer=2,
+        n_head=2,
+        resid_pdrop=dropout,
+        embd_pdrop=dropout,
+        attn_pdrop=dropout,
+    )
+    return _causal_lm(GPT2LMHeadModel(config), steps, accumulation=2, autocast=autocast)
+
+
+def gpt2_bf16(steps: int) -> TorchRecipe:
+    """GPT-2 with the forward pass under ``torch.autocast(bfloat16)``."""
+    return gpt2(steps, autocast=torch.bfloat16)
+
+
+def gpt2_dropout(steps: int) -> TorchRecipe:
+    """GPT-2 with its configuration's default dropout (0.1)."""
+    return gpt2(steps, dropout=0.1)
+
+
+def llama(steps: int, *, autocast: Any = None) -> TorchRecipe:
+    """``LlamaForCausalLM`` with grouped-query attention: AdamW, warmup, clipping."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        vocab_size=VOCAB,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=SEQ,
+    )
+    return _causal_lm(LlamaForCausalLM(config), steps, autocast=autocast)
+
+
+def llama_bf16(steps: int) -> TorchRecipe:
+    """Llama with the forward pass under ``torch.autocast(bfloat16)``."""
+    return llama(steps, autocast=torch.bfloat16)
+
+
+def qwen2(steps: int) -> TorchRecipe:
+    """``Qwen2ForCausalLM`` (biases on q, k, v; tied embeddings off): AdamW, warmup,
+    clipping."""
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    torch.manual_seed(0)
+    config = Qwen2Config(
+        vocab_size=VOCAB,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=SEQ,
+    )
+    return _causal_lm(Qwen2ForCausalLM(config), steps)
+
+
+def bert_mlm(steps: int) -> TorchRecipe:
+    """``BertForMaskedLM``: 15% of the tokens masked, labels -100 elsewhere (the data
+    collator's convention); AdamW, warmup, clipping."""
+    from transformers import BertConfig, BertForMaskedLM
+
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=VOCAB,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=SEQ,
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )
+    model = BertForMaskedLM(config)
+    g = _generator()
+    batches = []
+    for _ in range(steps):
+        ids = torch.randint(5, VOCAB, (BATCH, SEQ), generator=g)
+        masked = torch.rand(BATCH, SEQ, generator=g) < 0.15
+        masked[:, 0] = True  # at least one masked token per row
+        labels = torch.where(masked, ids, torch.full_like(ids, -100))
+        inputs = torch.where(masked, torch.full_like(ids, 4), ids)  # 4: the [MASK] id here
+        batches.append(({"input_ids": inputs, "labels": labels},))
+    optimizer, scheduler = _hf_adamw(model, steps)
+    return TorchRecipe(
+        model=model,
+        optimizer=optimizer,
+        scheduler=scheduler,
+        batches=batches,
+        loss=_hf_loss,
+        tamper_parameter=_first_weight(model),
+        clip=1.0,
+    )
+
+
+def t5(steps: int) -> TorchRecipe:
+    """``T5ForConditionalGeneration``: encoder inputs, decoder labels (the model shifts
+    them right); AdamW, warmup, clipping."""
+    from transformers import T5Config, T5ForConditionalGeneration
+
+    torch.manual_seed(0)
+    config = T5Config(
+        vocab_size=VOCAB,
+        d_model=32,
+        d_kv=8,
+        d_ff=64,
+        num_layers=2,
+        num_decoder_layers=2,
+        num_heads=4,
+        dropout_rate=0.0,
+        decoder_start_token_id=0,
+        pad_token_id=0,
+    )
+    model = T5ForConditionalGeneration(config)
+    g = _generator()
+    batches = []
+    for _ in range(steps):
+        source = torch.randint(1, VOCAB, (BATCH, SEQ), generator=g)
+        target = torch.randint(1, VOCAB, (BATCH, SEQ // 2), generator=g)
+        batches.append(({"input_ids": source, "labels": target},))
+    optimizer, scheduler = _hf_adamw(model, steps)
+    return TorchRecipe(
+        model=model,
+        optimizer=optimizer,
+        scheduler=scheduler,
+        batches=batches,
+        loss=_hf_loss,
+        tamper_parameter=_first_weight(model),
+        clip=1.0,
+    )
+
+
+def vit(steps: int) -> TorchRecipe:
+    """``ViTForImageClassification`` on 32x32 images: AdamW, warmup, clipping."""
+    from transformers import ViTConfig, ViTForImageClassification
+
+    torch.manual_seed(0)
+    config = ViTConfig(
+        image_size=32,
+        patch_size=8,
+        num_channels=3,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        num_labels=10,
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )
+    model = ViTForImageClassification(config)
+    g = _generator()
+    batches = [
+        (
+            {
+                "pixel_values": torch.randn(BATCH, 3, 32, 32, generator=g),
+                "labels": torch.randint(10, (BATCH,), generator=g),
+            },
+        )
+        for _ in range(steps)
+    ]
+    optimizer, scheduler = _hf_adamw(model, steps)
+    return TorchRecipe(
+        model=model,
+        optimizer=optimizer,
+        scheduler=scheduler,
+        batches=batches,
+        loss=_hf_loss,
+        tamper_parameter=_first_weight(model),
+        clip=1.0,
+    )
+
+
+def _images(steps: int, size: int, batch: int = BATCH) -> list[tuple[Any, ...]]:
+    g = _generator()
+    return [
+        (
+            (
+                torch.randn(batch, 3, size, size, generator=g),
+                torch.randint(10, (batch,), generator=g),
+            ),
+        )
+        for _ in range(steps)
+    ]
+
+
+def _classification_loss(forward: Callable[..., Any], batch: Any) -> Any:
+    images, labels = batch
+    return functional.cross_entropy(forward(images), labels, label_smoothing=0.1)
+
+
+def _vision(model: nn.Module, steps: int, size: int, autocast: Any = None) -> TorchRecipe:
+    """torchvision's classification reference: SGD with momentum and weight decay, label
+    smoothing, a linear warmup from lr=0 (``LambdaLR``) into cosine decay."""
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-4)
+    warmup = max(1, steps // 2)
+
+    def factor(step: int) -> float:
+        if step < warmup:
+            return step / warmup
+        return 0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, 4 * steps)))
+
+    return TorchRecipe(
+        model=model,
+        optimizer=optimizer,
+        scheduler=torch.optim.lr_scheduler.LambdaLR(optimizer, factor),
+        batches=_images(steps, size, batch=2),
+        loss=_classification_loss,
+        tamper_parameter=_first_weight(model),
+        autocast=autocast,
+    )
+
+
+def resnet18(steps: int) -> TorchRecipe:
+    """torchvision ``resnet18(num_classes=10)`` on 32x32 images (BatchNorm buffers)."""
+    from torchvision.models import resnet18 as build
+
+    torch.manual_seed(0)
+    return _vision(build(num_classes=10), steps, 32)
+
+
+def resnet18_bf16(steps: int) -> TorchRecipe:
+    """``resnet18`` with the forward pass under ``torch.autocast(bfloat16)``."""
+    from torchvision.models import resnet18 as build
+
+    torch.manual_seed(0)
+    return _vision(build(num_classes=10), steps, 32, autocast=torch.bfloat16)
+
+
+def mobilenet_v3_small(steps: int) -> TorchRecipe:
+    """torchvision ``mobilenet_v3_small(num_classes=10)`` on 32x32 images (its classifier
+    keeps its dropout)."""
+    from torchvision.models import mobilenet_v3_small as build
+
+    torch.manual_seed(0)
+    return _vision(build(num_classes=10), steps, 32)
+
+
+def efficientnet_b0(steps: int) -> TorchRecipe:
+    """torchvision ``efficientnet_b0(num_classes=10)`` on 32x32 images (dropout and
+    stochastic depth as constructed)."""
+    from torchvision.models import efficientnet_b0 as build
+
+    torch.manual_seed(0)
+    return _vision(build(num_classes=10), steps, 32)
+
+
+class RNNModel(nn.Module):
+    """PyTorch's word-language-model example: embedding, a recurrent network, a decoder
+    tied to the embedding (``--tied``)."""
+
+    def __init__(self, kind: str, tokens: int, size: int, layers: int) -> None:
+        super().__init__()
+        self.encoder = nn.Embedding(tokens, size)
+        self.rnn = getattr(nn, kind)(size, size, layers, batch_first=False)
+        self.decoder = nn.Linear(size, tokens)
+        self.decoder.weight = self.encoder.weight
+
+    def forward(self, source: torch.Tensor) -> torch.Tensor:
+        output, _ = self.rnn(self.encoder(source))
+        return self.decoder(output)
+
+
+def _sequence_batches(steps: int, seed: int = 1) -> list[tuple[Any, ...]]:
+    """Sequence-first token batches, targets shifted by one (``get_batch`` of the example)."""
+    g = _generator(seed)
+    out = []
+    for _ in range(steps):
+        chunk = torch.randint(VOCAB, (SEQ + 1, BATCH), generator=g)
+        out.append(((chunk[:-1], chunk[1:]),))
+    return out
+
+
+def _lm_loss(forward: Callable[..., Any], batch: Any) -> Any:
+    source, target = batch
+    return functional.cross_entropy(forward(source).reshape(-1, VOCAB), target.reshape(-1))
+
+
+def lstm_lm(steps: int) -> TorchRecipe:
+    """The word-language-model example with an LSTM: SGD, ``clip_grad_norm_(0.25)``, the
+    learning rate divided by 4 on a plateau (here: a ``StepLR``)."""
+    torch.manual_seed(0)
+    model = RNNModel("LSTM", VOCAB, 32, 2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=20.0)
+    return TorchRecipe(
+        model=model,
+        optimizer=optimizer,
+        scheduler=torch.optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.25),
+        batches=_sequence_batches(steps),
+        loss=_lm_loss,
+        tamper_parameter=model.rnn.weight_hh_l0,
+        clip=0.25,
+    )
+
+
+def gru_lm(steps: int) -> TorchRecipe:
+    """The word-language-model example with a GRU."""
+    torch.manual_seed(0)
+    model = RNNModel("GRU", VOCAB, 32, 2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=20.0)
+    return TorchRecipe(
+        model=model,
+        optimizer=optimizer,
+        scheduler=torch.optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.25),
+        batches=_sequence_batches(steps),
+        loss=_lm_loss,
+        tamper_parameter=model.rnn.weight_hh_l0,
+        clip=0.25,
+    )
+
+
+class TransformerModel(nn.Module):
+    """The ``nn.TransformerEncoder`` language model of PyTorch's tutorial: embedding scaled
+    by sqrt(d), sinusoidal positions, a causal mask, a linear decoder."""
+
+    def __init__(self, tokens: int, size: int, heads: int, hidden: int, layers: int) -> None:
+        super().__init__()
+        self.size = size
+        position = torch.arange(SEQ).unsqueeze(1)
+        div = torch.exp(torch.arange(0, size, 2) * (-math.log(10000.0) / size))
+        table = torch.zeros(SEQ, 1, size)
+        table[:, 0, 0::2] = torch.sin(position * div)
+        table[:, 0, 1::2] = torch.cos(position * div)
+        self.register_buffer("positions", table, persistent=False)
+        self.embedding = nn.Embedding(tokens, size)
+        layer = nn.TransformerEncoderLayer(size, heads, hidden, dropout=0.0)
+        self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+        self.decoder = nn.Linear(size, tokens)
+
+    def forward(self, source: torch.Tensor) -> torch.Tensor:
+        mask = nn.Transformer.generate_square_subsequent_mask(source.shape[0])
+        x = self.embedding(source) * math.sqrt(self.size) + self.positions[: source.shape[0]]
+        return self.decoder(self.encoder(x, mask=mask, is_causal=True))
+
+
+def transformer_encoder(steps: int, seed: int = 1) -> TorchRecipe:
+    """The tutorial's loop: SGD lr=5, ``clip_grad_norm_(0.5)``, ``StepLR(gamma=0.95)``; the
+    data drawn with ``seed`` (a DDP rank draws its own)."""
+    torch.manual_seed(0)
+    model = TransformerModel(VOCAB, 32, 2, 64, 2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=5.0)
+    return TorchRecipe(
+        model=model,
+        optimizer=optimizer,
+        scheduler=torch.optim.lr_scheduler.StepLR(optimizer, 1, gamma=0.95),
+        batches=_sequence_batches(steps, seed),
+        loss=_lm_loss,
+        tamper_parameter=model.embedding.weight,
+        clip=0.5,
+    )
