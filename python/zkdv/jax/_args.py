@@ -5,13 +5,15 @@
 ``jax.jit`` maps them); :func:`split_static` and :func:`merge_static` take a call apart into
 its static values and its dynamic pytree and put it back together; :func:`donated_positions`
 says which flat dynamic inputs the options donate; :func:`aval` is the abstract value JAX gives
-an input.
+an input. :func:`key_impls`, :func:`unwrap_keys` and :func:`wrap_keys` convert typed PRNG keys
+(``jax.random.key``, dtype ``key<fry>``) to their key data and back at the program boundary: the
+compiled programs and the committed batch see ``uint32`` key data, the user's function sees keys.
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +27,11 @@ __all__ = [
     "Call",
     "aval",
     "donated_positions",
+    "key_impls",
     "merge_static",
     "split_static",
+    "unwrap_keys",
+    "wrap_keys",
 ]
 
 JIT_OPTIONS = frozenset(
@@ -142,3 +147,40 @@ def aval(x: Any) -> jax.ShapeDtypeStruct:
     """The abstract value JAX gives an input (64-bit types canonicalized unless x64 is on)."""
     dtype = jax.dtypes.canonicalize_dtype(np.result_type(x) if not hasattr(x, "dtype") else x.dtype)
     return jax.ShapeDtypeStruct(np.shape(x), dtype)
+
+
+KeyImpls = tuple[Any, ...]
+"""Per flat leaf, the PRNG implementation of a typed key (``jax.random.key_impl``), or
+``None`` for any other leaf."""
+
+
+def _is_key(x: Any) -> bool:
+    dtype = getattr(x, "dtype", None)
+    # A numpy dtype is never a key: the common case costs one isinstance.
+    return (
+        dtype is not None
+        and not isinstance(dtype, np.dtype)
+        and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
+    )
+
+
+def key_impls(flat: Sequence[Any]) -> KeyImpls:
+    """The PRNG implementation of each typed-key leaf of ``flat`` (``None`` for the others)."""
+    return tuple(jax.random.key_impl(x) if _is_key(x) else None for x in flat)
+
+
+def unwrap_keys(flat: Sequence[Any]) -> list[Any]:
+    """``flat`` with every typed key replaced by its ``uint32`` key data
+    (``jax.random.key_data``), the form the programs take and the batch commits."""
+    return [jax.random.key_data(x) if _is_key(x) else x for x in flat]
+
+
+def wrap_keys(flat: Sequence[Any], impls: KeyImpls) -> list[Any]:
+    """The inverse of :func:`unwrap_keys`: the leaves with an implementation in ``impls``
+    wrapped back into typed keys (``jax.random.wrap_key_data``); traced values too."""
+    if not any(impl is not None for impl in impls):
+        return list(flat)
+    return [
+        x if impl is None else jax.random.wrap_key_data(x, impl=impl)
+        for x, impl in zip(flat, impls, strict=True)
+    ]

@@ -44,7 +44,7 @@ from jax.tree_util import PyTreeDef
 from zkdv import passes
 from zkdv._packing import BatchLayout
 from zkdv.jax import _exported
-from zkdv.jax._args import Call, aval, merge_static
+from zkdv.jax._args import Call, aval, key_impls, merge_static, unwrap_keys, wrap_keys
 from zkdv.jax._attest import AttestedFunction
 from zkdv.jax._program import OutputLayout, Placement, StepProgram
 from zkdv.jax._transaction import Transaction, tracing
@@ -67,14 +67,18 @@ class FirstCall:
     static: tuple[Any, ...]
     tree: PyTreeDef
     flat: tuple[Any, ...]
-    """The call's flat dynamic inputs."""
+    """The call's flat dynamic inputs, typed PRNG keys as their key data."""
+    keys: tuple[Any, ...]
+    """Per flat input, the PRNG implementation of a typed key (``None`` for arrays)."""
     donated: frozenset[int]
     """Flat positions of the donated inputs."""
 
     def arguments(self, flat: Sequence[Any], replay: bool = False) -> Call:
         """The step's ``(args, kwargs)`` with ``flat`` as the dynamic inputs; with ``replay``,
-        contrib states swap in their ``attest_apply_fn`` for the attested program."""
-        args, kwargs = merge_static(self.static, jax.tree.unflatten(self.tree, list(flat)))
+        contrib states swap in their ``attest_apply_fn`` for the attested program. Key data
+        in ``flat`` is wrapped back into the typed keys the function was called with."""
+        flat = wrap_keys(flat, self.keys)
+        args, kwargs = merge_static(self.static, jax.tree.unflatten(self.tree, flat))
         if replay:
 
             def swap(x: Any) -> Any:
@@ -285,6 +289,9 @@ class Canonical:
         post_o = jax.tree.leaves(transaction.post_opt_state)
         deltas = jax.tree.leaves(transaction.deltas)
         out_leaves, out_tree = jax.tree.flatten(out)
+        # Typed keys leave the program as key data and are wrapped again on the host.
+        out_keys = key_impls(out_leaves)
+        out_leaves = unwrap_keys(out_leaves)
         ids_p = {id(x): k for k, x in enumerate(post_p)}
         ids_o = {id(x): k for k, x in enumerate(post_o)}
         sources: list[tuple[Literal["p", "o", "u"], int]] = []
@@ -297,7 +304,7 @@ class Canonical:
             else:
                 sources.append(("u", len(user)))
                 user.append(leaf)
-        self._outputs = OutputLayout(out_tree, tuple(sources), len(user))
+        self._outputs = OutputLayout(out_tree, tuple(sources), len(user), out_keys)
         if placement.mesh is not None:
             # Every parameter, delta and optimizer leaf keeps its input's layout.
             post_p = placement.constrain(post_p, placement.params)
@@ -501,6 +508,7 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
         static=call.static,
         in_tree=call.tree,
         in_avals=avals,
+        in_keys=call.keys,
         param_positions=inputs.params,
         opt_positions=inputs.opt,
         batch_positions=inputs.batch,

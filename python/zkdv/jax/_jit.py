@@ -21,7 +21,15 @@ from typing import Any
 import jax
 from jax.tree_util import PyTreeDef
 
-from zkdv.jax._args import JIT_OPTIONS, ArgSpec, aval, donated_positions, split_static
+from zkdv.jax._args import (
+    JIT_OPTIONS,
+    ArgSpec,
+    aval,
+    donated_positions,
+    key_impls,
+    split_static,
+    unwrap_keys,
+)
 from zkdv.jax._build import FirstCall, build_program
 from zkdv.jax._host import StepHost
 from zkdv.jax._program import StepProgram
@@ -67,8 +75,10 @@ class ProvedFunction:
         args = self._place_inputs(args)
         static, dyn = split_static(self._spec, args, kwargs)
         flat, tree = jax.tree.flatten(dyn)
-        program = self._program_for(static, tree, flat)
-        self._check_compatible(program, static, tree, flat)
+        keys = key_impls(flat)
+        flat = unwrap_keys(flat)
+        program = self._program_for(static, tree, flat, keys)
+        self._check_compatible(program, static, tree, flat, keys)
         out = self._host.run_step(program, flat)
         out_shardings = self._options.get("out_shardings")
         if out_shardings is not None:
@@ -102,10 +112,11 @@ class ProvedFunction:
         """Build (or return) the compiled step for these arguments without running it."""
         static, dyn = split_static(self._spec, args, kwargs)
         flat, tree = jax.tree.flatten(dyn)
-        return self._program_for(static, tree, flat)
+        keys = key_impls(flat)
+        return self._program_for(static, tree, unwrap_keys(flat), keys)
 
     def _program_for(
-        self, static: tuple[Any, ...], tree: PyTreeDef, flat: list[Any]
+        self, static: tuple[Any, ...], tree: PyTreeDef, flat: list[Any], keys: tuple[Any, ...]
     ) -> StepProgram:
         """The program, built and registered with the session by the first call."""
         with self._lock:
@@ -117,6 +128,7 @@ class ProvedFunction:
                     static=static,
                     tree=tree,
                     flat=tuple(flat),
+                    keys=keys,
                     donated=donated_positions(self._spec, tree, len(flat)),
                 )
                 program = build_program(call, self._host.probe_ratio, self._host.attested_function)
@@ -125,7 +137,12 @@ class ProvedFunction:
             return self._program
 
     def _check_compatible(
-        self, program: StepProgram, static: tuple[Any, ...], tree: PyTreeDef, flat: list[Any]
+        self,
+        program: StepProgram,
+        static: tuple[Any, ...],
+        tree: PyTreeDef,
+        flat: list[Any],
+        keys: tuple[Any, ...],
     ) -> None:
         name = program.name
         try:
@@ -141,6 +158,12 @@ class ProvedFunction:
             raise ValueError(
                 f"proof.jit({name}): the input structure differs from the first call's; the "
                 f"transcript's layout is fixed by it.\n first: {program.in_tree}\n now:   {tree}"
+            )
+        if keys != program.in_keys:
+            raise ValueError(
+                f"proof.jit({name}): the typed PRNG keys among the inputs differ from the first "
+                f"call's (implementation per input leaf, None for arrays): first "
+                f"{program.in_keys}, now {keys}"
             )
         for i, (x, want) in enumerate(zip(flat, program.in_avals, strict=True)):
             if getattr(x, "shape", None) == want.shape and getattr(x, "dtype", None) == want.dtype:

@@ -20,6 +20,7 @@ import jax
 from jax.tree_util import PyTreeDef
 
 from zkdv._packing import BatchLayout
+from zkdv.jax._args import wrap_keys
 from zkdv.overlap import Overlap
 
 __all__ = ["OutputLayout", "Placement", "StepOutputs", "StepProgram"]
@@ -146,6 +147,9 @@ class OutputLayout:
     (``u``) leaf, and its position among those."""
     n_user: int
     """Returned leaves that are not the post-update state."""
+    keys: tuple[Any, ...] = ()
+    """Per returned leaf, the PRNG implementation of a typed key, which the programs return as
+    its key data (``None`` for arrays; empty when no leaf is a key)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,6 +163,9 @@ class StepProgram:
     static: tuple[Any, ...]
     in_tree: PyTreeDef
     in_avals: tuple[jax.ShapeDtypeStruct, ...]
+    """The flat dynamic inputs' abstract values (typed keys as their key data)."""
+    in_keys: tuple[Any, ...]
+    """Per flat input, the PRNG implementation of a typed key (``None`` for arrays)."""
     param_positions: tuple[int, ...]
     opt_positions: tuple[int, ...]
     batch_positions: tuple[int, ...]
@@ -209,4 +216,6 @@ class StepProgram:
         """The function's own return value, rebuilt from the production outputs."""
         table = {"p": parts["post_params"], "o": parts["post_opt_state"], "u": parts["user"]}
         leaves = [table[k][i] for k, i in self.outputs.sources]
+        if any(impl is not None for impl in self.outputs.keys):
+            leaves = wrap_keys(leaves, self.outputs.keys)
         return jax.tree.unflatten(self.outputs.tree, leaves)
