@@ -12,6 +12,11 @@ run in a subprocess, since the device count is fixed when JAX initializes its ba
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -254,3 +259,118 @@ def test_an_nnx_dropout_rng_bridged_into_a_train_state(tmp_path):
     assert_same_tree(state.params, flax_state.params)
     assert_same_tree(state.rest, flax_state.rest)
     assert int(state.rest["dropout"]["rngs"]["count"][...]) == 4
+
+
+# -- 2, 3. two host devices: NamedSharding and shard_map data parallelism --------------------
+
+MULTI_DEVICE = textwrap.dedent(
+    r"""
+    import json, re, sys
+    from functools import partial
+    import jax, jax.numpy as jnp, numpy as np, optax
+    from jax.sharding import NamedSharding, AxisType, PartitionSpec as P
+    from flax.training import train_state
+    import zkdv, jax_steps
+
+    mode, out = sys.argv[1], sys.argv[2]
+    assert len(jax.devices()) == 2
+    explicit = mode.endswith("explicit")
+    axis_type = AxisType.Explicit if explicit else AxisType.Auto
+    mesh = jax.make_mesh((2,), ("d",), axis_types=(axis_type,))
+
+    def loss_of(apply_fn, params, x, y):
+        logits = apply_fn({"params": params}, x)
+        return optax.softmax_cross_entropy(logits, jax.nn.one_hot(y, 4)).mean()
+
+    def named_step(state, x, y):
+        value, grads = jax.value_and_grad(partial(loss_of, state.apply_fn))(state.params, x, y)
+        return state.apply_gradients(grads=grads), value
+
+    def shard_map_step(state, x, y):
+        @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P("d"), P("d")), out_specs=(P(), P()))
+        def grads(params, x, y):
+            value, g = jax.value_and_grad(partial(loss_of, state.apply_fn))(params, x, y)
+            return jax.lax.pmean(g, "d"), jax.lax.pmean(value, "d")
+        g, value = grads(state.params, x, y)
+        return state.apply_gradients(grads=g), value
+
+    step = shard_map_step if mode.startswith("shard_map") else named_step
+    policy = zkdv.SamplingPolicy.DEBUGCheckEvery(1)
+    proof = zkdv.jax.ZKDV(out, zkdv.ZKDVConfig(sampling_policy=policy), replay_snapshot_interval=3)
+    proof.start(rolling_window=2, probe_ratio=0.1)
+    state, batches = jax_steps.mlp(proof, features=8, batch=16, hidden=16)
+    flax_state = train_state.TrainState.create(
+        apply_fn=state.apply_fn, params=state.params, tx=state.tx
+    )
+    replicated, rows = NamedSharding(mesh, P()), NamedSharding(mesh, P("d"))
+    state = jax.device_put(state, replicated)
+    flax_state = jax.device_put(jax.tree.map(jnp.copy, flax_state), replicated)
+    proved, plain = proof.jit(step), jax.jit(step)
+    for x, y in batches(5):
+        x, y = jax.device_put(x, rows), jax.device_put(y, rows)
+        state, loss = proved(state, x, y)
+        flax_state, flax_loss = plain(flax_state, x, y)
+    proof.close()
+    failed = [str(c) for c in proof.checks if c.verdict != "pass"]
+    report = {"checks": len(proof.checks), "failed": failed}
+    report["max_param_difference"] = max(
+        float(np.max(np.abs(np.asarray(a) - np.asarray(b))))
+        for a, b in zip(jax.tree.leaves(state.params), jax.tree.leaves(flax_state.params))
+    )
+    production = proved.program.production
+    production = getattr(production, "compiled", production)
+    reference = plain.lower(flax_state, x, y).compile()
+
+    def per_device(compiled):
+        avals = jax.tree.leaves(compiled.in_avals)
+        shardings = jax.tree.leaves(compiled.input_shardings)
+        return [[list(a.shape), list(s.shard_shape(a.shape))] for a, s in zip(avals, shardings)]
+
+    def dots(compiled):
+        return sorted(re.findall(r"= (\w+\[[\d,]*\])\S* dot\(", compiled.as_text()))
+
+    report["n_state"] = proved.program.n_params + len(proved.program.opt_positions)
+    report["production_inputs"] = per_device(production)
+    report["jit_inputs"] = per_device(reference)
+    report["production_dots"], report["jit_dots"] = dots(production), dots(reference)
+    print(json.dumps(report))
+    """
+)
+
+
+def run_on_two_devices(tmp_path: Path, mode: str) -> dict[str, Any]:
+    """Run :data:`MULTI_DEVICE` in ``mode`` on two host devices; its JSON report."""
+    env = dict(os.environ)
+    env["XLA_FLAGS"] = (
+        env.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=2"
+    ).strip()
+    env["JAX_PLATFORMS"] = "cpu"
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parent), env.get("PYTHONPATH", "")])
+    result = subprocess.run(
+        [sys.executable, "-c", MULTI_DEVICE, mode, str(tmp_path / "proof")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_named_sharding_data_parallel_keeps_the_batch_sharded(tmp_path):
+    """Production computes each device's half of the batch, as jax.jit does."""
+    report = run_on_two_devices(tmp_path, "named_auto")
+    assert report["checks"] == 10 and not report["failed"], report["failed"]
+    assert report["max_param_difference"] == 0.0
+    n = report["n_state"]
+    production, plain = report["production_inputs"], report["jit_inputs"]
+    # Parameters and optimizer state: the same per-device shapes (jax.jit's first input is
+    # the TrainState's step counter, which proof.jit packs into the batch).
+    assert production[:n] == plain[1 : n + 1]
+    # The batch: x f32[16, 8] and y i32[16] sharded by rows under jax.jit; the packed data
+    # rows u32[16, 9] the same way under proof.jit, and the side row (the step) replicated.
+    assert plain[n + 1 :] == [[[16, 8], [8, 8]], [[16], [8]]]
+    assert production[n : n + 2] == [[[16, 9], [8, 9]], [[1, 9], [1, 9]]]
+    # Every matrix product has jax.jit's per-device shape (not the whole batch's).
+    assert report["production_dots"] == report["jit_dots"]
+    assert "f32[8,16]" in report["jit_dots"]

@@ -29,7 +29,9 @@ SCRIPT = textwrap.dedent(
 
     mode, out = sys.argv[1], sys.argv[2]
     assert len(jax.devices()) == 4
-    mesh = jax.make_mesh((4,), ("d",))
+    # Auto axes: on a mesh of explicit axes (make_mesh's default) jax.jit itself refuses this
+    # step with a row-sharded batch (its cross-entropy's scatter has an ambiguous sharding).
+    mesh = jax.make_mesh((4,), ("d",), axis_types=(jax.sharding.AxisType.Auto,))
     policy = zkdv.SamplingPolicy.DEBUGCheckEvery(1)
     proof = zkdv.jax.ZKDV(out, zkdv.ZKDVConfig(sampling_policy=policy), replay_snapshot_interval=3)
     proof.start(rolling_window=2, probe_ratio=0.1)

@@ -131,11 +131,13 @@ class BatchLayout:
                 side[slot.offset : slot.offset + slot.words] = words.reshape(-1)
         return out
 
-    def pack_traced(self, leaves, replicate=None):  # noqa: ANN001, ANN201  (traced arrays)
+    def pack_traced(self, leaves, replicate=None, split=False):  # noqa: ANN001, ANN201
         """:meth:`pack` in ``jax.numpy``, to run on the device (bitwise the same words).
 
         ``replicate``, when given, lays each leaf out replicated first (on a mesh, the batch
-        leaves may be sharded while the packed batch is replicated).
+        leaves may be sharded while the packed batch is replicated). With ``split`` (and row
+        leaves), returns ``(data_rows, side_rows)`` instead, the side rows possibly empty: the
+        data rows keep the row leaves' sharding.
         """
         import jax.numpy as jnp
         from jax import lax
@@ -161,25 +163,38 @@ class BatchLayout:
                 rows.append(words.reshape(self.rows, -1))
             else:
                 side.append(words.reshape(-1))
+        n_side = self.shape[0] - data_rows
+        side_block = None
+        if side:
+            flat = jnp.concatenate(side)
+            flat = jnp.pad(flat, (0, n_side * self.width - flat.shape[0]))
+            side_block = flat.reshape(n_side, self.width)
+        if split and data_rows:
+            if side_block is None:
+                side_block = jnp.zeros((0, self.width), jnp.uint32)
+            return jnp.concatenate(rows, axis=1), side_block
         parts = []
         if data_rows:
             parts.append(jnp.concatenate(rows, axis=1))
-        if side:
-            flat = jnp.concatenate(side)
-            n_side = self.shape[0] - data_rows
-            flat = jnp.pad(flat, (0, n_side * self.width - flat.shape[0]))
-            parts.append(flat.reshape(n_side, self.width))
+        if side_block is not None:
+            parts.append(side_block)
         if not parts:
             return jnp.zeros(self.shape, jnp.uint32)
         return jnp.concatenate(parts, axis=0) if len(parts) > 1 else parts[0]
 
-    def unpack(self, packed):  # noqa: ANN001, ANN201  (a traced jax array in, arrays out)
-        """The leaves, as traced ``jax.numpy`` arrays, from the traced packed batch."""
+    def unpack(self, packed, side=None):  # noqa: ANN001, ANN201  (traced jax arrays in and out)
+        """The leaves, as traced ``jax.numpy`` arrays, from the traced packed batch.
+
+        With ``side``, ``packed`` holds the data rows only and ``side`` the side rows (the
+        packed batch split by rows, as a sharded step takes it).
+        """
         import jax.numpy as jnp
         from jax import lax
 
         data_rows = self.rows if self.has_row_leaves else 0
-        side = packed[data_rows:].reshape(-1)
+        if side is None:
+            side = packed[data_rows:]
+        side = side.reshape(-1)
         leaves = []
         for slot in self.slots:
             if slot.row_leaf:
@@ -187,8 +202,9 @@ class BatchLayout:
             else:
                 words = side[slot.offset : slot.offset + slot.words]
             per = slot.words_per_element
-            elements = math.prod(slot.shape)
-            words = words.reshape(elements, per) if per == 2 else words.reshape(elements)
+            # Row leaves keep their leading dimension, so a batch sharded by rows stays so.
+            lead = (self.rows, -1) if slot.row_leaf else (math.prod(slot.shape),)
+            words = words.reshape(*lead, per) if per == 2 else words.reshape(lead)
             unsigned = _UNSIGNED[slot.dtype.itemsize]
             if per == 2:
                 value = lax.bitcast_convert_type(words, jnp.dtype(unsigned))

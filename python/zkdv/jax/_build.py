@@ -46,7 +46,7 @@ from zkdv._packing import BatchLayout
 from zkdv.jax import _exported
 from zkdv.jax._args import Call, aval, key_impls, merge_static, unwrap_keys, wrap_keys
 from zkdv.jax._attest import AttestedFunction
-from zkdv.jax._program import OutputLayout, Placement, StepProgram
+from zkdv.jax._program import OutputLayout, PackedBatch, Placement, StepProgram
 from zkdv.jax._transaction import Transaction, tracing
 from zkdv.overlap import Overlap
 
@@ -179,7 +179,14 @@ def discover(call: FirstCall, avals: tuple[jax.ShapeDtypeStruct, ...]) -> Discov
         )
         return out
 
-    jax.eval_shape(trace, *avals)
+    # Placed as the inputs are: on a mesh of explicit axes the layout is part of the type.
+    placed = [
+        jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=s)
+        if isinstance(s := getattr(x, "sharding", None), jax.sharding.NamedSharding)
+        else a
+        for a, x in zip(avals, call.flat, strict=True)
+    ]
+    jax.eval_shape(trace, *placed)
     assert found is not None
     return found
 
@@ -217,6 +224,17 @@ class Inputs:
         """The abstract packed batch."""
         return jax.ShapeDtypeStruct(self.layout.shape, np.uint32)
 
+    def packed_arguments(self, split: bool) -> Any:
+        """The abstract batch argument of the canonical step: the packed batch, or with
+        ``split`` the tuple of its data rows and side rows (:class:`Placement`)."""
+        if not split:
+            return self.packed_aval
+        rows, width = self.layout.rows, self.layout.width
+        parts = [jax.ShapeDtypeStruct((rows, width), np.uint32)]
+        if self.placement.side_rows:
+            parts.append(jax.ShapeDtypeStruct((self.placement.side_rows, width), np.uint32))
+        return tuple(parts)
+
 
 def partition(call: FirstCall, avals: tuple[jax.ShapeDtypeStruct, ...], found: Discovery) -> Inputs:
     """Check the discovered state and split the remaining inputs off as the batch."""
@@ -231,6 +249,7 @@ def partition(call: FirstCall, avals: tuple[jax.ShapeDtypeStruct, ...], found: D
         )
     state = set(params) | set(opt)
     batch = tuple(i for i in range(len(call.flat)) if i not in state)
+    layout = BatchLayout.of([(avals[i].shape, avals[i].dtype) for i in batch])
     opt_donated = sorted(set(opt) & call.donated)
     if opt_donated and found.origin == "explicit":
         raise ValueError(
@@ -244,8 +263,8 @@ def partition(call: FirstCall, avals: tuple[jax.ShapeDtypeStruct, ...], found: D
         opt=opt,
         batch=batch,
         param_donation=tuple(k for k, i in enumerate(params) if i in call.donated),
-        layout=BatchLayout.of([(avals[i].shape, avals[i].dtype) for i in batch]),
-        placement=Placement.of(call.flat, params, opt),
+        layout=layout,
+        placement=Placement.of(call.flat, params, opt, batch, layout),
     )
 
 
@@ -272,14 +291,22 @@ class Canonical:
         self, p: Sequence[Any], o: Sequence[Any], packed: Any, replay: bool = False
     ) -> CanonicalOutputs:
         """The step on its state and packed batch (while JAX traces it; JAX names the exported
-        module after this function, ``jit_canonical``)."""
+        module after this function, ``jit_canonical``). ``packed`` is the packed batch, or
+        the tuple of its data rows and (when there are any) side rows."""
         inputs, placement = self.inputs, self.inputs.placement
         flat: list[Any] = [None] * len(self.call.flat)
         for i, x in zip(inputs.params, p, strict=True):
             flat[i] = x
         for i, x in zip(inputs.opt, o, strict=True):
             flat[i] = x
-        for i, x in zip(inputs.batch, inputs.layout.unpack(packed), strict=True):
+        if isinstance(packed, tuple):
+            batch = inputs.layout.unpack(packed[0], packed[1] if len(packed) > 1 else packed[0][:0])
+        else:
+            batch = inputs.layout.unpack(packed)
+        if placement.mesh is not None:
+            # Each batch leaf keeps its input's layout, so XLA partitions the work as jax.jit.
+            batch = placement.constrain(batch, placement.batch)
+        for i, x in zip(inputs.batch, batch, strict=True):
             flat[i] = x
         with tracing(tuple(flat)) as context:
             args, kwargs = self.call.arguments(flat, replay)
@@ -312,17 +339,18 @@ class Canonical:
             post_o = placement.constrain(post_o, placement.opt_state)
         return tuple(post_p), tuple(post_o), tuple(deltas), tuple(user)
 
-    def export(self, replay: bool) -> jax.export.Exported:
-        """The step exported with ``jax.export`` (``replay``: contrib states replaying)."""
+    def export(self, replay: bool, split: bool = False) -> jax.export.Exported:
+        """The step exported with ``jax.export`` (``replay``: contrib states replaying;
+        ``split``: the packed batch split by rows, see :class:`Placement`)."""
         inputs = self.inputs
         platforms = None
         if self.call.options.get("backend"):
             platforms = [self.call.options["backend"]]
         step = functools.partial(self.canonical, replay=replay)
         return jax.export.export(
-            jax.jit(step, keep_unused=True, **inputs.placement.jit_in_shardings()),
+            jax.jit(step, keep_unused=True, **inputs.placement.jit_in_shardings(split)),
             platforms=platforms,
-        )(tuple(inputs.param_avals), tuple(inputs.opt_avals), inputs.packed_aval)
+        )(tuple(inputs.param_avals), tuple(inputs.opt_avals), inputs.packed_arguments(split))
 
     def lower(self, donate: Sequence[int], options: Mapping[str, Any]) -> jax.stages.Lowered:
         """The step lowered from flat arrays without ``jax.export``, with the ``jax.jit``
@@ -368,6 +396,16 @@ class CanonicalForm:
     refused: Exception | None
     """Why ``jax.export`` refused it."""
     outputs: OutputLayout
+    split: bool = False
+    """Whether :attr:`text` takes the packed batch split by rows (a sharded batch)."""
+    whole_text: str = ""
+    """The step with the whole packed batch as one argument (the attested program's ABI);
+    :attr:`text` itself unless :attr:`split`."""
+
+    @property
+    def single_text(self) -> str:
+        """The canonical step with the packed batch as one argument."""
+        return self.whole_text or self.text
 
 
 def export_or_lower(canonical: Canonical) -> CanonicalForm:
@@ -377,9 +415,11 @@ def export_or_lower(canonical: Canonical) -> CanonicalForm:
     guarantees) still runs in production; only the attested program must be exportable.
     """
     try:
-        exported = canonical.export(replay=False)
+        split = canonical.inputs.placement.split
+        exported = canonical.export(replay=False, split=split)
         text = _exported.generic_text(exported)
-        return CanonicalForm(text, exported, None, canonical.outputs)
+        whole = _exported.generic_text(canonical.export(replay=False)) if split else ""
+        return CanonicalForm(text, exported, None, canonical.outputs, split, whole)
     except (NotImplementedError, ValueError) as error:
         lowered = canonical.lower(canonical.inputs.param_donation, {})
         return CanonicalForm(_exported.lowered_text(lowered), None, error, canonical.outputs)
@@ -423,7 +463,9 @@ def instrument(
     signature = _exported.signature(text)
     in_avals = [jax.core.ShapedArray(s, d) for s, d in signature.arguments]
     out_avals = [jax.core.ShapedArray(s, d) for s, d in signature.results]
-    n_sketch = len(in_avals) - (n_state + 1)
+    split = lowered is None and form.split
+    n_batch = len(inputs.placement.packed_shardings()) if split else 1
+    n_sketch = len(in_avals) - (n_state + n_batch)
     sketches = tuple(tuple(a.shape) for a in out_avals[len(out_avals) - n_sketch :])
     n_out = len(out_avals) - n_sketch + (n_params if drop_deltas else 0)
     kept = [i for i in range(n_out) if not (drop_deltas and n_state <= i < n_state + n_params)]
@@ -432,7 +474,28 @@ def instrument(
         return Instrumented(text, compiled, sketches)
     assert form.exported is not None
     rewritten = _exported.replace_module(form.exported, text, in_avals, out_avals, kept)
-    return Instrumented(text, inputs.placement.compile(rewritten, tuple(donate), options), sketches)
+    compiled = inputs.placement.compile(rewritten, tuple(donate), options, split)
+    if split:
+        return Instrumented(text, SplitBatchCall(compiled, n_state, inputs.placement), sketches)
+    return Instrumented(text, compiled, sketches)
+
+
+class SplitBatchCall:
+    """A compiled program that takes the packed batch split by rows, called with the whole
+    packed batch: a :class:`~zkdv.jax._program.PackedBatch` (the parts ``pack`` made) or an
+    array (a retained host batch, which is split and placed) after the ``n_state`` state
+    leaves."""
+
+    def __init__(self, compiled: Callable[..., Any], n_state: int, placement: Placement) -> None:
+        self.compiled = compiled
+        self.n_state = n_state
+        self.placement = placement
+
+    def __call__(self, *args: Any) -> Any:
+        n = self.n_state
+        batch = args[n]
+        parts = batch.parts if isinstance(batch, PackedBatch) else self.placement.batch_parts(batch)
+        return self.compiled(*args[:n], *parts, *args[n + 1 :])
 
 
 # -- 5. the attested program ----------------------------------------------------------------------
@@ -455,7 +518,7 @@ def attest(
     """The attested program's text: ``user``'s export when given, else derived from the step
     (re-exported with the contrib states' ``attest_apply_fn`` where one is set)."""
     call, inputs = canonical.call, canonical.inputs
-    replay_text = form.text
+    replay_text = form.single_text
     if call.replays_differently():
         replay_text = _exported.generic_text(canonical.export(replay=True))
     elif form.refused is not None and user is None:
@@ -474,6 +537,26 @@ def attest(
 
 
 # -- 6. assembly ----------------------------------------------------------------------------------
+
+
+def packer(layout: BatchLayout, placement: Placement, split: bool) -> Callable[[Any], Any]:
+    """Packs the batch leaves on the device, as the production program takes them: one
+    replicated array, or (``split``) a :class:`~zkdv.jax._program.PackedBatch` of the data rows,
+    sharded as the row leaves are, and the side rows."""
+    if not split:
+        return jax.jit(
+            functools.partial(layout.pack_traced, replicate=placement.replicate),
+            out_shardings=placement.replicated,
+        )
+    shardings = placement.packed_shardings()
+    n_parts = len(shardings)
+
+    def pack(leaves: Any) -> tuple[Any, ...]:
+        return layout.pack_traced(leaves, split=True)[:n_parts]
+
+    jitted = jax.jit(pack, out_shardings=shardings)
+    return lambda leaves: PackedBatch(jitted(leaves))
+
 
 # The jax.jit options the production program is compiled with.
 _PRODUCTION_OPTIONS = ("device", "backend", "compiler_options", "inline")
@@ -522,14 +605,11 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
         replay=replay.compiled,
         # The batch is packed on the device, so dispatching a step never waits for the
         # previous one (a step counter in the batch is the previous step's output).
-        pack=jax.jit(
-            functools.partial(inputs.layout.pack_traced, replicate=placement.replicate),
-            out_shardings=placement.replicated,
-        ),
+        pack=packer(inputs.layout, placement, form.split),
         placement=placement,
         production_text=production.text,
         attested_text=attested_text,
-        canonical_text=form.text,
+        canonical_text=form.single_text,
         sketch_shapes=production.sketch_shapes,
         overlap_of=found.overlap_of,
     )

@@ -17,32 +17,52 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 import jax
+import numpy as np
 from jax.tree_util import PyTreeDef
 
 from zkdv._packing import BatchLayout
 from zkdv.jax._args import wrap_keys
 from zkdv.overlap import Overlap
 
-__all__ = ["OutputLayout", "Placement", "StepOutputs", "StepProgram"]
+__all__ = ["OutputLayout", "PackedBatch", "Placement", "StepOutputs", "StepProgram"]
 
 
 @dataclass(frozen=True)
 class Placement:
-    """Where the step's inputs live: one device, or a mesh with each state leaf's sharding.
+    """Where the step's inputs live: one device, or a mesh with each input leaf's sharding.
 
     On a mesh (inputs placed with multi-device ``NamedSharding``), parameters, deltas and
-    optimizer state keep their own shardings; the packed batch, the probe weights and the
-    sketches are replicated over the same mesh, and XLA inserts the cross-shard reductions the
-    sketches need.
+    optimizer state keep their own shardings, and so does every batch leaf inside the program
+    (it is constrained to its input's sharding after unpacking), so XLA partitions the step's
+    work as ``jax.jit`` does. The packed batch is split by rows where it can be: when every row
+    leaf (:mod:`zkdv._packing`) is sharded over its leading dimension by the same mesh axes and
+    the rows divide evenly, the programs take the data rows with that sharding (:attr:`rows`)
+    and the side rows (counters, hyper-parameters) replicated, as a second argument. Otherwise
+    the packed batch is one replicated argument. The probe weights and the sketches are
+    replicated, and XLA inserts the cross-shard reductions the sketches need.
     """
 
     mesh: Any = None
     params: tuple[Any, ...] = ()
     opt_state: tuple[Any, ...] = ()
+    batch: tuple[Any, ...] = ()
+    """The sharding of each batch leaf (on a mesh)."""
+    rows: Any = None
+    """The sharding of the packed batch's data rows when it is split (else ``None``)."""
+    side_rows: int = 0
+    """Side rows of the packed batch, the second argument when it is split (may be 0)."""
 
     @classmethod
-    def of(cls, flat: Sequence[Any], params: Sequence[int], opt: Sequence[int]) -> Placement:
-        """The placement of the first call's inputs."""
+    def of(
+        cls,
+        flat: Sequence[Any],
+        params: Sequence[int],
+        opt: Sequence[int],
+        batch: Sequence[int] = (),
+        layout: BatchLayout | None = None,
+    ) -> Placement:
+        """The placement of the first call's inputs (``batch`` and ``layout``: the batch
+        leaves' positions and their packing, which decide whether the packed batch is split)."""
         mesh = None
         for x in flat:
             sharding = getattr(x, "sharding", None)
@@ -58,9 +78,33 @@ class Placement:
                 return jax.sharding.NamedSharding(mesh, sharding.spec)
             return jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
 
+        batch_shardings = tuple(on_mesh(flat[i]) for i in batch)
+        rows = None
+        if layout is not None and layout.has_row_leaves:
+            rows = _row_sharding(mesh, layout, batch_shardings)
         return cls(
-            mesh, tuple(on_mesh(flat[i]) for i in params), tuple(on_mesh(flat[i]) for i in opt)
+            mesh,
+            tuple(on_mesh(flat[i]) for i in params),
+            tuple(on_mesh(flat[i]) for i in opt),
+            batch_shardings,
+            rows,
+            layout.side_rows if layout is not None and rows is not None else 0,
         )
+
+    @property
+    def split(self) -> bool:
+        """Whether the programs take the packed batch split into data rows and side rows."""
+        return self.rows is not None
+
+    def batch_parts(self, packed: Any) -> list[Any]:
+        """A packed batch (host or device) as the programs' batch arguments, placed."""
+        if not self.split:
+            return [self.put_small(packed)]
+        n = packed.shape[0] - self.side_rows
+        parts = [jax.device_put(packed[:n], self.rows)]
+        if self.side_rows:
+            parts.append(jax.device_put(packed[n:], self.replicated))
+        return parts
 
     @property
     def replicated(self) -> Any:
@@ -77,11 +121,19 @@ class Placement:
         replicated = self.replicated
         return lambda x: self.constrain([x], [replicated])[0]
 
-    def jit_in_shardings(self) -> dict[str, Any]:
-        """``jax.jit`` options for the canonical step ``(params, opt_state, packed)``."""
+    def packed_shardings(self) -> tuple[Any, ...]:
+        """The shardings of the programs' batch arguments (see :attr:`split`)."""
+        if not self.split:
+            return (self.replicated,)
+        return (self.rows, self.replicated) if self.side_rows else (self.rows,)
+
+    def jit_in_shardings(self, split: bool) -> dict[str, Any]:
+        """``jax.jit`` options for the canonical step ``(params, opt_state, packed)``, where
+        ``packed`` is a tuple of the batch parts when ``split``."""
         if self.mesh is None:
             return {}
-        return {"in_shardings": (self.params, self.opt_state, self.replicated)}
+        packed = self.packed_shardings() if split else self.replicated
+        return {"in_shardings": (self.params, self.opt_state, packed)}
 
     def constrain(self, leaves: Sequence[Any], shardings: Sequence[Any]) -> list[Any]:
         """Traced leaves laid out as ``shardings``: ``reshard`` on a mesh of explicit axes
@@ -97,30 +149,70 @@ class Placement:
         shardings = self.params + self.opt_state
         return [jax.device_put(x, s) for x, s in zip(leaves, shardings, strict=True)]
 
-    def structs(self, avals: Sequence[Any]) -> list[jax.ShapeDtypeStruct]:
-        """Abstract inputs of an instrumented step: state leaves first, then replicated ones."""
-        state = self.params + self.opt_state
-        out = []
-        for i, aval in enumerate(avals):
-            sharding = None
-            if self.mesh is not None:
-                sharding = state[i] if i < len(state) else self.replicated
-            out.append(jax.ShapeDtypeStruct(aval.shape, aval.dtype, sharding=sharding))
-        return out
+    def structs(self, avals: Sequence[Any], split: bool) -> list[jax.ShapeDtypeStruct]:
+        """Abstract inputs of an instrumented step: state leaves first, then the batch
+        argument(s) (split by rows when ``split``), then replicated ones (probe weights)."""
+        shardings: list[Any] = [None] * len(avals)
+        if self.mesh is not None:
+            packed = self.packed_shardings() if split else (self.replicated,)
+            placed = [*self.params, *self.opt_state, *packed]
+            shardings = [
+                placed[i] if i < len(placed) else self.replicated for i in range(len(avals))
+            ]
+        return [
+            jax.ShapeDtypeStruct(aval.shape, aval.dtype, sharding=sharding)
+            for aval, sharding in zip(avals, shardings, strict=True)
+        ]
 
     def compile(
         self,
         exported: jax.export.Exported,
         donate_argnums: tuple[int, ...],
         options: dict[str, Any],
+        split: bool,
     ) -> jax.stages.Compiled:
         """``exported.call`` compiled ahead of time for inputs placed as this placement's."""
         jitted = jax.jit(exported.call, donate_argnums=donate_argnums, **options)
-        return jitted.trace(*self.structs(exported.in_avals)).lower().compile()
+        return jitted.trace(*self.structs(exported.in_avals, split)).lower().compile()
 
     def put_small(self, x: Any) -> Any:
         """A batch or probe weight, on the device or replicated over the mesh."""
         return jax.device_put(x) if self.mesh is None else jax.device_put(x, self.replicated)
+
+
+def _row_sharding(mesh: Any, layout: BatchLayout, shardings: Sequence[Any]) -> Any:
+    """The sharding of the packed data rows: the row leaves' common leading-dimension sharding
+    when the rows divide evenly over it, else ``None`` (the packed batch stays replicated)."""
+    leading = set()
+    for slot, sharding in zip(layout.slots, shardings, strict=True):
+        if slot.row_leaf:
+            spec = tuple(sharding.spec)
+            leading.add(spec[0] if spec else None)
+    if len(leading) != 1:
+        return None
+    (axes,) = leading
+    if axes is None:
+        return None
+    names = axes if isinstance(axes, tuple) else (axes,)
+    size = 1
+    for name in names:
+        size *= mesh.shape[name]
+    if layout.rows % size:
+        return None
+    return jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(axes))
+
+
+class PackedBatch:
+    """The packed batch of one step as the split programs take it: the data rows (sharded)
+    and the side rows (replicated). ``numpy.array(batch)`` is the whole packed batch, the one
+    the protocol commits."""
+
+    def __init__(self, parts: Sequence[Any]) -> None:
+        self.parts = tuple(parts)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        whole = np.concatenate([np.asarray(p) for p in self.parts], axis=0)
+        return whole if dtype is None else whole.astype(dtype)
 
 
 class StepOutputs(TypedDict):
