@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -45,7 +46,9 @@ subprocess of its own:
 Columns: the worst honest margin is the largest `CheckResult.margin()` (|difference| /
 allowed) over the honest run's checks; seconds per step is the median over the steps after
 the first, whose time (lowering, the Rust passes, compiling and, for torch, sealing the AOT
-Inductor package) is shown on its own. One CPU thread for torch (`torch.set_num_threads(1)`)
+Inductor package) is shown on its own. Checks run on the session's committer thread, so a
+step's time need not include its checks; `close()` waits for those still queued, and its
+time is the last column. One CPU thread for torch (`torch.set_num_threads(1)`)
 on a shared 2-core machine, so the times are indicative only.
 
 Entries that fail here fail in `zkdv` or in a documented limit of it; the recipes are not
@@ -97,7 +100,21 @@ def run_once(
     data = json.loads(out.read_text())
     if data.get("worst_margin") == "inf":
         data["worst_margin"] = float("inf")
-    return RunOutcome(**data)
+    outcome = RunOutcome(**data)
+    if outcome.status == "error":
+        outcome.message += _diagnostic(result.stderr)
+    return outcome
+
+
+def _diagnostic(stderr: str) -> str:
+    """The first MLIR diagnostic (``error: ...``) a failed run printed, shortened to the
+    operation it names: torch-mlir prints the reason a lowering failed, not its exception."""
+    for line in stderr.splitlines():
+        if line.startswith("error:"):
+            named = re.search(r'name = "([^"]+)"', line)
+            text = line[len("error:") :].split(":")[0].strip()
+            return f" [{text}: {named.group(1)}]" if named else f" [{line[:200]}]"
+    return ""
 
 
 def run_entry(entry: Entry, steps: int, work: Path, timeout: float, seal: bool) -> Row:
@@ -144,8 +161,8 @@ def table(rows: list[Row]) -> str:
     """The markdown table of ``rows``."""
     lines = [
         "| entry | framework | precision | honest | worst honest margin | tamper caught "
-        "| s/step | first step s | recipe |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| s/step | first step s | close s | recipe |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
         honest = row.honest
@@ -159,6 +176,7 @@ def table(rows: list[Row]) -> str:
             caught(row),
             _number(RunOutcome.median_step(honest.step_seconds)),
             _number(first),
+            _number(honest.close_seconds if honest.status == "closed" else None),
             row.entry.notes,
         ]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")

@@ -46,10 +46,14 @@ ENTRIES: tuple[Entry, ...] = (
         "torch",
         "bf16 autocast",
         T + "gpt2_bf16",
-        f"GPT2LMHeadModel; {HF}; 2 accumulated micro-batches",
+        f"GPT2LMHeadModel; {HF}; no accumulation",
     ),
     Entry(
-        "gpt2-dropout", "torch", "f32", T + "gpt2_dropout", f"GPT2LMHeadModel, dropout 0.1; {HF}"
+        "gpt2-dropout",
+        "torch",
+        "f32",
+        T + "gpt2_dropout",
+        f"GPT2LMHeadModel, dropout 0.1; {HF}; no accumulation",
     ),
     Entry("llama", "torch", "f32", T + "llama", f"LlamaForCausalLM (GQA); {HF}"),
     Entry("llama-bf16", "torch", "bf16 autocast", T + "llama_bf16", f"LlamaForCausalLM; {HF}"),

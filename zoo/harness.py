@@ -64,9 +64,13 @@ class RunOutcome:
 
 
 def first_line(error: BaseException) -> str:
-    """``Type: first line of the message``, as the table reports a failure."""
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}".strip()
+    """``Type: first line of the message``, as the table reports a failure. A first line that
+    ends with a colon announces what follows, so the next non-empty line is added to it."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    text = lines[0] if lines else ""
+    if text.endswith(":") and len(lines) > 1:
+        text = f"{text} {lines[1]}"
+    return f"{type(error).__name__}: {text}".strip()
 
 
 def worst_margin(checks: Sequence[zkdv.CheckResult]) -> float | None:
@@ -255,12 +259,17 @@ JAX_TAMPER = "one parameter coordinate +0.01 between the last two steps"
 
 
 def tamper_params(params: Any) -> Any:
-    """``params`` with the first coordinate of its first leaf increased by 0.01."""
+    """``params`` with the first coordinate of its first leaf increased by 0.01, edited on
+    the host and put back with the leaf's own sharding (an eager ``.at[]`` on an array
+    sharded over a mesh of explicit axes would need the mesh set)."""
     import jax
+    import numpy as np
 
     leaves, tree = jax.tree.flatten(params)
     first = leaves[0]
-    leaves[0] = first.reshape(-1).at[0].add(0.01).reshape(first.shape).astype(first.dtype)
+    host = np.array(first)
+    host.reshape(-1)[0] += host.dtype.type(0.01)
+    leaves[0] = jax.device_put(host, first.sharding)
     return jax.tree.unflatten(tree, leaves)
 
 

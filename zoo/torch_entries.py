@@ -94,9 +94,11 @@ def _causal_lm(
     )
 
 
-def gpt2(steps: int, *, dropout: float = 0.0, autocast: Any = None) -> TorchRecipe:
+def gpt2(
+    steps: int, *, dropout: float = 0.0, autocast: Any = None, accumulation: int = 2
+) -> TorchRecipe:
     """``GPT2LMHeadModel``: AdamW, linear warmup schedule, clipping, gradient accumulation
-    over two micro-batches."""
+    over ``accumulation`` micro-batches."""
     from transformers import GPT2Config, GPT2LMHeadModel
 
     torch.manual_seed(0)
@@ -106,21 +108,23 @@ def gpt2(steps: int, *, dropout: float = 0.0, autocast: Any = None) -> TorchReci
         n_embd=32,
         n_layer=2,
         n_head=2,
+        bos_token_id=0,
+        eos_token_id=0,
         resid_pdrop=dropout,
         embd_pdrop=dropout,
         attn_pdrop=dropout,
     )
-    return _causal_lm(GPT2LMHeadModel(config), steps, accumulation=2, autocast=autocast)
+    return _causal_lm(GPT2LMHeadModel(config), steps, accumulation=accumulation, autocast=autocast)
 
 
 def gpt2_bf16(steps: int) -> TorchRecipe:
-    """GPT-2 with the forward pass under ``torch.autocast(bfloat16)``."""
-    return gpt2(steps, autocast=torch.bfloat16)
+    """GPT-2 with the forward pass under ``torch.autocast(bfloat16)``, one batch per step."""
+    return gpt2(steps, autocast=torch.bfloat16, accumulation=1)
 
 
 def gpt2_dropout(steps: int) -> TorchRecipe:
-    """GPT-2 with its configuration's default dropout (0.1)."""
-    return gpt2(steps, dropout=0.1)
+    """GPT-2 with its configuration's default dropout (0.1), one batch per step."""
+    return gpt2(steps, dropout=0.1, accumulation=1)
 
 
 def llama(steps: int, *, autocast: Any = None) -> TorchRecipe:
