@@ -12,6 +12,7 @@ run in a subprocess, since the device count is fixed when JAX initializes its ba
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -31,6 +32,7 @@ import flax.linen as nn  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from flax import nnx  # noqa: E402
+from flax.training import dynamic_scale as dynamic_scale_lib  # noqa: E402
 from flax.training import train_state  # noqa: E402
 
 import zkdv  # noqa: E402
@@ -374,3 +376,97 @@ def test_named_sharding_data_parallel_keeps_the_batch_sharded(tmp_path):
     # Every matrix product has jax.jit's per-device shape (not the whole batch's).
     assert report["production_dots"] == report["jit_dots"]
     assert "f32[8,16]" in report["jit_dots"]
+
+
+# -- 4. DynamicScale: half precision with skipped steps ---------------------------------------
+
+
+class HalfMlp(nn.Module):
+    """f16 computation with f32 parameters, as Flax's half-precision recipe trains."""
+
+    @nn.compact
+    def __call__(self, x: jax.Array) -> jax.Array:
+        x = nn.relu(nn.Dense(16, dtype=jnp.float16)(x))
+        return nn.Dense(4, dtype=jnp.float16)(x)
+
+
+class ScaledState(zkdv.jax.contrib.TrainState):
+    dynamic_scale: Any
+
+
+class FlaxScaledState(train_state.TrainState):
+    dynamic_scale: Any
+
+
+def dynamic_scale_step(state: Any, x: jax.Array, y: jax.Array) -> tuple[Any, jax.Array]:
+    """The ImageNet example's step with ``DynamicScale``: at a step whose scaled gradients
+    are not finite, parameters and optimizer state stay as they were."""
+
+    def loss(params: Any) -> jax.Array:
+        return cross_entropy(state.apply_fn({"params": params}, x), y)
+
+    dynamic_scale, is_finite, _, grads = state.dynamic_scale.value_and_grad(loss)(state.params)
+    new_state = state.apply_gradients(grads=grads)
+    keep = functools.partial(jnp.where, is_finite)
+    new_state = new_state.replace(
+        opt_state=jax.tree.map(keep, new_state.opt_state, state.opt_state),
+        params=jax.tree.map(keep, new_state.params, state.params),
+        dynamic_scale=dynamic_scale,
+    )
+    return new_state, is_finite
+
+
+def scaled_states(proof: Any) -> tuple[Any, Any]:
+    model = HalfMlp()
+    params = model.init(jax.random.key(0), jnp.zeros((1, 8)))["params"]
+    # A loss scale far above f16's range: the first steps overflow and halve it.
+    scale = dynamic_scale_lib.DynamicScale(growth_interval=3, scale=2.0**20)
+    common = dict(apply_fn=model.apply, params=params, tx=optax.adam(1e-2), dynamic_scale=scale)
+    return ScaledState.create(proof=proof, **common), jax.tree.map(
+        jnp.copy, FlaxScaledState.create(**common)
+    )
+
+
+def test_dynamic_scale_skipped_steps_pass_every_check(tmp_path):
+    proof = session(tmp_path)
+    state, flax_state = scaled_states(proof)
+    proved, plain = proof.jit(dynamic_scale_step), jax.jit(dynamic_scale_step)
+    finite = []
+    for x, y in classification_batches(8, 8, (8,), 4):
+        state, ok = proved(state, x, y)
+        flax_state, flax_ok = plain(flax_state, x, y)
+        assert bool(ok) == bool(flax_ok)
+        finite.append(bool(ok))
+    proof.close()
+    assert not all(finite) and any(finite), finite  # skipped and applied steps
+    assert_every_step_passed(proof, 8)
+    # The same training as jax.jit's within float32 rounding: XLA fuses the production step
+    # (which also computes the update it commits) differently, one ulp here and there.
+    close = functools.partial(np.testing.assert_allclose, rtol=1e-6, atol=1e-7)
+    jax.tree.map(close, (state.params, state.opt_state), (flax_state.params, flax_state.opt_state))
+    assert_same_tree(state.dynamic_scale, flax_state.dynamic_scale)
+    # A skipped step's committed update is exactly zero.
+    for check in proof.checks:
+        if check.kind == "update" and not finite[check.step]:
+            assert check.committed[0] == 0.0 and check.recomputed[0] == 0.0, check
+
+
+def test_dynamic_scale_an_update_applied_at_a_skipped_step_is_caught(tmp_path):
+    proof = session(tmp_path)
+    state, _ = scaled_states(proof)
+
+    def corrupt(step: int, parts: Any) -> None:
+        if step == 0:  # overflows: production must keep the parameters
+            parts["post_params"][0] = parts["post_params"][0] + 0.01
+
+    proof._fault_hook = corrupt
+    proved = proof.jit(dynamic_scale_step)
+    try:
+        for x, y in classification_batches(8, 8, (8,), 4):
+            state, ok = proved(state, x, y)
+    except zkdv.ZKDVPoisonedError:
+        pass  # every operation after a failed check raises
+    with pytest.raises(zkdv.ZKDVPoisonedError) as error:
+        proof.close()
+    # Caught by step 0's own check, or by the next snapshot's state comparison at the latest.
+    assert error.value.step <= 3

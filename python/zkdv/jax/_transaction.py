@@ -147,6 +147,52 @@ class Transaction:
         self.post_opt_state = opt_state
         self.updated = True
 
+    def holds_post_params(self, params: Any) -> bool:
+        """Whether ``params`` are (leaf for leaf, the same objects) the declared post-update
+        parameters."""
+        if not self.updated:
+            return False
+        mine = jax.tree.leaves(self.post_params)
+        theirs = jax.tree.leaves(params)
+        return len(mine) == len(theirs) and all(a is b for a, b in zip(mine, theirs, strict=True))
+
+    def amend(self, *, params: Any = None, opt_state: Any = None) -> None:
+        """Replace the declared state after the update (``None``: keep it).
+
+        For a step that edits its state after the update, as Flax's ``DynamicScale`` recipe
+        does (``jnp.where(is_finite, new, old)`` over parameters and optimizer state, which
+        keeps the old state at a step whose gradients overflowed). The update becomes the
+        change the step actually makes to each coordinate: 0 where the new parameter equals
+        the one before (a skipped step's update is exactly zero), the declared update where
+        it equals the declared post-update parameter, and ``new - before`` elsewhere. It is
+        computed in the program, so production, replays and the attested program agree.
+        """
+        if not self.updated:
+            raise ValueError("Transaction.amend: update() was not called yet")
+        if opt_state is not None:
+            want: PyTreeDef = jax.tree.structure(self.opt_state)
+            if jax.tree.structure(opt_state) != want:
+                raise ValueError(
+                    "Transaction.amend: opt_state must have the structure of the transaction's "
+                    "opt_state"
+                )
+            self.post_opt_state = opt_state
+        if params is not None:
+            expected: PyTreeDef = jax.tree.structure(self.params)
+            if jax.tree.structure(params) != expected:
+                raise ValueError(
+                    "Transaction.amend: params must have the structure of the transaction's params"
+                )
+
+            def actual(before: Any, delta: Any, declared: Any, new: Any) -> Any:
+                if new is declared:
+                    return delta
+                change = jnp.where(new == declared, delta, (new - before).astype(delta.dtype))
+                return jnp.where(new == before, jnp.zeros_like(delta), change)
+
+            self.deltas = jax.tree.map(actual, self.params, self.deltas, self.post_params, params)
+            self.post_params = params
+
     def resolve_overlap(self) -> Overlap:
         """The policy for one invocation (calls a callable policy)."""
         policy = self.overlap() if callable(self.overlap) else self.overlap

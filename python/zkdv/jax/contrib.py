@@ -7,6 +7,7 @@ owning :class:`zkdv.jax.ZKDV`) and ``attest_apply_fn`` (an exportable replacemen
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,7 @@ import optax
 from flax import struct
 from flax.training import train_state
 
-from zkdv.jax._transaction import Transaction
+from zkdv.jax._transaction import Transaction, active
 
 __all__ = ["TrainState"]
 
@@ -94,8 +95,34 @@ class TrainState(train_state.TrainState):
             step=self.step + 1, params=new_params, opt_state=new_opt_state, **kwargs
         )
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Flax's dataclass transform assigns its own ``replace`` to every subclass.
+        super().__init_subclass__(**kwargs)
+        cls.replace = _replace  # type: ignore[method-assign, assignment]
+
     def for_replay(self) -> TrainState:
         """This state with ``attest_apply_fn`` (when set) in place of ``apply_fn``."""
         if self.attest_apply_fn is None:
             return self
         return self.replace(apply_fn=self.attest_apply_fn)
+
+
+def _replace(self: TrainState, **updates: Any) -> Any:
+    """Flax's ``replace``. Under ``proof.jit``, replacing ``params`` or ``opt_state`` of the
+    state that :meth:`TrainState.apply_gradients` returned replaces the transaction's state
+    after the update too (:meth:`zkdv.jax.Transaction.amend`): Flax's ``DynamicScale`` recipe
+    keeps the old state at a step whose gradients overflowed, and that step's update is zero.
+    """
+    if "params" in updates or "opt_state" in updates:
+        trace = active()
+        if trace is not None:
+            for transaction in trace.transactions:
+                if transaction.holds_post_params(self.params):
+                    transaction.amend(
+                        params=updates.get("params"), opt_state=updates.get("opt_state")
+                    )
+    return dataclasses.replace(self, **updates)
+
+
+# Flax's dataclass transform gave this class its own ``replace``, after the class body ran.
+TrainState.replace = _replace  # type: ignore[method-assign, assignment]
