@@ -120,7 +120,14 @@ ENTRIES: tuple[Entry, ...] = (
         "transformer-encoder under DDP, gloo, 2 ranks (forward_sync_buffers=False); rank 1 tampers",
         ranks=2,
     ),
-    Entry("flax-mnist-cnn", "jax", "f32", J + "mnist_cnn", "flax mnist CNN; optax.sgd momentum"),
+    Entry(
+        "flax-mnist-cnn",
+        "jax",
+        "f32",
+        J + "mnist_cnn",
+        "flax mnist CNN; optax.sgd momentum",
+        ci=True,
+    ),
     Entry(
         "flax-resnet",
         "jax",
@@ -163,6 +170,7 @@ ENTRIES: tuple[Entry, ...] = (
         "f32",
         J + "sst2_lstm",
         "sst2-style LSTM classifier, dropout with typed jax.random.key; clip+adamw, warmup",
+        ci=True,
     ),
     Entry(
         "flax-nnx-mlp",
@@ -179,6 +187,7 @@ ENTRIES: tuple[Entry, ...] = (
         J + "mnist_named_sharding",
         "mnist CNN, 2 CPU devices, NamedSharding data parallel",
         devices=2,
+        ci=True,
     ),
     Entry(
         "jax-shard-map",
