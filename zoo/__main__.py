@@ -183,12 +183,13 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def page(rows: list[Row], steps: int, seconds: float) -> str:
-    """``docs/zoo.md``: the introduction, how the table was made, the table."""
-    versions = _versions()
+def page(rows: list[Row], steps: int, seconds: float, planned: int | None = None) -> str:
+    """``docs/zoo.md``: the introduction, how the table was made, the table. ``planned``:
+    the number of entries of a run still in progress."""
+    progress = "" if planned is None else f" (run in progress: {len(rows)} of {planned})"
     return (
         INTRO + f"\n## Results\n\n{steps} steps per run; {len(rows)} entries in {seconds / 60:.1f} "
-        f"minutes; {versions}.\n\n" + table(rows) + "\n"
+        f"minutes{progress}; {_versions()}.\n\n" + table(rows) + "\n"
     )
 
 
@@ -232,9 +233,12 @@ def main() -> None:
         return
     entries = select(args)
     steps = args.steps or (3 if args.ci else 4)
-    timeout = args.timeout or (240.0 if args.ci else 900.0)
+    timeout = args.timeout or (240.0 if args.ci else 600.0)
     seal = not args.ci
-    rows = []
+    targets = [args.write] if args.write else []
+    if not args.ci and not args.only:
+        targets.append(ROOT / "docs" / "zoo.md")
+    rows: list[Row] = []
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="zkdv-zoo-") as work:
         for entry in entries:
@@ -247,12 +251,14 @@ def main() -> None:
                 file=sys.stderr,
                 flush=True,
             )
+            # The page so far, so an interrupted run still leaves the rows it finished.
+            if len(rows) < len(entries):
+                for target in targets:
+                    partial = page(rows, steps, time.perf_counter() - start, len(entries))
+                    target.write_text(partial)
     seconds = time.perf_counter() - start
     print(table(rows))
     print(f"\n{len(rows)} entries in {seconds:.0f} s", file=sys.stderr)
-    targets = [args.write] if args.write else []
-    if not args.ci and not args.only:
-        targets.append(ROOT / "docs" / "zoo.md")
     for target in targets:
         target.write_text(page(rows, steps, seconds))
         print(f"wrote {target}", file=sys.stderr)
