@@ -33,8 +33,9 @@ checked and challenged like the optimizer state (paths ``buffers/<name>``).
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,47 +75,53 @@ class Tracing:
     """The group of each parameter."""
     reduced: list[torch.Tensor] | None = None
     """Under DDP, the all-reduced gradients (inputs of the step) the optimizer applies."""
-    grads: list[torch.Tensor | None] | None = None
-    """The gradients the optimizer applies; ``None`` where a parameter is unused."""
+    backwards: int = 0
+    """How many times ``proof.backward`` ran in the step (each accumulates into ``.grad``)."""
     local: list[torch.Tensor] = field(default_factory=list)
     """Under DDP, this rank's own gradients (the step returns them after the deltas)."""
     stepped: bool = False
     post_params: list[torch.Tensor] = field(default_factory=list)
 
     def forward(self, model: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if isinstance(model, nn.parallel.DistributedDataParallel):
-            # The wrapper's forward only adds the reducer's hooks: trace the module it wraps.
-            model = model.module
-        prefix = _prefix_of(self.root, model)
-        named = [
-            *zip(self.names, self.params, strict=True),
-            *zip(self.buffer_names, self.buffers, strict=True),
-        ]
-        tensors = {name[len(prefix) :]: tensor for name, tensor in named if name.startswith(prefix)}
-        return torch.func.functional_call(model, tensors, args, kwargs, strict=True)
+        """``model(*args, **kwargs)`` on the traced parameters and buffers: the root is
+        reparametrized over the whole attested call, so this is the module's own call."""
+        model = unwrap(model)
+        _prefix_of(self.root, model)
+        return model(*args, **kwargs)
 
     def backward(self, loss: torch.Tensor) -> None:
-        if self.grads is not None:
-            raise RuntimeError(
-                "zkdv.torch: proof.backward was called twice in the attested step; call it "
-                "once, on the loss the optimizer steps on"
+        """``loss.backward()`` on the traced parameters: each gradient is accumulated into the
+        ``.grad`` of the traced parameter (what ``model.parameters()`` yields inside the
+        step), exactly as eager ``.grad`` accumulation does; an unused parameter's ``.grad``
+        stays as it was."""
+        grads = torch.autograd.grad(loss, self.params, allow_unused=True)
+        self.backwards += 1
+        for p, g in zip(self.params, grads, strict=True):
+            if g is not None:
+                p.grad = g if p.grad is None else p.grad + g
+        if self.reduced is not None:
+            # Under DDP the optimizer applies the all-reduced gradient, a committed input of
+            # this rank's transition; this rank's own gradient (what it contributed to the
+            # reduction, accumulated over its backward passes) is a result, checked against
+            # the one production computed.
+            own = [
+                torch.zeros_like(p) if g is None else g
+                for p, g in zip(self.params, grads, strict=True)
+            ]
+            self.local = (
+                [a + b for a, b in zip(self.local, own, strict=True)] if self.local else own
             )
-        grads: list[torch.Tensor | None] = list(
-            torch.autograd.grad(loss, self.params, allow_unused=True)
-        )
-        if self.reduced is None:
-            self.grads = grads
-            return
-        # Under DDP the optimizer applies the all-reduced gradient, a committed input of this
-        # rank's transition; this rank's own gradient (what it contributed to the reduction)
-        # is a result, checked against the one production computed.
-        self.grads = list(self.reduced)
-        self.local = [
-            torch.zeros_like(p) if g is None else g for p, g in zip(self.params, grads, strict=True)
-        ]
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """``optimizer.zero_grad()`` on the traced parameters' ``.grad``."""
+        for p in self.params:
+            if p.grad is not None:
+                p.grad = None if set_to_none else torch.zeros_like(p.grad)
 
     def step(self) -> None:
-        if self.grads is None:
+        """The prepared optimizer's step, functionally, on the gradients in the traced
+        parameters' ``.grad`` (under DDP and FSDP, on the all-reduced ones)."""
+        if self.backwards == 0 and self.reduced is None:
             raise RuntimeError(
                 "zkdv.torch: optimizer.step() ran before proof.backward(loss) in the attested "
                 "step; compute the gradients with proof.backward first"
@@ -123,7 +130,9 @@ class Tracing:
             raise RuntimeError("zkdv.torch: optimizer.step() ran twice in the attested step")
         self.stepped = True
         self.post_params = [p.detach().clone() for p in self.params]
-        grads = self.grads
+        grads: list[torch.Tensor | None] = (
+            list(self.reduced) if self.reduced is not None else [p.grad for p in self.params]
+        )
         for index, group in enumerate(self.groups):
             # As torch's own step: a parameter without a gradient (unused by the loss) is
             # skipped, its value and state unchanged.
@@ -137,6 +146,19 @@ class Tracing:
                     [g for _, g in used],
                     [self.states[i] for i, _ in used],
                 )
+
+
+def unwrap(model: nn.Module) -> nn.Module:
+    """The module a wrapper runs: a ``DistributedDataParallel``'s ``module`` (its forward only
+    adds the reducer's hooks) and a ``torch.compile`` module's ``_orig_mod`` (FX cannot trace a
+    dynamo-optimized module; production keeps running the compiled one)."""
+    while True:
+        if isinstance(model, nn.parallel.DistributedDataParallel):
+            model = model.module
+        elif isinstance(original := getattr(model, "_orig_mod", None), nn.Module):
+            model = original
+        else:
+            return model
 
 
 def _prefix_of(root: nn.Module, model: nn.Module) -> str:
@@ -269,7 +291,7 @@ def lower(
     Raises:
         ValueError: the step cannot be lowered (the message names the cause and the fix).
     """
-    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch.nn.utils.stateless import _reparametrize_module
     from torch.utils import _pytree as pytree
 
     reduced = reduced or sharded
@@ -324,13 +346,19 @@ def lower(
             reduced=extra[n_dyn:] if reduced else None,
         )
         if sharded:
-            tracing.grads = list(tracing.reduced or [])
             tracing.step()
         else:
             token = _ACTIVE.set(tracing)
             try:
                 user = list(flat[n_p + n_s : n_p + n_s + n_user])
-                fun(root, optimizer, pytree.tree_unflatten(user, batch_spec))
+                # The root is reparametrized over the whole call: model.parameters() yields
+                # the traced parameters, whose .grad proof.backward accumulates into, so
+                # clip_grad_norm_, gradient scaling and zero_grad mean what they do in
+                # production.
+                traced = dict(zip(names, params, strict=True))
+                traced.update(zip(buffer_names, traced_buffers, strict=True))
+                with _reparametrize_module(root, traced, tie_weights=True, strict=True):
+                    fun(root, optimizer, pytree.tree_unflatten(user, batch_spec))
             finally:
                 _ACTIVE.reset(token)
         if not tracing.stepped:
@@ -352,36 +380,17 @@ def lower(
     example = [p.detach() for _, p in named] + [t.detach() for _, t in leaves] + batch_leaves
     example = [x.requires_grad_(True) if i < n_p else x for i, x in enumerate(example)]
     example += [h.requires_grad_(True) for h in hyper] + gradients
-    # Attention traced through its math form (matmuls and a softmax): the fused CPU kernels
-    # (flash attention and its backward) have no StableHLO lowering.
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-
     try:
-        with sdpa_kernel(SDPBackend.MATH):
-            graph = make_fx(step, tracing_mode="fake")(*example)
-    except ValueError:
-        raise
-    except Exception as error:
-        raise ValueError(
-            f"zkdv.torch: the attested step cannot be traced: {type(error).__name__}: {error}"
-        ) from error
-    _refuse_random_ops(graph)
-    try:
-        from torch_mlir import fx
+        import torch_mlir  # noqa: F401
     except ModuleNotFoundError as error:
         raise ImportError(
             "zkdv.torch needs torch-mlir to lower the attested step to StableHLO; install the "
             "PyTorch frontend's dependencies with: pip install 'zkdv[torch]'",
             name="torch_mlir",
         ) from error
-    try:
-        exported = torch.export.export(graph, tuple(x.detach() for x in example))
-        module = fx.export_and_import(exported, output_type="stablehlo")
-    except Exception as error:
-        raise ValueError(
-            f"zkdv.torch: the attested step cannot be exported to StableHLO: "
-            f"{type(error).__name__}: {error}"
-        ) from error
+    graph = _trace(step, example, root, _default_decompositions())
+    _refuse_random_ops(graph)
+    exported, module = _export(graph, example)
     text = module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
     return Lowered(
         text=text,
@@ -393,6 +402,343 @@ def lower(
         dynamic=dynamic,
         exported=exported,
     )
+
+
+# -- tracing and export -----------------------------------------------------------------------
+
+_MODULE_KEY = "zkdv_module"
+"""Key, in a traced node's ``meta["custom"]``, of the path (in the prepared root) of the module
+whose forward pass ran the node's op."""
+
+
+def _default_decompositions() -> dict[Any, Callable[..., Any]]:
+    """torch's own decompositions, applied while tracing, of the ops torch-mlir cannot lower
+    to StableHLO (each found on a real model): the backward kernels of ``SiLU`` (Llama's
+    MLP), ``Mish``, ``Hardswish`` and the pooling layers (ResNet, MobileNet), and ZKDV's own
+    of ``AvgPool2d``'s (torch has none)."""
+    from torch._decomp import get_decompositions
+
+    aten = torch.ops.aten
+    table = get_decompositions(
+        [
+            aten.silu_backward,
+            aten.mish_backward,
+            aten.hardswish_backward,
+            aten.hardsigmoid_backward,
+            aten.max_pool2d_with_indices_backward,
+        ]
+    )
+    table[aten.avg_pool2d_backward.default] = _avg_pool2d_backward
+    return table
+
+
+def _avg_pool2d_backward(
+    grad_output: torch.Tensor,
+    self: torch.Tensor,
+    kernel_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: int | None,
+) -> torch.Tensor:
+    """``aten.avg_pool2d_backward`` in ops torch-mlir lowers (torch has no decomposition of
+    it): each output gradient divided by its window's divisor (as ATen's CPU kernel counts it,
+    a constant of the static shapes), spread over the window by a transposed convolution with
+    a kernel of ones, and the padding cropped."""
+    import numpy as np
+
+    kh, kw = (kernel_size[0], kernel_size[-1]) if kernel_size else (1, 1)
+    sh, sw = (stride[0], stride[-1]) if stride else (kh, kw)
+    ph, pw = (padding[0], padding[-1]) if padding else (0, 0)
+    height, width = self.shape[-2], self.shape[-1]
+    out_h, out_w = grad_output.shape[-2], grad_output.shape[-1]
+
+    def spans(count: int, size: int, k: int, s: int, p: int) -> list[tuple[int, int, int]]:
+        out = []
+        for i in range(count):
+            start = i * s - p
+            end = min(start + k, size + p)
+            out.append((end - start, max(start, 0), min(end, size)))
+        return out
+
+    divisor = np.empty((out_h, out_w), dtype=np.float64)
+    for i, (rows, top, bottom) in enumerate(spans(out_h, height, kh, sh, ph)):
+        for j, (cols, left, right) in enumerate(spans(out_w, width, kw, sw, pw)):
+            if divisor_override:
+                divisor[i, j] = divisor_override
+            elif count_include_pad:
+                divisor[i, j] = rows * cols
+            else:
+                divisor[i, j] = (bottom - top) * (right - left)
+    scaled = grad_output / torch.tensor(divisor, dtype=grad_output.dtype, device=self.device)
+    lead = grad_output.shape[:-2]
+    flat = scaled.reshape(-1, 1, out_h, out_w)
+    ones = torch.ones(1, 1, kh, kw, dtype=grad_output.dtype, device=self.device)
+    spread = torch.nn.functional.conv_transpose2d(flat, ones, stride=(sh, sw))
+    full_h, full_w = spread.shape[-2], spread.shape[-1]
+    spread = torch.nn.functional.pad(
+        spread, (0, max(0, width + 2 * pw - full_w), 0, max(0, height + 2 * ph - full_h))
+    )
+    return spread[..., ph : ph + height, pw : pw + width].reshape(*lead, height, width)
+
+
+def _decompositions_of(name: str) -> dict[Any, Callable[..., Any]]:
+    """torch's own decompositions of every overload of ``aten.<name>`` (none if it has none)."""
+    from torch._decomp import decomposition_table
+
+    packet = getattr(torch.ops.aten, name, None)
+    if packet is None:
+        return {}
+    overloads = [getattr(packet, o) for o in packet.overloads()]
+    return {o: decomposition_table[o] for o in overloads if o in decomposition_table}
+
+
+@contextlib.contextmanager
+def _module_paths(root: nn.Module) -> Iterator[None]:
+    """Record, in each traced node's ``meta["custom"]``, the path of the module under ``root``
+    whose forward pass ran it (for an error that names where an op came from)."""
+    from torch.fx import traceback as fx_traceback
+
+    paths = {id(m): name or "<root>" for name, m in root.named_modules()}
+    saved: list[Any] = []
+
+    def enter(module: nn.Module, args: Any) -> None:
+        meta = fx_traceback.current_meta
+        saved.append(meta.get("custom"))
+        path = paths.get(id(module))
+        if path is not None:
+            meta["custom"] = {**(meta.get("custom") or {}), _MODULE_KEY: path}
+
+    def leave(module: nn.Module, args: Any, output: Any) -> None:
+        meta = fx_traceback.current_meta
+        previous = saved.pop() if saved else None
+        if previous is None:
+            meta.pop("custom", None)
+        else:
+            meta["custom"] = previous
+
+    from torch.nn.modules import module as module_hooks
+
+    with fx_traceback.preserve_node_meta():
+        pre = module_hooks.register_module_forward_pre_hook(enter)
+        post = module_hooks.register_module_forward_hook(leave, always_call=True)
+        try:
+            yield
+        finally:
+            pre.remove()
+            post.remove()
+
+
+@contextlib.contextmanager
+def _tracing_kernels() -> Iterator[None]:
+    """The kernels the attested step is traced through: attention in its math form (the fused
+    CPU kernels, flash attention and its backward, have no StableHLO lowering) and recurrent
+    layers without oneDNN (``aten.mkldnn_rnn_layer`` has none either; production keeps its
+    kernels, and the tolerance covers the rounding between the two)."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    # torch.backends.mkldnn.flags(enabled=False), without its side effect on TF32 settings.
+    enabled = torch._C._get_mkldnn_enabled()
+    torch._C._set_mkldnn_enabled(False)
+    try:
+        with sdpa_kernel(SDPBackend.MATH):
+            yield
+    finally:
+        torch._C._set_mkldnn_enabled(enabled)
+
+
+def _trace(
+    step: Callable[..., Any],
+    example: Sequence[torch.Tensor],
+    root: nn.Module,
+    decompositions: dict[Any, Callable[..., Any]],
+) -> torch.fx.GraphModule:
+    """``make_fx(step, tracing_mode="fake")`` with ``decompositions``, each node annotated with
+    the module it came from."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    try:
+        with _tracing_kernels(), _module_paths(root):
+            graph = make_fx(step, decompositions, tracing_mode="fake")(*example)
+    except ValueError:
+        raise
+    except Exception as error:
+        raise ValueError(
+            f"zkdv.torch: the attested step cannot be traced: {type(error).__name__}: {error}"
+        ) from error
+    _normalise_slices(graph.graph)
+    graph.recompile()
+    return graph
+
+
+def _normalise_slices(graph: torch.fx.Graph) -> None:
+    """Clamp every slice's bounds to its dimension (in place).
+
+    An open-ended slice (``x[..., d:]``, as Hugging Face's ``rotate_half`` writes it) traces
+    with the end ``2**63 - 1``; the backward pass turns it into a ``slice_scatter`` with that
+    end, which torch-mlir's StableHLO lowering tries to materialise (``std::bad_alloc``). The
+    clamped bounds select the same elements."""
+    aten = torch.ops.aten
+    # target: (position of the dimension argument, the sliced tensor's shape)
+    slicing: dict[Any, tuple[int, Callable[[torch.fx.Node], Any]]] = {
+        aten.slice.Tensor: (1, lambda n: _shape_of(n.args[0])),
+        aten.slice_scatter.default: (2, lambda n: _shape_of(n.args[0])),
+        aten.slice_backward.default: (2, lambda n: n.args[1]),
+    }
+    for node in graph.nodes:
+        found = slicing.get(node.target) if node.op == "call_function" else None
+        if found is None:
+            continue
+        at, shape_of = found
+        shape = shape_of(node)
+        args = list(node.args)
+        if not isinstance(shape, list | tuple) or len(args) <= at:
+            continue
+        dim = args[at] if isinstance(args[at], int) else 0
+        size = shape[dim]
+        if not isinstance(size, int):
+            continue
+        for position in (at + 1, at + 2):  # start, end
+            bound = args[position] if position < len(args) else None
+            if isinstance(bound, int) and not 0 <= bound <= size:
+                args[position] = max(0, min(size, bound + size if bound < 0 else bound))
+        node.args = tuple(args)
+
+
+def _shape_of(value: Any) -> tuple[int, ...] | None:
+    meta = value.meta.get("val") if isinstance(value, torch.fx.Node) else None
+    return tuple(meta.shape) if isinstance(meta, torch.Tensor) else None
+
+
+def _retrace(
+    graph: torch.fx.GraphModule,
+    example: Sequence[torch.Tensor],
+    decompositions: dict[Any, Callable[..., Any]],
+) -> torch.fx.GraphModule:
+    """``graph`` traced again with more ``decompositions`` (its nodes' annotations kept)."""
+    from torch.fx import traceback as fx_traceback
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    with fx_traceback.preserve_node_meta():
+        graph = make_fx(graph, decompositions, tracing_mode="fake")(*(x.detach() for x in example))
+    _normalise_slices(graph.graph)
+    graph.recompile()
+    return graph
+
+
+class _Unlowered(Exception):
+    """torch-mlir could not lower the exported step; ``ops`` are the ATen ops its diagnostics
+    name (``aten.<name>``, without overload)."""
+
+    def __init__(self, detail: str, ops: list[str]) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.ops = ops
+
+
+def _import(exported: Any) -> Any:
+    """``torch_mlir.fx.export_and_import(exported, output_type="stablehlo")``, with the
+    compiler's diagnostics collected (torch-mlir prints them to the process's stderr
+    otherwise) and raised as :class:`_Unlowered`."""
+    import re
+
+    from torch_mlir import fx, ir
+    from torch_mlir.dialects import torch as torch_dialect
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+    from torch_mlir.extras.fx_importer import FxImporter
+
+    context = ir.Context()
+    torch_dialect.register_dialect(context)
+    diagnostics: list[str] = []
+
+    def collect(diagnostic: Any) -> bool:
+        diagnostics.append(str(diagnostic))
+        diagnostics.extend(str(note) for note in diagnostic.notes)
+        return True
+
+    context.attach_diagnostic_handler(collect)
+    try:
+        # torch-mlir's own decompositions, run here so that the slices they create are
+        # normalised too (with an empty table export_and_import runs none of its own).
+        program = exported.run_decompositions(get_decomposition_table())
+        _normalise_slices(program.graph_module.graph)
+        program.graph_module.recompile()
+        return fx.export_and_import(
+            program,
+            output_type="stablehlo",
+            fx_importer=FxImporter(context=context),
+            decomposition_table={},
+        )
+    except Exception as error:
+        detail = "; ".join(diagnostics) or f"{type(error).__name__}: {error}"
+        ops = re.findall(r"torch\.aten\.([A-Za-z0-9_]+)", detail)
+        raise _Unlowered(detail, list(dict.fromkeys(ops))) from error
+
+
+def _origin(graph: torch.fx.GraphModule, name: str) -> str:
+    """Where the ATen op ``name`` came from in the traced step: the module paths of the nodes
+    that run it, or, for a backward kernel (``<op>_backward``), of the forward op's nodes."""
+
+    def modules(op: str) -> list[str]:
+        found = []
+        for node in graph.graph.nodes:
+            target = getattr(node.target, "_schema", None)
+            if node.op != "call_function" or target is None:
+                continue
+            if target.name.split("::")[-1] == op:
+                path = (node.meta.get("custom") or {}).get(_MODULE_KEY)
+                if path is not None:
+                    found.append(path)
+        return list(dict.fromkeys(found))
+
+    found = modules(name)
+    if not found and name.endswith("_backward"):
+        forward = name.removesuffix("_backward")
+        found = modules(forward) or modules(forward.removesuffix("_with_indices"))
+        if found:
+            return f"the backward pass of {', '.join(found[:4])}"
+    return ", ".join(found[:4]) if found else "the step itself (outside any module)"
+
+
+def _export(graph: torch.fx.GraphModule, example: Sequence[torch.Tensor]) -> tuple[Any, Any]:
+    """``torch.export`` the traced step and lower it with torch-mlir.
+
+    An op torch-mlir cannot lower that torch can decompose is decomposed (torch's own
+    decomposition, the graph traced again) and the export retried; returns the exported
+    program that lowered and the StableHLO module.
+
+    Raises:
+        ValueError: an op that neither lowers nor decomposes, naming it and its module.
+    """
+    decompositions = _default_decompositions()
+    tried: set[str] = set()
+    while True:
+        try:
+            exported = torch.export.export(graph, tuple(x.detach() for x in example))
+        except Exception as error:
+            raise ValueError(
+                f"zkdv.torch: the attested step cannot be exported: {type(error).__name__}: {error}"
+            ) from error
+        try:
+            return exported, _import(exported)
+        except _Unlowered as failure:
+            more = {}
+            for name in failure.ops:
+                if name not in tried:
+                    tried.add(name)
+                    more.update(_decompositions_of(name))
+            if not more:
+                ops = failure.ops or ["(unnamed)"]
+                where = "; ".join(f"aten.{op} (from {_origin(graph, op)})" for op in ops[:3])
+                raise ValueError(
+                    f"zkdv.torch: the attested step uses an operator torch-mlir cannot lower "
+                    f"to StableHLO and torch cannot decompose: {where}. Replace that layer or "
+                    f"operation in the model (or compute it outside the attested step and "
+                    f"pass the result in the batch). torch-mlir said: {failure.detail[:800]}"
+                ) from None
+            decompositions.update(more)
+            graph = _retrace(graph, example, decompositions)
 
 
 def seal(lowered: Lowered) -> bytes:
@@ -409,15 +755,34 @@ def seal(lowered: Lowered) -> bytes:
     from pathlib import Path
 
     try:
+        program = _reshaping_views(lowered.exported)
         with tempfile.TemporaryDirectory(prefix="zkdv-seal-") as directory:
             path = Path(directory) / "attested_step.pt2"
-            torch._inductor.aoti_compile_and_package(lowered.exported, package_path=str(path))
+            torch._inductor.aoti_compile_and_package(program, package_path=str(path))
             return path.read_bytes()
     except Exception as error:
         raise ValueError(
             f"zkdv.torch: the attested step cannot be sealed as an AOT Inductor package: "
             f"{type(error).__name__}: {error}"
         ) from error
+
+
+def _reshaping_views(exported: Any) -> Any:
+    """``exported`` with each ``aten.view`` a ``aten.reshape`` (in place; returned).
+
+    The exported step is functional, so the two compute the same values; but a ``view``
+    recorded by the trace is only valid for the strides its input had there, and Inductor
+    lays some tensors out otherwise (GPT-2's key/value cache, concatenated and expanded for
+    the attention matmul, fails with "Cannot view a tensor with shape ... and strides ...").
+    ``reshape`` views where the layout allows it and copies where it does not."""
+    aten = torch.ops.aten
+    graph = exported.graph_module.graph
+    views = (aten.view.default, aten._unsafe_view.default)
+    for node in graph.nodes:
+        if node.op == "call_function" and node.target in views:
+            node.target = aten.reshape.default
+    exported.graph_module.recompile()
+    return exported
 
 
 def _draws_randomness(node: torch.fx.Node) -> bool:

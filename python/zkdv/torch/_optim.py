@@ -94,31 +94,76 @@ def _adam(decoupled: bool) -> StepFn:
         grads: Sequence[torch.Tensor],
         states: Sequence[dict[str, Any]],
     ) -> None:
-        from torch.optim.adam import adam
-
         _check_group(name, group, {"fused": None, "capturable": False})
+        if any(torch.is_complex(p) for p in params):
+            raise ValueError(f"zkdv.torch: {name} on complex parameters is not supported yet")
         beta1, beta2 = group["betas"]
-        adam(
-            list(params),
-            list(grads),
-            [s["exp_avg"] for s in states],
-            [s["exp_avg_sq"] for s in states],
-            [s["max_exp_avg_sq"] for s in states] if group["amsgrad"] else [],
-            [s["step"] for s in states],
-            foreach=False,
-            capturable=False,
-            differentiable=True,
-            decoupled_weight_decay=decoupled or bool(group.get("decoupled_weight_decay", False)),
-            amsgrad=group["amsgrad"],
+        _single_tensor_adam(
+            params,
+            grads,
+            states,
+            lr=group["lr"],
             beta1=beta1,
             beta2=beta2,
-            lr=group["lr"],
-            weight_decay=group["weight_decay"],
             eps=group["eps"],
+            weight_decay=group["weight_decay"],
+            amsgrad=group["amsgrad"],
             maximize=group["maximize"],
+            decoupled=decoupled or bool(group.get("decoupled_weight_decay", False)),
         )
 
     return step
+
+
+def _single_tensor_adam(
+    params: Sequence[torch.Tensor],
+    grads: Sequence[torch.Tensor],
+    states: Sequence[dict[str, Any]],
+    *,
+    lr: float | torch.Tensor,
+    beta1: float,
+    beta2: float,
+    eps: float,
+    weight_decay: float,
+    amsgrad: bool,
+    maximize: bool,
+    decoupled: bool,
+) -> None:
+    """The step eager ``Adam``/``AdamW`` take on CPU (``torch.optim.adam._single_tensor_adam``
+    without ``capturable`` or ``differentiable``), written with tensor-only math: the step
+    count and the learning rate are tensors (the eager path reads the count on the host).
+
+    Not torch's ``differentiable=True`` path: that one folds the step size into the
+    denominator (``denom = sqrt(v) / (c2 * -step_size) + eps / -step_size``), which is
+    ``0 / 0 = NaN`` wherever a gradient and its second moment are exactly 0 when the learning
+    rate is 0 (a warmup's first step), where eager leaves the parameter as it is. Here each
+    operation is eager's, in eager's order: bias corrections and the step size in float64
+    (eager computes them as Python floats), ``param + (-step_size * exp_avg) / denom`` as its
+    ``addcdiv_`` does."""
+    for param, grad, state in zip(params, grads, states, strict=True):
+        if maximize:
+            grad = -grad
+        exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
+        step_t += 1
+        if weight_decay != 0:
+            if decoupled:
+                param.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        step = step_t.to(torch.float64)
+        bias_correction1 = 1 - torch.pow(beta1, step)
+        bias_correction2_sqrt = (1 - torch.pow(beta2, step)).sqrt()
+        step_size = lr / bias_correction1
+        if amsgrad:
+            maximum = state["max_exp_avg_sq"]
+            maximum.copy_(torch.maximum(maximum, exp_avg_sq))
+            denom = (maximum.sqrt() / bias_correction2_sqrt).add_(eps)
+        else:
+            denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        # addcdiv_(exp_avg, denom, value=-step_size): the scale in the parameter's type.
+        param.add_((-step_size).to(param.dtype) * exp_avg / denom)
 
 
 def _sgd_init(group: Mapping[str, Any], param: torch.Tensor) -> dict[str, torch.Tensor]:

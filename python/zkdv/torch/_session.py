@@ -305,6 +305,9 @@ class ZKDV:
                 any(True for _ in value.parameters()) or any(True for _ in value.buffers())
             )
             if stateful:
+                # A torch.compile module: its original module is the root (the attested step
+                # is lowered from it); production keeps running the compiled one.
+                value = _lower.unwrap(value)
                 if self._model is not None and self._model is not value:
                     raise RuntimeError(
                         "ZKDV.prepare: a root model is already prepared; compose every module "
@@ -567,6 +570,17 @@ class ZKDV:
         if hasattr(native, "_wrapped_by_lr_sched"):
             bound.__dict__["_wrapped_by_lr_sched"] = True
         optimizer.step = bound  # type: ignore[method-assign]
+        native_zero_grad = optimizer.zero_grad
+
+        def zero_grad(self: torch.optim.Optimizer, set_to_none: bool = True) -> None:
+            # Inside the attested step the gradients are the traced parameters' .grad.
+            tracing = _lower.active()
+            if tracing is None or tracing.optimizer is not self:
+                native_zero_grad(set_to_none)
+            else:
+                tracing.zero_grad(set_to_none)
+
+        optimizer.zero_grad = types.MethodType(zero_grad, optimizer)  # type: ignore[method-assign]
 
     def _reduced_gradients(self) -> list[torch.Tensor]:
         """Copies of the gradients DDP all-reduced, as ``optimizer.step()`` is about to apply
