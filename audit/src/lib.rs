@@ -452,17 +452,15 @@ fn first_outside(
     recomputed: &[f64],
     spread: Option<&[f64]>,
 ) -> Option<(usize, f64, f64, f64)> {
-    committed
-        .iter()
-        .zip(recomputed)
-        .enumerate()
-        .find_map(|(i, (&c, &r))| {
-            let s = spread.map_or(0.0, |s| s[i]);
-            (!tolerance.accepts(c, r, s)).then(|| {
-                let allowed = tolerance.abs + tolerance.rel * c.abs() + tolerance.spread * s;
-                (i, c, r, allowed)
-            })
-        })
+    let i = tolerance.first_outside(committed, recomputed, spread)?;
+    let (c, r) = (committed[i], recomputed[i]);
+    let s = spread.map_or(0.0, |s| s[i]);
+    let allowed = if c.is_finite() {
+        tolerance.bound(c, s)
+    } else {
+        0.0
+    };
+    Some((i, c, r, allowed))
 }
 
 /// Run `program` as written, or as member `m` of the perturbation ensemble
@@ -744,7 +742,7 @@ fn replay_segment(
                     .iter_mut()
                     .zip(last.sketches.concat().iter().zip(&nominal_sketches))
                 {
-                    *s = s.max((a - b).abs());
+                    *s = s.max(Tolerance::ensemble_difference(*a, *b));
                 }
                 let member = state_values(&member_state).map_err(unusable(j))?;
                 for (spread, (a, b)) in state_spread
@@ -752,7 +750,7 @@ fn replay_segment(
                     .zip(member.iter().zip(&nominal_state))
                 {
                     for (s, (x, y)) in spread.iter_mut().zip(a.iter().zip(b)) {
-                        *s = s.max((x - y).abs());
+                        *s = s.max(Tolerance::ensemble_difference(*x, *y));
                     }
                 }
             }
@@ -978,7 +976,7 @@ fn attested_check(
         let mut spread = vec![0.0f64; recomputed.len()];
         for m in 0..tolerance.replays {
             for (s, (a, b)) in spread.iter_mut().zip(run(Some(m))?.iter().zip(recomputed)) {
-                *s = s.max((a - b).abs());
+                *s = s.max(Tolerance::ensemble_difference(*a, *b));
             }
         }
         outside = first_outside(tolerance, &reference, recomputed, Some(&spread));

@@ -171,12 +171,65 @@ impl Tolerance {
         }
     }
 
+    /// The largest `|committed - recomputed|` that passes for a finite
+    /// `committed` value whose measured spread is `spread`.
+    pub fn bound(&self, committed: f64, spread: f64) -> f64 {
+        self.abs + self.rel * committed.abs() + self.spread * spread
+    }
+
     /// Whether `recomputed` is within tolerance of `committed`, given the
     /// measured rounding `spread` of the value (0 when none was measured).
-    /// NaN never is.
+    ///
+    /// Non-finite values are data (a NaN in a batch, an overflow that a
+    /// loss scaler then skips), not rounding: they agree only with the same
+    /// non-finite value (NaN with NaN, `+inf` with `+inf`), and never with
+    /// a finite one. A committed infinity therefore allows no difference
+    /// (without the rule, `|inf - x| <= inf` would accept anything).
+    ///
+    /// ```
+    /// use zkdv_protocol::Tolerance;
+    /// let t = Tolerance::fixed(1e-6, 1e-5);
+    /// assert!(t.accepts(1.0, 1.0 + 1e-6, 0.0));
+    /// assert!(!t.accepts(1.0, 1.1, 0.0));
+    /// assert!(t.accepts(f64::NAN, f64::NAN, 0.0));
+    /// assert!(!t.accepts(f64::INFINITY, 1.0, 0.0));
+    /// assert!(!t.accepts(1.0, f64::NAN, 0.0));
+    /// ```
     pub fn accepts(&self, committed: f64, recomputed: f64, spread: f64) -> bool {
-        (committed - recomputed).abs()
-            <= self.abs + self.rel * committed.abs() + self.spread * spread
+        if !(committed.is_finite() && recomputed.is_finite()) {
+            return (committed.is_nan() && recomputed.is_nan()) || committed == recomputed;
+        }
+        (committed - recomputed).abs() <= self.bound(committed, spread)
+    }
+
+    /// The position of the first pair out of tolerance, if any; `spread`,
+    /// when given, holds one measured spread per value.
+    pub fn first_outside(
+        &self,
+        committed: &[f64],
+        recomputed: &[f64],
+        spread: Option<&[f64]>,
+    ) -> Option<usize> {
+        committed
+            .iter()
+            .zip(recomputed)
+            .enumerate()
+            .position(|(i, (&c, &r))| {
+                !self.accepts(c, r, spread.and_then(|s| s.get(i)).copied().unwrap_or(0.0))
+            })
+    }
+
+    /// What one ensemble member adds to a value's spread: its distance from
+    /// the nominal replay, or nothing where either is non-finite (a member
+    /// that overflows measures no rounding, and an infinite spread would
+    /// accept anything).
+    pub fn ensemble_difference(member: f64, nominal: f64) -> f64 {
+        let d = (member - nominal).abs();
+        if d.is_finite() {
+            d
+        } else {
+            0.0
+        }
     }
 
     /// Whether every term is finite and non-negative.

@@ -494,16 +494,10 @@ impl Verifier {
                 check.replay_length, root.snapshot_interval
             )));
         }
+        let spread = (!check.spread.is_empty()).then_some(check.spread.as_slice());
         let bad = check
-            .committed
-            .iter()
-            .zip(&check.recomputed)
-            .enumerate()
-            .position(|(i, (&c, &r))| {
-                !check
-                    .tolerance
-                    .accepts(c, r, check.spread.get(i).copied().unwrap_or(0.0))
-            });
+            .tolerance
+            .first_outside(&check.committed, &check.recomputed, spread);
         let within = bad.is_none();
         if within != (check.verdict == Verdict::Pass) {
             return Err(Problem::Invalid(format!(

@@ -270,10 +270,16 @@ impl Writer {
         if !path.exists() {
             let parent = self.dir.join("artifacts");
             fs::create_dir_all(&parent).map_err(io)?;
-            let mut tmp = tempfile_in(&parent).map_err(io)?;
-            tmp.1.write_all(bytes).map_err(io)?;
-            tmp.1.sync_all().map_err(io)?;
-            fs::rename(&tmp.0, &path).map_err(io)?;
+            let (tmp, mut file) = tempfile_in(&parent).map_err(io)?;
+            let stored = file
+                .write_all(bytes)
+                .and_then(|()| file.sync_all())
+                .and_then(|()| fs::rename(&tmp, &path));
+            if let Err(source) = stored {
+                // No half-written temporary is left behind (a full disk).
+                let _ = fs::remove_file(&tmp);
+                return Err(io(source));
+            }
         }
         Ok(Artifact {
             name,
@@ -429,6 +435,11 @@ impl Writer {
             .write_all(&record.raw.bytes)
             .and_then(|()| self.file.flush());
         if let Err(source) = written {
+            // Cut a partly written record off again, so the file stays a valid
+            // prefix of the transcript (a full disk, say, leaves every record
+            // written before it readable and verifiable). If even that fails,
+            // the reader reports the one truncated record at the end.
+            let _ = self.file.set_len(self.offset);
             self.broken = Some(source.to_string());
             return Err(Problem::Io {
                 path: self.path.clone(),

@@ -23,6 +23,16 @@ create_exception!(
 );
 
 fn transcript_error(py: Python<'_>, e: protocol::Error) -> PyErr {
+    if let protocol::Problem::Io { path, source } = &e.problem {
+        // An I/O failure (a full disk, a missing directory) is an OSError,
+        // with its errno, not a verdict on the transcript.
+        let errno = source.raw_os_error().unwrap_or(0);
+        return pyo3::exceptions::PyOSError::new_err((
+            errno,
+            format!("{}: {source}", path.display()),
+            path.display().to_string(),
+        ));
+    }
     let err = TranscriptError::new_err(e.to_string());
     let value = err.value(py);
     let _ = value.setattr("record", e.at.map(|a| a.index));
@@ -343,6 +353,34 @@ fn program_tolerance<'py>(
     to_py(py, &tolerance.for_program(policy, &precision))
 }
 
+/// The position of the first pair out of `tolerance`
+/// (`Tolerance::first_outside`, the protocol's comparison), or `None`.
+/// `committed`, `recomputed` and `spread` (when given) are 1-D `float64`
+/// arrays of equal length.
+#[pyfunction]
+#[pyo3(signature = (tolerance, committed, recomputed, spread=None))]
+fn tolerance_first_outside(
+    tolerance: &Bound<'_, PyAny>,
+    committed: numpy::PyReadonlyArray1<'_, f64>,
+    recomputed: numpy::PyReadonlyArray1<'_, f64>,
+    spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
+) -> PyResult<Option<usize>> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let committed = committed.as_slice()?;
+    let recomputed = recomputed.as_slice()?;
+    let spread = spread.as_ref().map(|s| s.as_slice()).transpose()?;
+    if recomputed.len() != committed.len() || spread.is_some_and(|s| s.len() != committed.len()) {
+        return Err(value_error(format!(
+            "tolerance_first_outside: {} committed, {} recomputed and {} spread values (need \
+             equal counts)",
+            committed.len(),
+            recomputed.len(),
+            spread.map_or(committed.len(), <[f64]>::len)
+        )));
+    }
+    Ok(tolerance.first_outside(committed, recomputed, spread))
+}
+
 /// One named tensor of an evidence artifact: `(path, dtype tag, shape,
 /// little-endian bytes)`.
 type EvidenceTensor<'py> = (String, String, Vec<u64>, Bound<'py, PyBytes>);
@@ -411,5 +449,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(derive_challenge, m)?)?;
     m.add_function(wrap_pyfunction!(key_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(program_tolerance, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_first_outside, m)?)?;
     Ok(())
 }

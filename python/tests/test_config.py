@@ -190,8 +190,9 @@ def test_tolerance_accepts_within_abs_plus_rel_times_committed():
     t = zkdv.Tolerance(abs=0.5, rel=0.25)
     assert t.accepts(2.0, 3.0)  # 1.0 <= 0.5 + 0.25 * 2
     assert not t.accepts(2.0, 3.0625)
-    assert not t.accepts(1.0, math.nan) and not t.accepts(math.nan, math.nan)
-    assert not t.accepts(math.inf, math.inf)
+    # Non-finite values agree only with themselves (docs/protocol.md, the check record).
+    assert not t.accepts(1.0, math.nan) and t.accepts(math.nan, math.nan)
+    assert t.accepts(math.inf, math.inf) and not t.accepts(math.inf, 3.0)
 
 
 def test_tolerance_round_trips_through_its_record():

@@ -11,7 +11,7 @@ the fixed bound ``abs + rel * |c|``, the program's perturbation ensemble measure
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -50,8 +50,18 @@ def recompute(
         spread = [0.0] * values
         for member in range(tolerance.replays):
             for k, v in enumerate(run(member)):
-                spread[k] = max(spread[k], abs(v - recomputed[k]))
+                spread[k] = max(spread[k], ensemble_difference(v, recomputed[k]))
     return recomputed, spread
+
+
+def ensemble_difference(member: Any, nominal: Any) -> Any:
+    """What an ensemble member adds to a value's spread (``Tolerance::ensemble_difference``,
+    elementwise over arrays): ``|member - nominal|``, or 0 where that is not finite (a member
+    that overflows measures no rounding; an infinite spread would accept anything)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        difference = np.abs(np.asarray(member, np.float64) - np.asarray(nominal, np.float64))
+    out = np.where(np.isfinite(difference), difference, 0.0)
+    return float(out) if out.ndim == 0 else out
 
 
 def verdict(
@@ -61,11 +71,12 @@ def verdict(
     spread: Sequence[float] | None = None,
 ) -> Literal["pass", "fail"]:
     """``"pass"`` when every recomputed value is within the tolerance of the committed one."""
-    spreads = spread or [0.0] * len(committed)
-    ok = all(
-        tolerance.accepts(c, r, s) for c, r, s in zip(committed, recomputed, spreads, strict=True)
+    outside = tolerance.first_outside(
+        np.asarray(committed, np.float64),
+        np.asarray(recomputed, np.float64),
+        np.asarray(spread, np.float64) if spread else None,
     )
-    return "pass" if ok else "fail"
+    return "pass" if outside is None else "fail"
 
 
 def state_result(
@@ -85,17 +96,18 @@ def state_result(
     """
     if committed.size == 0:
         committed, recomputed = np.zeros(1), np.zeros(1)
-    allowed = tolerance.abs + tolerance.rel * np.abs(committed)
-    if spread is not None:
-        allowed = allowed + tolerance.spread * spread
-    difference = np.abs(committed - recomputed)
-    failing = np.flatnonzero(~(difference <= allowed))
-    if failing.size:
-        at = int(failing[0])
+    outside = tolerance.first_outside(committed, recomputed, spread)
+    if outside is not None:
+        at = outside
     else:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(allowed > 0, difference / allowed, 0.0)
-        at = int(np.argmax(ratio))
+        # Every pair passed: report the one closest to its bound (non-finite pairs, equal by
+        # the rule, have no distance to it).
+        allowed = tolerance.abs + tolerance.rel * np.abs(committed)
+        if spread is not None:
+            allowed = allowed + tolerance.spread * spread
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            ratio = np.where(allowed > 0, np.abs(committed - recomputed) / allowed, 0.0)
+        at = int(np.argmax(np.where(np.isfinite(ratio), ratio, 0.0)))
     c, r = float(committed[at]), float(recomputed[at])
     s = () if spread is None else (float(spread[at]),)
     return CheckResult(

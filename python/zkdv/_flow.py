@@ -11,14 +11,21 @@ it, so a waiting dispatch wakes on a retirement and on a failure alike.
 
 from __future__ import annotations
 
+import atexit
 import queue
+import sys
 import threading
+import weakref
 from collections.abc import Callable
+from typing import Any
 
 from zkdv.checks import ZKDVPoisonedError
 from zkdv.overlap import Overlap
 
-__all__ = ["Flow", "commit_loop"]
+__all__ = ["Flow", "closed", "commit_loop", "finish_at_exit", "finish_unclosed"]
+
+_SESSIONS: weakref.WeakSet[Any] = weakref.WeakSet()
+"""Started sessions not yet closed (see :func:`finish_at_exit`)."""
 
 
 class Flow:
@@ -40,11 +47,22 @@ class Flow:
         self._cond = threading.Condition()
 
     def raise_if_poisoned(self) -> None:
-        """Raise the session's failure, or a ``RuntimeError`` for a committer error."""
+        """Raise the session's failure, or the committer's error: an ``OSError`` as an
+        ``OSError`` (a full disk is an I/O failure, not a verdict), anything else as a
+        ``RuntimeError``."""
         if self.failure is not None:
             raise self.failure
-        if self.error is not None:
-            raise RuntimeError(f"the ZKDV committer failed: {self.error}") from self.error
+        error = self.error
+        if isinstance(error, OSError):
+            raise type(error)(
+                error.errno,
+                f"ZKDV could not write the transcript ({error.strerror or error}); the records "
+                "written before the failure are intact and verifiable, and nothing after it "
+                "was committed",
+                error.filename,
+            ) from error
+        if error is not None:
+            raise RuntimeError(f"the ZKDV committer failed: {error}") from error
 
     def admit(self, overlap: Overlap) -> None:
         """Take a slot for a transaction of policy ``overlap``, waiting for one to retire.
@@ -77,6 +95,14 @@ class Flow:
         self.error = error
         self.retire()
 
+    def fail_io(self, error: OSError) -> None:
+        """Record that the transcript could not be written (from any thread); wakes every
+        waiter. An I/O failure is not a verdict: it stops the session without poisoning it."""
+        with self._cond:
+            if self.error is None:
+                self.error = error
+            self._cond.notify_all()
+
     def wait_idle(self) -> None:
         """Wait until every admitted transaction retired (or the committer failed)."""
         with self._cond:
@@ -102,3 +128,54 @@ def commit_loop[T](items: queue.Queue[T | None], flow: Flow, commit: Callable[[T
             commit(item)
         except BaseException as error:  # noqa: BLE001  (reported to the training thread)
             flow.fail(error)
+
+
+def finish_at_exit(session: Any) -> None:
+    """Have ``session._finish_at_exit()`` run when the interpreter exits, unless the session
+    was closed (it then leaves :data:`_SESSIONS` by itself, or when it is collected).
+
+    A session's committer and verifier threads run native code (the Rust runtime, torch,
+    XLA). Left running while the interpreter finalizes, such a thread is torn down inside
+    that code and the process aborts (``terminate called without an active exception``,
+    status 134), as it did when a script ended on an unclosed poisoned session. So at exit
+    each open session stops its threads first (and records a failure it found).
+    """
+    if not _SESSIONS and not getattr(finish_at_exit, "installed", False):
+        atexit.register(_finish_sessions)
+        finish_at_exit.installed = True  # type: ignore[attr-defined]
+    _SESSIONS.add(session)
+
+
+def closed(session: Any) -> None:
+    """Forget ``session``: it was closed, nothing is left to finish at exit."""
+    _SESSIONS.discard(session)
+
+
+def _finish_sessions() -> None:
+    for session in list(_SESSIONS):
+        try:
+            session._finish_at_exit()
+        except BaseException as error:  # noqa: BLE001  (at exit: report, never raise)
+            print(f"zkdv: finishing an unclosed session at exit failed: {error}", file=sys.stderr)
+    _SESSIONS.clear()
+
+
+def finish_unclosed(directory: object, flow: Flow, records: Any, steps: int) -> None:
+    """The end of a session the script did not close, once its threads stopped: a poisoned
+    session's close record records its failure (so the transcript says why it ended); an
+    honest one is left without a close record, as the script left it. Either is reported on
+    standard error."""
+    failure = flow.failure
+    if failure is not None and records.opened and flow.error is None:
+        records.close(failure.to_failure_record())
+        print(
+            f"zkdv: session {directory} was poisoned and not closed; its close record records "
+            f"the failure: {failure}",
+            file=sys.stderr,
+        )
+    elif records.opened:
+        print(
+            f"zkdv: session {directory} was not closed: its transcript holds {steps} steps and "
+            "no close record (call proof.close() after the training loop)",
+            file=sys.stderr,
+        )

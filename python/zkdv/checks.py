@@ -162,13 +162,17 @@ class CheckResult:
 
     def margin(self) -> float:
         """The largest ``|committed - recomputed| / allowed difference`` over the values: how
-        close the check came to failing (above ``1`` it failed; NaN counts as infinite)."""
+        close the check came to failing (above ``1`` it failed; a non-finite value that differs
+        from its counterpart counts as infinite, one equal to it as 0)."""
         worst = 0.0
         for position, (c, r) in enumerate(zip(self.committed, self.recomputed, strict=True)):
+            if not (math.isfinite(c) and math.isfinite(r)):
+                # Non-finite values agree only with the same value, with no room to spare.
+                if not self.tolerance.accepts(c, r):
+                    return math.inf
+                continue
             allowed = self.tolerance.bound(c, self.spread_of(position))
             difference = abs(c - r)
-            if math.isnan(difference):
-                return math.inf
             if difference > 0.0:
                 worst = max(worst, difference / allowed if allowed > 0.0 else math.inf)
         return worst

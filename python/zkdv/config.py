@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 __all__ = ["DebugCheckEvery", "SamplingPolicy", "Tolerance", "ZKDVConfig"]
 
 _U64_LIMIT = 1 << 64
@@ -105,13 +107,44 @@ class Tolerance:
         return self.abs + self.rel * abs(committed) + self.spread * spread
 
     def accepts(self, committed: float, recomputed: float, spread: float = 0.0) -> bool:
-        """Whether ``recomputed`` is within tolerance of ``committed`` (NaN never is).
+        """Whether ``recomputed`` is within tolerance of ``committed``.
 
-        ``spread`` is the value's measured spread (``0`` when none was measured). This
-        is the protocol's comparison, evaluated in IEEE double precision exactly as the Rust
-        core evaluates it.
+        ``spread`` is the value's measured spread (``0`` when none was measured). Non-finite
+        values agree only with the same non-finite value (NaN with NaN, an infinity with the
+        same infinity), never with a finite one. This is the protocol's comparison, evaluated
+        by the Rust core (``Tolerance::accepts``).
         """
-        return abs(committed - recomputed) <= self.bound(committed, spread)
+        return (
+            self.first_outside(
+                np.array([committed], np.float64),
+                np.array([recomputed], np.float64),
+                np.array([spread], np.float64),
+            )
+            is None
+        )
+
+    def first_outside(
+        self,
+        committed: np.ndarray,
+        recomputed: np.ndarray,
+        spread: np.ndarray | None = None,
+    ) -> int | None:
+        """The position of the first pair that :meth:`accepts` refuses, or ``None``.
+
+        ``committed``, ``recomputed`` and ``spread`` (one measured spread per value, when
+        given) are flattened and compared as ``float64``, by the Rust core.
+        """
+        from zkdv import _native
+
+        def flat(values: np.ndarray) -> np.ndarray:
+            return np.ascontiguousarray(np.asarray(values, np.float64).reshape(-1))
+
+        return _native.tolerance_first_outside(
+            self.to_record(),
+            flat(committed),
+            flat(recomputed),
+            None if spread is None else flat(spread),
+        )
 
     def for_program(self, policy: str, precision: Mapping[str, Any]) -> Tolerance:
         """The tolerance of a program of ``precision`` (:func:`zkdv.passes.precision`) in a

@@ -41,7 +41,7 @@ import numpy as np
 import zkdv
 from zkdv import hashing, passes, runtime
 from zkdv._arguments import retention, session_config, start_arguments
-from zkdv._flow import Flow
+from zkdv._flow import Flow, closed, finish_at_exit, finish_unclosed
 from zkdv.checks import CheckResult
 from zkdv.config import ZKDVConfig
 from zkdv.jax._attest import AttestedFunction
@@ -185,6 +185,7 @@ class ZKDV:
         self._checker.start(rolling_window)
         self._committer.start(rolling_window)
         self._state = "running"
+        finish_at_exit(self)
 
     @overload
     def jit(self, fun: Callable[..., Any], /, **options: Any) -> ProvedFunction: ...
@@ -268,19 +269,39 @@ class ZKDV:
             raise RuntimeError("ZKDV.close: the session is already closed")
         if self._state == "created":
             raise RuntimeError("ZKDV.close: the session was never started")
-        self._drain()
-        self._committer.stop()
-        self._checker.shutdown()
-        self._state = "closed"
-        if self._flow.failure is None and self._records.opened:
-            self._final_state_check()
-        if not self._records.opened:
-            # No step ever ran: the layout is unknown, so there is nothing to write.
+        self._stop_threads()
+        if not self._records.opened or self._flow.error is not None:
+            # No step ever ran (the layout is unknown, there is nothing to write), or the
+            # committer failed (a full disk): the records written before the error stay as
+            # they are, valid, and the error is raised as what it is. The parameters moved
+            # past the last committed step then, so no final state check is run.
             self._flow.raise_if_poisoned()
             return
+        if self._flow.failure is None:
+            self._final_state_check()
         failure = self._flow.failure
         self._records.close(None if failure is None else failure.to_failure_record())
         self._flow.raise_if_poisoned()
+
+    def _stop_threads(self) -> None:
+        """Wait for the queued work, stop the committer and verifier threads, and mark the
+        session closed."""
+        try:
+            self._drain()
+        finally:
+            self._committer.stop()
+            self._checker.shutdown()
+            self._state = "closed"
+            closed(self)
+
+    def _finish_at_exit(self) -> None:
+        """At interpreter exit, for a session the script did not close: stop the threads
+        (see :func:`zkdv._flow.finish_at_exit`); a poisoned session's close record then records
+        its failure, an honest one is left without a close record, and either is reported."""
+        if self._state != "running":
+            return
+        self._stop_threads()
+        finish_unclosed(self.directory, self._flow, self._records, self._steps)
 
     @property
     def checks(self) -> list[CheckResult]:
