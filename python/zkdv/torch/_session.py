@@ -48,10 +48,10 @@ from torch.utils import _pytree as pytree
 import zkdv
 from zkdv import _attested, hashing, passes, runtime
 from zkdv._arguments import retention, session_config, start_arguments
-from zkdv._flow import Flow, commit_loop
+from zkdv._flow import Flow, closed, commit_loop, finish_at_exit, finish_unclosed
 from zkdv._packing import BatchLayout
 from zkdv._records import Records
-from zkdv.checks import CheckResult, ZKDVPoisonedError
+from zkdv.checks import CheckKind, CheckResult, ZKDVPoisonedError
 from zkdv.config import Tolerance, ZKDVConfig
 from zkdv.overlap import Overlap
 from zkdv.torch import _lower, _optim
@@ -281,6 +281,7 @@ class ZKDV:
         self._committer.start()
         self._verifier = ThreadPoolExecutor(1, thread_name_prefix="zkdv-torch-verifier")
         self._state = "running"
+        finish_at_exit(self)
 
     def prepare(self, *values: Any) -> Any:
         """Prepare the root model and the optimizer whose transition is attested.
@@ -509,19 +510,38 @@ class ZKDV:
             raise RuntimeError("ZKDV.close: the session was never started")
         if self._open is not None:
             raise RuntimeError("ZKDV.close: a transaction is still open")
-        self._drain()
-        self._queue.put(None)
-        if self._committer is not None:
-            self._committer.join()
-        if self._verifier is not None:
-            self._verifier.shutdown(wait=True)
-        self._state = "closed"
-        if self._records.opened:
-            if self._flow.failure is None and self._flow.error is None:
+        self._stop_threads()
+        if self._records.opened and self._flow.error is None:
+            # After an error of the committer (a full disk) the transcript keeps the records
+            # written before it, and no close record: the error is raised as what it is.
+            if self._flow.failure is None:
                 self._continuity("close")
             failure = self._flow.failure
             self._records.close(None if failure is None else failure.to_failure_record())
         self._flow.raise_if_poisoned()
+
+    def _stop_threads(self) -> None:
+        """Wait for the queued work, stop the committer and verifier threads, and mark the
+        session closed."""
+        try:
+            self._drain()
+        finally:
+            self._queue.put(None)
+            if self._committer is not None:
+                self._committer.join()
+            if self._verifier is not None:
+                self._verifier.shutdown(wait=True)
+            self._state = "closed"
+            closed(self)
+
+    def _finish_at_exit(self) -> None:
+        """At interpreter exit, for a session the script did not close: stop the threads
+        (see :func:`zkdv._flow.finish_at_exit`); a poisoned session's close record then records
+        its failure, an honest one is left without a close record, and either is reported."""
+        if self._state != "running":
+            return
+        self._stop_threads()
+        finish_unclosed(self.directory, self._flow, self._records, self._steps)
 
     @property
     def checks(self) -> list[CheckResult]:
@@ -1028,20 +1048,26 @@ class ZKDV:
                 self._flow.retire()
 
     def _run_checks(self, program: _Program, job: _CheckJob) -> None:
+        kind: CheckKind = "state"
         try:
             if job.state:
                 self._state_check(job, program)
+            kind = "update"
             if job.indices:
                 self._update_check(
                     job.step, job.pre, program, job.batch, job.committed, job.indices
                 )
         except ZKDVPoisonedError as failure:
             self._flow.poison(failure)
+        except OSError as error:
+            # The check record could not be written (a full disk): an I/O failure, no verdict.
+            self._flow.fail_io(error)
         except Exception as error:  # noqa: BLE001  (a check that cannot run poisons too)
+            # Named after the check that could not run, not the last one sampled.
             self._flow.poison(
                 ZKDVPoisonedError(
                     job.step,
-                    kind="update" if job.indices else "state",
+                    kind=kind,
                     detail=f"the check could not run: {type(error).__name__}: {error}",
                 )
             )
@@ -1085,7 +1111,9 @@ class ZKDV:
         if not result.passed and tolerance.replays:
             spread = np.zeros_like(recomputed)
             for member in range(tolerance.replays):
-                spread = np.maximum(spread, np.abs(sketches(member) - recomputed))
+                spread = np.maximum(
+                    spread, _attested.ensemble_difference(sketches(member), recomputed)
+                )
             result = _attested.state_result(step, committed, recomputed, tolerance, 0, spread)
         self._record(result)
 
