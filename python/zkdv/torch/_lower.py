@@ -7,16 +7,23 @@ tensors::
     step(params..., opt_state..., batch_leaves..., [options..., reduced gradients...])
         -> (post_params..., post_opt_state..., deltas..., [local gradients...])
 
-by running it under a :class:`Tracing` context in which ``proof.forward`` is a
-``torch.func.functional_call`` on the traced parameters, ``proof.backward`` is
-``torch.autograd.grad`` with respect to them, and the prepared optimizer's ``step()`` is its
-functional implementation (:mod:`zkdv.torch._optim`) on traced clones of its state. Then, as
+by running it under a :class:`Tracing` context in which the root is reparametrized with the
+traced parameters and buffers (``model.parameters()`` yields them, ``proof.forward`` is the
+module's own call on them), ``proof.backward`` is ``torch.autograd.grad`` with respect to them,
+accumulated into their ``.grad`` as eager accumulation does, and the prepared optimizer's
+``step()`` is its functional implementation (:mod:`zkdv.torch._optim`) on those ``.grad`` and
+on traced clones of its state. Then, as
 verified on these machines (DESIGN.md §7): ``make_fx(tracing_mode="fake")``, ``torch.export``,
 and torch-mlir's ``export_and_import(output_type="stablehlo")``, printed in generic form. The
 Rust passes do the rest (``zkdv-attested-pipeline`` with explicit role lists).
 
+Ops torch-mlir cannot lower are decomposed while tracing (torch's own decompositions, and
+ZKDV's of ``avg_pool2d_backward``), slice bounds are clamped to their dimension, and recurrent
+layers are traced without oneDNN (docs/torch.md, "What the lowering does for real models").
+
 Refused, each with its fix: a module that is not under the prepared root, implicit random
-operators (``torch.Tag.nondeterministic_seeded``), and a step that cannot be exported.
+operators (``torch.Tag.nondeterministic_seeded``), an op that neither lowers nor decomposes
+(naming it and its module), and a step that cannot be exported.
 
 The optimizer's parameter groups step their own parameters with their own options. Options
 a :class:`~zkdv.torch.FunctionalOptimizer` declares ``dynamic`` (the learning rate of SGD, Adam
@@ -443,41 +450,37 @@ def _avg_pool2d_backward(
     divisor_override: int | None,
 ) -> torch.Tensor:
     """``aten.avg_pool2d_backward`` in ops torch-mlir lowers (torch has no decomposition of
-    it): each output gradient divided by its window's divisor (as ATen's CPU kernel counts it,
-    a constant of the static shapes), spread over the window by a transposed convolution with
-    a kernel of ones, and the padding cropped."""
-    import numpy as np
+    it): each output gradient divided by its window's divisor, spread over the window by a
+    transposed convolution with a kernel of ones, and the padding cropped.
+
+    The divisor is counted as ATen's CPU kernel counts it: the window's positions inside the
+    padded input (``count_include_pad``) or inside the input, found by summing a mask of ones
+    over each window (computed by ops, not a constant tensor, which the runtime would not
+    read)."""
+    from torch.nn import functional
 
     kh, kw = (kernel_size[0], kernel_size[-1]) if kernel_size else (1, 1)
     sh, sw = (stride[0], stride[-1]) if stride else (kh, kw)
     ph, pw = (padding[0], padding[-1]) if padding else (0, 0)
     height, width = self.shape[-2], self.shape[-1]
     out_h, out_w = grad_output.shape[-2], grad_output.shape[-1]
-
-    def spans(count: int, size: int, k: int, s: int, p: int) -> list[tuple[int, int, int]]:
-        out = []
-        for i in range(count):
-            start = i * s - p
-            end = min(start + k, size + p)
-            out.append((end - start, max(start, 0), min(end, size)))
-        return out
-
-    divisor = np.empty((out_h, out_w), dtype=np.float64)
-    for i, (rows, top, bottom) in enumerate(spans(out_h, height, kh, sh, ph)):
-        for j, (cols, left, right) in enumerate(spans(out_w, width, kw, sw, pw)):
-            if divisor_override:
-                divisor[i, j] = divisor_override
-            elif count_include_pad:
-                divisor[i, j] = rows * cols
-            else:
-                divisor[i, j] = (bottom - top) * (right - left)
-    scaled = grad_output / torch.tensor(divisor, dtype=grad_output.dtype, device=self.device)
+    # Windows may reach past the padded input (ceil_mode): zeros there.
+    beyond_h = max(0, (out_h - 1) * sh + kh - (height + 2 * ph))
+    beyond_w = max(0, (out_w - 1) * sw + kw - (width + 2 * pw))
+    dtype, device = grad_output.dtype, self.device
+    ones = torch.ones(1, 1, kh, kw, dtype=dtype, device=device)
+    if divisor_override:
+        scaled = grad_output / divisor_override
+    else:
+        mask = torch.ones(1, 1, height, width, dtype=dtype, device=device)
+        mask = functional.pad(mask, (pw, pw, ph, ph), value=1.0 if count_include_pad else 0.0)
+        mask = functional.pad(mask, (0, beyond_w, 0, beyond_h))
+        counts = functional.conv2d(mask, ones, stride=(sh, sw))[0, 0, :out_h, :out_w]
+        scaled = grad_output / counts
     lead = grad_output.shape[:-2]
-    flat = scaled.reshape(-1, 1, out_h, out_w)
-    ones = torch.ones(1, 1, kh, kw, dtype=grad_output.dtype, device=self.device)
-    spread = torch.nn.functional.conv_transpose2d(flat, ones, stride=(sh, sw))
+    spread = functional.conv_transpose2d(scaled.reshape(-1, 1, out_h, out_w), ones, stride=(sh, sw))
     full_h, full_w = spread.shape[-2], spread.shape[-1]
-    spread = torch.nn.functional.pad(
+    spread = functional.pad(
         spread, (0, max(0, width + 2 * pw - full_w), 0, max(0, height + 2 * ph - full_h))
     )
     return spread[..., ph : ph + height, pw : pw + width].reshape(*lead, height, width)
