@@ -147,7 +147,7 @@ def caught(row: Row) -> str:
     if row.tampered.status == "poisoned":
         return "yes"
     if row.tampered.status == "closed":
-        return "no (closed cleanly)"
+        return f"no (closed cleanly; worst margin {_number(row.tampered.worst_margin)})"
     return f"no: error: {row.tampered.message}"
 
 
