@@ -586,7 +586,10 @@ fn prepare_step(
             ),
         ));
     }
-    // The replay's typed batch arguments, unpacked with the committed layout.
+    // The replay's typed batch arguments, unpacked with the layout of the
+    // step's own program (its replay program's batch arguments; the verifier
+    // has checked the step's packed shape against that program record's
+    // batch layout).
     let leaves: Vec<(Vec<u64>, DType)> = replay
         .arguments()
         .get(n_state..)
@@ -670,7 +673,10 @@ fn replay_segment(
     // The snapshot's tensors, bound by its record.
     let initial = load_state(t, &t.snapshots[&start]).map_err(|e| (start, e))?;
     let mut state = initial.clone();
-    let mut inputs_of: Vec<StepInputs> = Vec::new();
+    // Each step of the segment with the program record it ran: a segment
+    // may cross a program change (another batch layout), and every step
+    // replays with its own program.
+    let mut inputs_of: Vec<(u64, StepInputs)> = Vec::new();
     let mut segment = Segment {
         transitions: 0,
         snapshots_compared: 0,
@@ -705,15 +711,14 @@ fn replay_segment(
         .map_err(unusable(j))?;
         segment.transitions += 1;
         tick();
-        inputs_of.push(inputs);
-        let inputs = &inputs_of[inputs_of.len() - 1];
+        inputs_of.push((step.program, inputs));
+        let inputs = &inputs_of[inputs_of.len() - 1].1;
         // The perturbation ensemble over the segment so far, when a fixed
         // bound is exceeded: the rounding spread of each sketch value at j
         // and of each state value after j. The replay starts from a snapshot,
         // so a value's spread includes what rounding carried over from the
         // segment's earlier steps.
         let ensemble = |programs: &mut Programs| -> Result<(Vec<f64>, Vec<Vec<f64>>), Located> {
-            let (replay, _) = programs.get(t, step.program).map_err(|e| (j, e))?;
             let nominal_sketches = replayed.sketches.concat();
             let nominal_state = state_values(&replayed.outputs[..n_state]).map_err(unusable(j))?;
             let mut sketch_spread = vec![0.0f64; nominal_sketches.len()];
@@ -722,7 +727,8 @@ fn replay_segment(
             for m in 0..tolerance.replays {
                 let mut member_state = initial.clone();
                 let mut last = None;
-                for step_inputs in &inputs_of {
+                for (program, step_inputs) in &inputs_of {
+                    let (replay, _) = programs.get(t, *program).map_err(|e| (j, e))?;
                     let mut arguments = member_state;
                     arguments.extend(step_inputs.batch.iter().cloned());
                     let out = run_replay(

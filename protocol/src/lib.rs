@@ -50,6 +50,7 @@
 //!     precision: Precision { narrowest: Some("f32".into()), narrow_results: 0 },
 //!     tolerance: writer.root().tolerance,
 //!     replay: None,
+//!     batch: None,
 //! })?;
 //! let mut state = Hash32::ZERO;
 //! for step in 0..2 {

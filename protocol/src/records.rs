@@ -408,6 +408,21 @@ pub struct ProgramBody {
     /// session retains evidence (absent, and not encoded, otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<Artifact>,
+    /// The packed batch layout of the steps that run this program, when it
+    /// is not the root's [`RootBody::batch`]: a session whose batch changes
+    /// shape (a partial last batch, another sequence length) commits one
+    /// program per layout. Absent for the root's layout, and then not
+    /// encoded at all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<Vec<Leaf>>,
+}
+
+impl ProgramBody {
+    /// The packed batch layout of this program's steps: its own, else the
+    /// root's.
+    pub fn batch_layout<'a>(&'a self, root: &'a RootBody) -> &'a [Leaf] {
+        self.batch.as_deref().unwrap_or(&root.batch)
+    }
 }
 
 /// Commitment to one packed `uint32` batch.

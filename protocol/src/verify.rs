@@ -323,6 +323,10 @@ impl Verifier {
             self.artifact(replay)?;
         }
         let root = &self.session().body;
+        if let Some(batch) = &program.batch {
+            check_batch_layout(batch, root.rolling_window)
+                .map_err(|msg| Problem::Invalid(format!("program record: {msg}")))?;
+        }
         let expected = root
             .tolerance
             .for_program(root.tolerance_policy, &program.precision);
@@ -368,11 +372,21 @@ impl Verifier {
                 step.batch.window, step.batch.width
             )));
         }
-        if let [leaf] = root.batch.as_slice() {
+        let program = &self.programs[&step.program];
+        if let [leaf] = program.batch_layout(root) {
             if leaf.shape != [step.batch.rows, step.batch.width] {
                 return Err(Problem::Invalid(format!(
-                    "batch of {}x{} words does not match the root's batch layout {:?}",
-                    step.batch.rows, step.batch.width, leaf.shape
+                    "batch of {}x{} words does not match the batch layout {:?} of its program \
+                     (record {}{})",
+                    step.batch.rows,
+                    step.batch.width,
+                    leaf.shape,
+                    step.program,
+                    if program.batch.is_some() {
+                        ""
+                    } else {
+                        ", the root's layout"
+                    }
                 )));
             }
         }
@@ -789,28 +803,12 @@ fn check_root(root: &RootBody) -> Result<Session, Problem> {
     if root.snapshot_interval == 0 {
         return invalid("snapshot_interval must be at least 1".into());
     }
-    for (tree, leaves) in [
-        ("params", &root.params),
-        ("opt_state", &root.opt_state),
-        ("batch", &root.batch),
-    ] {
+    for (tree, leaves) in [("params", &root.params), ("opt_state", &root.opt_state)] {
         check_layout(tree, leaves)
             .map_err(|msg| Problem::Invalid(format!("root record: {msg}")))?;
     }
-    for leaf in &root.batch {
-        if leaf.dtype != "u32" || leaf.shape.len() != 2 {
-            return invalid(format!(
-                "batch leaf {} must be a packed rank-2 u32 array, found {} {:?}",
-                leaf.path, leaf.dtype, leaf.shape
-            ));
-        }
-        if leaf.shape[1] < root.rolling_window {
-            return invalid(format!(
-                "rolling window {} exceeds the packed row width {} of batch leaf {}",
-                root.rolling_window, leaf.shape[1], leaf.path
-            ));
-        }
-    }
+    check_batch_layout(&root.batch, root.rolling_window)
+        .map_err(|msg| Problem::Invalid(format!("root record: {msg}")))?;
     let parameters = match root.parameter_count() {
         Some(0) | None => {
             return invalid("the parameter layout must have between 1 and 2^64-1 elements".into())
@@ -832,6 +830,27 @@ fn check_root(root: &RootBody) -> Result<Session, Problem> {
         parameters,
         optimizer_state,
     })
+}
+
+/// A packed batch layout (the root's, or a program's own): a valid layout
+/// whose every leaf is a rank-2 `u32` array at least `rolling_window` wide.
+fn check_batch_layout(leaves: &[Leaf], rolling_window: u64) -> std::result::Result<(), String> {
+    check_layout("batch", leaves)?;
+    for leaf in leaves {
+        if leaf.dtype != "u32" || leaf.shape.len() != 2 {
+            return Err(format!(
+                "batch leaf {} must be a packed rank-2 u32 array, found {} {:?}",
+                leaf.path, leaf.dtype, leaf.shape
+            ));
+        }
+        if leaf.shape[1] < rolling_window {
+            return Err(format!(
+                "rolling window {} exceeds the packed row width {} of batch leaf {}",
+                rolling_window, leaf.shape[1], leaf.path
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_layout(tree: &str, leaves: &[Leaf]) -> std::result::Result<(), String> {

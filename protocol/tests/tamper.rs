@@ -258,6 +258,7 @@ fn start(dir: &Path) -> (Writer, u64) {
             },
             tolerance: root_input().tolerance,
             replay: None,
+            batch: None,
         })
         .unwrap();
     (writer, program)
@@ -580,6 +581,7 @@ fn programs_and_checks_follow_the_tolerance_policy() {
         precision: bf16.clone(),
         tolerance,
         replay: None,
+        batch: None,
     };
     // A program under the program policy must carry the ensemble.
     let err = writer.append_program(program(base)).unwrap_err();

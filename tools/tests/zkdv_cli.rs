@@ -56,6 +56,7 @@ fn transcript(dir: &Path) {
             },
             tolerance: w.root().tolerance,
             replay: None,
+            batch: None,
         })
         .unwrap();
     for step in 0..3u64 {

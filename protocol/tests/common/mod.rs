@@ -65,6 +65,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
         },
         tolerance: writer.root().tolerance,
         replay: None,
+        batch: None,
     })?;
     let tolerance = writer.root().tolerance;
     let mut state = Hash32::of(b"initial state");

@@ -140,8 +140,9 @@ class Checker:
         # Rebuild the pre-state of t with the replay variant of the production program (the
         # same module, with the update kept as an output); then run step t itself, whose update
         # sketches a state check compares and whose update coordinate an update check reads.
+        # Each step replays with the program it ran (its batch layout may differ from t's).
         steps = replay_length + 1
-        state = program.placement.put_state(segment.state)
+        state = segment.programs[0].program.placement.put_state(segment.state)
         committed_sketches: list[np.ndarray] = []
         recomputed_sketches: list[np.ndarray] = []
         pre_state: list[np.ndarray] = [np.asarray(x) for x in segment.state]
@@ -150,14 +151,15 @@ class Checker:
             if j == replay_length:
                 # Copies: the next call donates the parameter buffers.
                 pre_state = [np.array(x) for x in state]
-            n_p = program.n_params
-            outputs = program.replay(
+            ran: RegisteredProgram = segment.programs[j]
+            n_p = ran.program.n_params
+            outputs = ran.program.replay(
                 *state[:n_p],
                 *state[n_p:],
-                program.placement.put_small(segment.batches[j]),
-                *registered.weights,
+                ran.program.placement.put_small(segment.batches[j]),
+                *ran.weights,
             )
-            parts = program.split_outputs(outputs, deltas=True)
+            parts = ran.program.split_outputs(outputs, deltas=True)
             deltas = parts["deltas"]
             for committed_sketch, recomputed_sketch in zip(
                 segment.updates[j], parts["sketches"], strict=True

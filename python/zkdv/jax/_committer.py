@@ -189,6 +189,7 @@ class Committer:
             overlap=pending.overlap.to_record(),
             evidence=evidence,
         )
+        segment.programs.append(registered)
         segment.batches.append(host_batch)
         segment.batch_roots.append(batch.root)
         segment.updates.append(updates)

@@ -5,10 +5,13 @@ On the first call a :class:`ProvedFunction` builds its :class:`~zkdv.jax._progra
 program and its replay variant with the Rust passes' commitment hooks, the attested program) and
 has the session commit it (:meth:`zkdv.jax._host.StepHost.register_program`).
 
-Every later call checks that static arguments, tree structure, shapes and dtypes are those of
-the first call (a mismatch is an error, never a silent retrace) and hands the flat inputs to the
-session (:meth:`zkdv.jax._host.StepHost.run_step`), which packs the batch, launches the snapshot
-copy when one is due, runs the production program and queues its sketches for the committer.
+Every later call checks that static arguments, tree structure, dtypes and the parameter and
+optimizer-state shapes are those of the first call (a mismatch is an error, never a silent
+retrace). Batch leaves of new shapes (a partial last batch, another sequence length) retrace as
+``jax.jit`` does: a program is built and committed per batch layout, and reused when that
+layout comes again. The flat inputs then go to the session
+(:meth:`zkdv.jax._host.StepHost.run_step`), which packs the batch, launches the snapshot copy
+when one is due, runs the production program and queues its sketches for the committer.
 """
 
 from __future__ import annotations
@@ -60,12 +63,14 @@ class ProvedFunction:
         self._options = dict(options)
         self._spec = ArgSpec.of(fun, options)
         self._program: StepProgram | None = None
+        # Every program built, by the shapes of its batch leaves (the first one included).
+        self._by_batch: dict[tuple[tuple[int, ...], ...], StepProgram] = {}
         self._lock = threading.Lock()
         functools.update_wrapper(self, fun)
 
     @property
     def program(self) -> StepProgram | None:
-        """The compiled step, once the function has been called."""
+        """The first compiled step, once the function has been called."""
         return self._program
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -78,7 +83,6 @@ class ProvedFunction:
         keys = key_impls(flat)
         flat = unwrap_keys(flat)
         program = self._program_for(static, tree, flat, keys)
-        self._check_compatible(program, static, tree, flat, keys)
         out = self._host.run_step(program, flat)
         out_shardings = self._options.get("out_shardings")
         if out_shardings is not None:
@@ -118,23 +122,42 @@ class ProvedFunction:
     def _program_for(
         self, static: tuple[Any, ...], tree: PyTreeDef, flat: list[Any], keys: tuple[Any, ...]
     ) -> StepProgram:
-        """The program, built and registered with the session by the first call."""
+        """The program of these inputs: built and registered with the session by the first call,
+        and again by the first call of each new batch layout (checked compatible with the
+        first call otherwise)."""
         with self._lock:
-            if self._program is None:
-                call = FirstCall(
-                    fun=self._fun,
-                    name=getattr(self._fun, "__name__", "step"),
-                    options=self._options,
-                    static=static,
-                    tree=tree,
-                    flat=tuple(flat),
-                    keys=keys,
-                    donated=donated_positions(self._spec, tree, len(flat)),
-                )
-                program = build_program(call, self._host.probe_ratio, self._host.attested_function)
-                self._host.register_program(program)
+            first = self._program
+            if first is None:
+                program = self._build(static, tree, flat, keys)
                 self._program = program
-            return self._program
+                self._by_batch[_batch_shapes(program, flat)] = program
+                return program
+            self._check_compatible(first, static, tree, flat, keys)
+            shapes = _batch_shapes(first, flat)
+            known = self._by_batch.get(shapes)
+            if known is not None:
+                return known
+            # A new batch layout: retraced as jax.jit would, committed as a new program.
+            program = self._build(static, tree, flat, keys)
+            self._by_batch[shapes] = program
+            return program
+
+    def _build(
+        self, static: tuple[Any, ...], tree: PyTreeDef, flat: list[Any], keys: tuple[Any, ...]
+    ) -> StepProgram:
+        call = FirstCall(
+            fun=self._fun,
+            name=getattr(self._fun, "__name__", "step"),
+            options=self._options,
+            static=static,
+            tree=tree,
+            flat=tuple(flat),
+            keys=keys,
+            donated=donated_positions(self._spec, tree, len(flat)),
+        )
+        program = build_program(call, self._host.probe_ratio, self._host.attested_function)
+        self._host.register_program(program)
+        return program
 
     def _check_compatible(
         self,
@@ -144,6 +167,8 @@ class ProvedFunction:
         flat: list[Any],
         keys: tuple[Any, ...],
     ) -> None:
+        """Raise unless ``flat`` fits the first call's ``program`` but for the shapes of batch
+        leaves."""
         name = program.name
         try:
             same_static = static == program.static
@@ -165,12 +190,19 @@ class ProvedFunction:
                 f"call's (implementation per input leaf, None for arrays): first "
                 f"{program.in_keys}, now {keys}"
             )
+        batch = set(program.batch_positions)
         for i, (x, want) in enumerate(zip(flat, program.in_avals, strict=True)):
             if getattr(x, "shape", None) == want.shape and getattr(x, "dtype", None) == want.dtype:
                 continue  # the common case, without building an abstract value per leaf
             got = aval(x)
-            if got.shape != want.shape or got.dtype != want.dtype:
+            if got.dtype != want.dtype or (got.shape != want.shape and i not in batch):
                 raise ValueError(
                     f"proof.jit({name}): input leaf {i} is {got.dtype}{list(got.shape)}, but the "
                     f"first call fixed it as {want.dtype}{list(want.shape)}"
+                    + (" (only a batch leaf's shape may change)" if i in batch else "")
                 )
+
+
+def _batch_shapes(program: StepProgram, flat: list[Any]) -> tuple[tuple[int, ...], ...]:
+    """The shapes of the batch leaves among ``flat`` (positions as in ``program``)."""
+    return tuple(tuple(aval(flat[i]).shape) for i in program.batch_positions)

@@ -71,11 +71,11 @@ LeafLayout = tuple[tuple[str, tuple[tuple[int, ...], np.dtype]], ...]
 
 @dataclass(frozen=True)
 class _Layout:
-    """The parameter, optimizer-state and batch layout a session commits (one per session)."""
+    """The parameter and optimizer-state layout a session commits (one per session; the
+    batch layout may differ from program to program)."""
 
     params: LeafLayout
     opt_state: LeafLayout
-    batch: tuple[int, int]
 
     @classmethod
     def of(cls, program: StepProgram) -> _Layout:
@@ -89,7 +89,6 @@ class _Layout:
                 (p, (a.shape, a.dtype))
                 for p, a in zip(program.opt_paths, program.opt_avals, strict=True)
             ),
-            program.layout.shape,
         )
 
 
@@ -138,6 +137,8 @@ class ZKDV:
         # the registered programs.
         self._lock = threading.Lock()
         self._layout: _Layout | None = None
+        self._root_batch: tuple[int, int] | None = None
+        """The first program's packed batch shape, the root's batch layout."""
         self._attest: AttestedFunction | None = None
         self._programs: dict[StepProgram, RegisteredProgram] = {}
         self._steps = 0
@@ -203,8 +204,11 @@ class ZKDV:
         Use it as ``@proof.jit``, ``@proof.jit(donate_argnums=(0,))`` or
         ``proof.jit(step, **options)``; every ``jax.jit`` option is accepted. The step declares
         exactly one transaction (``zkdv.jax.Transaction`` or a contrib ``TrainState``'s
-        ``apply_gradients``). Static arguments, tree structures, shapes and dtypes are fixed by
-        the first call; a later call that differs raises instead of retracing.
+        ``apply_gradients``). Static arguments, tree structures, dtypes and the parameter and
+        optimizer-state shapes are fixed by the first call; a later call that differs raises
+        instead of retracing. A call whose batch leaves have new shapes (a partial last batch,
+        another sequence length) retraces as ``jax.jit`` does: the session commits a program
+        per batch layout, and checks each step with its own.
         """
         if fun is None:
             return lambda f: ProvedFunction(self._host, f, options)
@@ -334,13 +338,25 @@ class ZKDV:
         layout = _Layout.of(program)
         with self._lock:
             if self._layout is None:
+                self._check_window(program)
                 self._open_records(program)
                 self._layout = layout
+                self._root_batch = program.layout.shape
             elif layout != self._layout:
                 raise ValueError(
-                    f"proof.jit({program.name}): its parameter, optimizer-state or batch layout "
-                    "differs from the first compiled step's; a session commits one layout"
+                    f"proof.jit({program.name}): its parameter or optimizer-state layout "
+                    "differs from the first compiled step's; a session commits one"
                 )
+            else:
+                self._check_window(program)
+            rows, width = program.layout.shape
+            # A program for another batch layout (a partial last batch, another sequence
+            # length) names its own; the root's is the first program's.
+            own_batch = (
+                {"batch": [{"path": "batch", "dtype": "u32", "shape": [rows, width]}]}
+                if program.layout.shape != self._root_batch
+                else {}
+            )
             attested = self._records.artifact(program.attested_text.encode(), "mlir")
             production = self._records.artifact(program.production_text.encode(), "mlir")
             precision = passes.precision(program.attested_text, f"<{program.name}: attested>")
@@ -370,6 +386,7 @@ class ZKDV:
                     "precision": precision,
                     "tolerance": tolerance.to_record(),
                     **replay,
+                    **own_batch,
                 }
             )
         program_runtime = runtime.Program(program.attested_text, "main", f"<{program.name}>")
@@ -432,7 +449,7 @@ class ZKDV:
 
     # -- internals ----------------------------------------------------------------------------
 
-    def _open_records(self, program: StepProgram) -> None:
+    def _check_window(self, program: StepProgram) -> None:
         rows, width = program.layout.shape
         if self._rolling_window > width:
             raise ValueError(
@@ -440,6 +457,9 @@ class ZKDV:
                 f"row width {width} of proof.jit({program.name}) (its batch packs to "
                 f"{rows}x{width} uint32 words); choose rolling_window <= {width}"
             )
+
+    def _open_records(self, program: StepProgram) -> None:
+        rows, width = program.layout.shape
 
         def leaves(paths: tuple[str, ...], avals: tuple[Any, ...]) -> list[dict[str, Any]]:
             return [

@@ -144,11 +144,15 @@ def host_memory_kind() -> str | None:
 class Segment:
     """The newest snapshot and what was committed since: enough to replay any step after it.
 
-    The committer appends each committed step's batch, batch root and update sketches.
+    The committer appends each committed step's batch, batch root and update sketches, and the
+    program it ran (a segment may cross a change of batch layout, and every step replays with
+    its own program).
     """
 
     step: int
     state: list[np.ndarray]
+    programs: list[Any] = field(default_factory=list)
+    """Per step, its :class:`~zkdv.jax._records.RegisteredProgram`."""
     batches: list[np.ndarray] = field(default_factory=list)
     batch_roots: list[bytes] = field(default_factory=list)
     updates: list[list[np.ndarray]] = field(default_factory=list)
@@ -162,6 +166,7 @@ class Segment:
         return SegmentView(
             self.step,
             tuple(self.state),
+            tuple(self.programs),
             tuple(self.batches),
             tuple(self.batch_roots),
             tuple(self.updates),
@@ -174,6 +179,8 @@ class SegmentView:
 
     step: int
     state: tuple[np.ndarray, ...]
+    programs: tuple[Any, ...]
+    """Per step, the :class:`~zkdv.jax._records.RegisteredProgram` it ran."""
     batches: tuple[np.ndarray, ...]
     batch_roots: tuple[bytes, ...]
     updates: tuple[list[np.ndarray], ...]

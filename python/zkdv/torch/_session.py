@@ -125,7 +125,8 @@ def _element(leaves: list[torch.Tensor], index: int) -> float:
 
 @dataclass(frozen=True)
 class _Program:
-    """The committed programs of the session's step, with what checks need to run them."""
+    """The committed programs of the session's step for one batch layout, with what checks
+    need to run them."""
 
     seq: int
     tolerance: Tolerance
@@ -146,6 +147,8 @@ class _Open:
 
     step: int
     overlap: Overlap
+    program: _Program
+    """The program of the batch's layout, which the step is committed with and checked by."""
     pre: list[torch.Tensor]
     """The pre-state (parameters, then optimizer state and buffers), on its device: what the
     previous transaction left, kept as a copy."""
@@ -242,6 +245,9 @@ class ZKDV:
         self._attested: Callable[..., Any] | None = None
         self._records = Records()
         self._program: _Program | None = None
+        """The first transaction's program (its batch layout is the root's)."""
+        self._programs: dict[tuple[tuple[int, ...], ...], _Program] = {}
+        """Every program committed, by the shapes of its batch's leaves."""
         self._open: _Open | None = None
         self._steps = 0
         self._sketch_state: list[np.ndarray] | None = None
@@ -708,34 +714,39 @@ class ZKDV:
         if not all(isinstance(x, torch.Tensor) for x in leaves):
             raise TypeError("ZKDV.transaction: every leaf of batch must be a tensor")
         host_leaves = [_host(x) for x in leaves]
-        if self._program is None:
-            self._register(model, optimizer, functional, batch, host_leaves)
-        program = self._program
-        assert program is not None
-        if pytree.tree_structure(batch) != program.treespec:
-            raise ValueError(
-                "ZKDV.transaction: the batch's structure differs from the first transaction's; "
-                "a session commits one batch layout"
-            )
-        if _training_flags(model) != program.training:
-            raise RuntimeError(
-                "ZKDV.transaction: a module's train/eval mode changed since the step was "
-                "committed (the mode is part of the attested program); keep it fixed"
-            )
-        self._check_hyperparameters(optimizer, functional, program.hyperparameters)
-        if [(x.shape, x.dtype) for x in host_leaves] != [
-            (s.shape, s.dtype) for s in program.layout.slots[: len(host_leaves)]
-        ]:
-            raise ValueError(
-                "ZKDV.transaction: the batch's shapes or dtypes differ from the first "
-                "transaction's; a session commits one batch layout"
-            )
+        first = self._program
+        if first is not None:
+            # Only the batch's shapes may differ from the first transaction's: each batch
+            # layout (a partial last batch, another sequence length) is a program of its own.
+            if pytree.tree_structure(batch) != first.treespec:
+                raise ValueError(
+                    "ZKDV.transaction: the batch's structure differs from the first "
+                    "transaction's; only the shapes of its tensors may change between "
+                    "transactions"
+                )
+            if _training_flags(model) != first.training:
+                raise RuntimeError(
+                    "ZKDV.transaction: a module's train/eval mode changed since the step was "
+                    "committed (the mode is part of the attested program); keep it fixed"
+                )
+            self._check_hyperparameters(optimizer, functional, first.hyperparameters)
+            dtypes = [s.dtype for s in first.layout.slots[: len(host_leaves)]]
+            if [x.dtype for x in host_leaves] != dtypes:
+                raise ValueError(
+                    "ZKDV.transaction: the batch's dtypes differ from the first transaction's "
+                    f"({[str(x.dtype) for x in host_leaves]} for {[str(d) for d in dtypes]}); "
+                    "only the shapes of its tensors may change between transactions"
+                )
+        program = self._programs.get(tuple(tuple(x.shape) for x in host_leaves))
+        if program is None:
+            program = self._register(model, optimizer, functional, batch, host_leaves)
         pre = self._continuity(f"step {self._steps}")
         self._flow.raise_if_poisoned()
         self._flow.admit(overlap)
         self._open = _Open(
             step=self._steps,
             overlap=overlap,
+            program=program,
             pre=pre,
             leaves=host_leaves + self._dynamic_values(optimizer, program.lowered),
         )
@@ -809,8 +820,11 @@ class ZKDV:
         functional: _optim.FunctionalOptimizer,
         batch: Any,
         host_leaves: list[np.ndarray],
-    ) -> None:
+    ) -> _Program:
+        """Lower, commit and cache the program of ``batch``'s layout; the first one opens the
+        transcript (its layout is the root's), a later one names its own layout."""
         assert self._attested is not None
+        first = self._program
         treespec = pytree.tree_structure(batch)
         if self._sharded and isinstance(optimizer, torch.optim.Muon):
             raise ValueError(
@@ -852,6 +866,9 @@ class ZKDV:
                 for n, t in items
             ]
 
+        own_batch: dict[str, Any] = {}
+        if first is not None and first.layout.shape != layout.shape:
+            own_batch["batch"] = [{"path": "batch", "dtype": "u32", "shape": [rows, width]}]
         root = {
             "prover": "whitebox-torch",
             "versions": _versions(),
@@ -885,8 +902,9 @@ class ZKDV:
                 "mlir",
             )
         )
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self._records.open(self.directory, root, self._probe_ratio)
+        if first is None:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            self._records.open(self.directory, root, self._probe_ratio)
         seq = self._records.program(
             {
                 "name": name,
@@ -901,9 +919,10 @@ class ZKDV:
                     if self._retain
                     else {}
                 ),
+                **own_batch,
             }
         )
-        self._program = _Program(
+        program = _Program(
             seq=seq,
             tolerance=tolerance,
             attested=attested,
@@ -914,15 +933,19 @@ class ZKDV:
             treespec=treespec,
             training=_training_flags(model),
         )
-        self._sketch_state = self._records.exact_sketches(
-            [n for n, _ in params], [_host(t) for _, t in params]
-        )
+        self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
+        if first is None:
+            self._program = program
+            self._sketch_state = self._records.exact_sketches(
+                [n for n, _ in params], [_host(t) for _, t in params]
+            )
+        return program
 
     def _exit(self) -> None:
         """On the training thread: the update and its sketches, where the state lives, and the
         copy of the post-state the next step starts from; the rest is the committer's."""
-        opened, program = self._open, self._program
-        assert opened is not None and program is not None
+        opened = self._open
+        assert opened is not None
         self._open = None
         try:
             paths = [n for n, _ in self._state_leaves()[0]]
@@ -955,8 +978,9 @@ class ZKDV:
     def _commit(self, pending: _Pending) -> None:
         """Commit one transaction (step and snapshot records), then run or hand over the
         checks its challenge samples; retires the transaction's slot."""
-        opened, program = pending.opened, self._program
-        assert program is not None and self._sketch_state is not None
+        opened = pending.opened
+        program = opened.program
+        assert self._sketch_state is not None
         paths, updates = pending.paths, pending.updates
         n_params = len(paths)
         pre = self._post_commitment or hashing.commit_tensor_tree(
