@@ -4,7 +4,7 @@ Each model is tiny (a few thousand parameters, two or three steps) and built fro
 without downloaded weights. An honest run must pass every check and ``close()``; for several
 models a production step that is not the attested one, or state edited between steps, must be
 caught. Tests of models whose every-step replay takes over a minute on these 2-core machines
-(ResNet-18) run only with ``ZKDV_SLOW_TESTS=1``.
+(ResNet-18, EfficientNet-B0) run only with ``ZKDV_SLOW_TESTS=1``.
 """
 
 import os
@@ -230,10 +230,10 @@ def test_vit_image_classification_passes_every_check(tmp_path):
 # -- torchvision -------------------------------------------------------------------------------
 
 
-def torchvision_model(name: str) -> nn.Module:
+def torchvision_model(name: str, **options: Any) -> nn.Module:
     torchvision = pytest.importorskip("torchvision")
     torch.manual_seed(0)
-    model = getattr(torchvision.models, name)(num_classes=10)
+    model = getattr(torchvision.models, name)(num_classes=10, **options)
     for module in model.modules():
         if isinstance(module, nn.Dropout):
             module.p = 0.0  # implicit randomness is refused; the classifier's dropout is off
@@ -322,6 +322,146 @@ def test_the_avg_pool_backward_decomposition_is_torchs_gradient(
         count_include_pad, divisor_override,
     )  # fmt: skip
     torch.testing.assert_close(got, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_mobilenet_v3_small_passes_every_check(tmp_path):
+    # Its depthwise convolutions' backward is ZKDV's decomposition (torch-mlir cannot lower
+    # the weight gradient of a grouped convolution); about 30 s here.
+    model = torchvision_model("mobilenet_v3_small")
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    batches = images(10, (2, 3, 32, 32), 2)
+    passes(run(tmp_path, model, optimizer, batches, classification_loss), tmp_path, 2)
+
+
+@slow
+def test_efficientnet_b0_passes_every_check(tmp_path):
+    # Depthwise convolutions as MobileNet's; stochastic depth would be implicit randomness.
+    # At 32x32 (last feature map 1x1, BatchNorm over two values per channel) step 0's state
+    # check fails just outside the tolerance; not diagnosed (docs/torch.md, "Not yet").
+    model = torchvision_model("efficientnet_b0", stochastic_depth_prob=0.0)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    batches = images(10, (2, 3, 64, 64), 2)
+    passes(run(tmp_path, model, optimizer, batches, classification_loss), tmp_path, 2)
+
+
+class Grouped(nn.Module):
+    """A convolution, a grouped (or dilated) one, and a linear classifier."""
+
+    def __init__(self, **grouped: Any) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.grouped = nn.Conv2d(8, 8, 3, **grouped)
+        self.head = nn.LazyLinear(10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(torch.relu(self.grouped(torch.relu(self.conv(x)))).flatten(1))
+
+
+@pytest.mark.parametrize(
+    "grouped",
+    [
+        {"groups": 8, "padding": 1},
+        {"groups": 8, "padding": 1, "stride": 2},
+        {"groups": 2, "padding": 2, "dilation": 2, "bias": False},
+        {"groups": 1, "stride": 2, "dilation": 2},
+    ],
+    ids=["depthwise", "depthwise-stride-2", "groups-2-dilated", "dilated"],
+)
+def test_grouped_convolutions_pass_every_check_and_an_edit_between_steps_is_caught(
+    tmp_path, grouped
+):
+    def model_and_optimizer() -> tuple[nn.Module, torch.optim.Optimizer]:
+        torch.manual_seed(0)
+        model = Grouped(**grouped)
+        model(torch.zeros(1, 3, 9, 9))  # materialises the lazy head
+        return model, torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+    batches = images(10, (2, 3, 9, 9), 3)
+    passes(run(tmp_path, *model_and_optimizer(), batches, classification_loss), tmp_path, 3)
+
+    def edit(index, model, optimizer):
+        if index == 0:
+            with torch.no_grad():
+                model.grouped.weight[3, 0, 1, 1] += 1e-3
+
+    with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
+        run(
+            tmp_path / "edited",
+            *model_and_optimizer(),
+            batches,
+            classification_loss,
+            between=edit,
+        )
+    assert raised.value.kind == "state"
+
+
+@pytest.mark.parametrize(
+    "channels, groups, kernel, stride, padding, dilation, size",
+    [
+        ((8, 8), 8, 3, 1, 1, 1, (9, 9)),
+        ((8, 16), 8, 3, 2, 1, 1, (9, 10)),
+        ((8, 8), 2, 3, 1, 0, 1, (7, 7)),
+        ((6, 4), 2, (3, 5), (2, 1), (1, 2), (2, 1), (11, 9)),
+        ((8, 8), 8, 5, 2, 2, 1, (2, 2)),
+        ((4, 8), 4, 5, 1, 2, 2, (12, 12)),
+        ((6, 9), 3, 3, 3, 0, 1, (10, 8)),
+        ((4, 4), 1, 3, 2, 1, 2, (10, 10)),
+        ((6, 6), 6, 3, 2, 1, 1, (11,)),
+    ],
+)
+def test_the_convolution_backward_decomposition_is_torchs_gradient(
+    channels, groups, kernel, stride, padding, dilation, size
+):
+    from zkdv.torch import _lower
+
+    spatial = len(size)
+    c_in, c_out = channels
+    shape = kernel if isinstance(kernel, tuple) else (kernel,) * spatial
+    x = torch.randn(2, c_in, *size, dtype=torch.float64, requires_grad=True)
+    w = torch.randn(c_out, c_in // groups, *shape, dtype=torch.float64, requires_grad=True)
+    b = torch.randn(c_out, dtype=torch.float64, requires_grad=True)
+    conv = functional.conv2d if spatial == 2 else functional.conv1d
+    out = conv(x, w, b, stride, padding, dilation, groups)
+    grad = torch.randn_like(out)
+    expected = torch.autograd.grad(out, (x, w, b), grad)
+
+    def per_dim(value: int | tuple[int, ...]) -> list[int]:
+        return list(value) if isinstance(value, tuple) else [value] * spatial
+
+    options = (per_dim(stride), per_dim(padding), per_dim(dilation), False, [0] * spatial)
+    for mask in ([True, True, True], [False, True, False], [True, False, False]):
+        got = _lower._convolution_backward(
+            grad, x.detach(), w.detach(), [c_out], *options, groups, mask
+        )
+        for wanted, value, gradient in zip(mask, got, expected, strict=True):
+            if wanted:
+                torch.testing.assert_close(value, gradient, rtol=1e-10, atol=1e-10)
+            else:
+                assert value is None
+
+
+def test_only_grouped_and_dilated_convolutions_backward_is_decomposed():
+    # Other convolutions keep aten.convolution_backward (their programs are unchanged).
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from zkdv.torch import _lower
+
+    def backward_ops(**options: Any) -> list[str]:
+        def step(x: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, ...]:
+            out = functional.conv2d(x, w, padding=1, **options)
+            return torch.autograd.grad(out.sum(), (x, w))
+
+        groups = options.get("groups", 1)
+        x = torch.randn(2, 4, 6, 6, requires_grad=True)
+        w = torch.randn(4, 4 // groups, 3, 3, requires_grad=True)
+        graph = make_fx(step, _lower._default_decompositions(), tracing_mode="fake")(x, w)
+        return [str(n.target) for n in graph.graph.nodes if n.op == "call_function"]
+
+    assert "aten.convolution_backward.default" in backward_ops()
+    assert "aten.convolution_backward.default" in backward_ops(stride=2)
+    assert "aten.convolution_backward.default" not in backward_ops(groups=4)
+    assert "aten.convolution_backward.default" not in backward_ops(groups=2, dilation=2)
+    assert "aten.convolution_backward.default" not in backward_ops(dilation=2)
 
 
 # -- torch.nn ----------------------------------------------------------------------------------

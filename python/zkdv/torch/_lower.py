@@ -18,8 +18,9 @@ and torch-mlir's ``export_and_import(output_type="stablehlo")``, printed in gene
 Rust passes do the rest (``zkdv-attested-pipeline`` with explicit role lists).
 
 Ops torch-mlir cannot lower are decomposed while tracing (torch's own decompositions, and
-ZKDV's of ``avg_pool2d_backward``), slice bounds are clamped to their dimension, and recurrent
-layers are traced without oneDNN (docs/torch.md, "What the lowering does for real models").
+ZKDV's of ``avg_pool2d_backward`` and of grouped or dilated ``convolution_backward``), slice
+bounds are clamped to their dimension, and recurrent layers are traced without oneDNN
+(docs/torch.md, "What the lowering does for real models").
 
 Refused, each with its fix: a module that is not under the prepared root, implicit random
 operators (``torch.Tag.nondeterministic_seeded``), an op that neither lowers nor decomposes
@@ -422,7 +423,8 @@ def _default_decompositions() -> dict[Any, Callable[..., Any]]:
     """torch's own decompositions, applied while tracing, of the ops torch-mlir cannot lower
     to StableHLO (each found on a real model): the backward kernels of ``SiLU`` (Llama's
     MLP), ``Mish``, ``Hardswish`` and the pooling layers (ResNet, MobileNet), and ZKDV's own
-    of ``AvgPool2d``'s (torch has none)."""
+    of ``AvgPool2d``'s (torch has none) and of the backward of grouped or dilated
+    convolutions (MobileNet, EfficientNet; other convolutions keep their kernel)."""
     from torch._decomp import get_decompositions
 
     aten = torch.ops.aten
@@ -436,7 +438,76 @@ def _default_decompositions() -> dict[Any, Callable[..., Any]]:
         ]
     )
     table[aten.avg_pool2d_backward.default] = _avg_pool2d_backward
+    table[aten.convolution_backward.default] = _convolution_backward
     return table
+
+
+def _convolution_backward(
+    grad_output: torch.Tensor,
+    input: torch.Tensor,
+    weight: torch.Tensor,
+    bias_sizes: Sequence[int] | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    transposed: bool,
+    output_padding: Sequence[int],
+    groups: int,
+    output_mask: Sequence[bool],
+) -> Any:
+    """``aten.convolution_backward`` of a grouped or dilated convolution in ops torch-mlir
+    lowers; ``NotImplemented`` (the op kept, as before) for any other convolution, and for a
+    transposed one.
+
+    torch-mlir's StableHLO lowering of the weight gradient of a grouped convolution (depthwise
+    in MobileNet and EfficientNet) fails ("unresolved target materialization from
+    tensor<16x16x3x3xf32> to tensor<16x1x3x3xf32>"), and that of a dilated one too. Here:
+
+    - the input gradient is the transposed convolution of ``grad_output`` by ``weight``, with
+      the same groups, the output padding making up the rows the forward stride skipped;
+    - the weight gradient is one grouped convolution of the input, batch and channels
+      swapped so that each group's batch is its channels, by ``grad_output`` likewise: the
+      forward's stride is its dilation, the forward's dilation its stride, and the positions
+      past the kernel (left by the stride's remainder) are cropped;
+    - the bias gradient is ``grad_output`` summed over all but its channels."""
+    if transposed or (groups == 1 and all(d == 1 for d in dilation)):
+        return NotImplemented
+    aten = torch.ops.aten
+    spatial = input.dim() - 2
+
+    def per_dim(values: Sequence[int]) -> list[int]:
+        return list(values) * spatial if len(values) == 1 else list(values)
+
+    stride, padding, dilation = per_dim(stride), per_dim(padding), per_dim(dilation)
+    batch, in_sizes, out_sizes = input.shape[0], input.shape[2:], grad_output.shape[2:]
+    c_out, per_in, kernel = weight.shape[0], weight.shape[1], weight.shape[2:]
+    per_out = c_out // groups
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[0]:
+        skipped = [
+            in_sizes[i]
+            - ((out_sizes[i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel[i] - 1) + 1)
+            for i in range(spatial)
+        ]
+        grad_input = aten.convolution.default(
+            grad_output, weight, None, stride, padding, dilation, True, skipped, groups
+        )
+    if output_mask[1]:
+        dims = range(3, 3 + spatial)
+        # images[i, (g, n)] = input[n, g * per_in + i]; filters[(g, o), n] = grad_output[n, (g, o)]
+        images = input.reshape(batch, groups, per_in, *in_sizes).permute(2, 1, 0, *dims)
+        images = images.reshape(per_in, groups * batch, *in_sizes)
+        filters = grad_output.reshape(batch, groups, per_out, *out_sizes).permute(1, 2, 0, *dims)
+        filters = filters.reshape(c_out, batch, *out_sizes)
+        full = aten.convolution.default(
+            images, filters, None, dilation, padding, stride, False, [0] * spatial, groups
+        )
+        for i in range(spatial):
+            full = full.narrow(2 + i, 0, kernel[i])
+        grad_weight = full.transpose(0, 1)
+    if output_mask[2]:
+        grad_bias = grad_output.sum([0, *range(2, 2 + spatial)])
+    return grad_input, grad_weight, grad_bias
 
 
 def _avg_pool2d_backward(
