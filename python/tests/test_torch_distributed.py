@@ -91,6 +91,8 @@ def _rank(rank: int, out: str, kind: str, mode: str) -> None:
             inputs, targets = batch
             loss = functional.cross_entropy(proof.forward(model, inputs), targets)
             proof.backward(loss)
+            if mode == "clip":
+                nn.utils.clip_grad_norm_(model.parameters(), 0.05)
             optimizer.step()
             optimizer.zero_grad()
 
@@ -102,6 +104,9 @@ def _rank(rank: int, out: str, kind: str, mode: str) -> None:
                     # A faulty backward on this rank: its gradient enters the all-reduce wrong.
                     model[0].weight.register_hook(lambda g: g * 1.001)
                 proof.backward(loss)
+                if mode == "clip":
+                    # Clipping the all-reduced gradient, as every LLM recipe does.
+                    nn.utils.clip_grad_norm_(ddp.parameters(), 0.05)
                 optimizer.step()
                 optimizer.zero_grad()
                 # A fault on the last step, so the poison is raised by close() (a poisoned rank
@@ -157,10 +162,12 @@ def run_ranks(tmp_path: Path, kind: str = "mlp", mode: str = "honest") -> list[d
     return [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(WORLD)]
 
 
-@pytest.mark.parametrize("kind", ["mlp", "cnn"])
-def test_ddp_ranks_write_their_own_transcripts_and_pass_every_check(tmp_path, kind):
+@pytest.mark.parametrize(("kind", "mode"), [("mlp", "honest"), ("cnn", "honest"), ("mlp", "clip")])
+def test_ddp_ranks_write_their_own_transcripts_and_pass_every_check(tmp_path, kind, mode):
     # The CNN's BatchNorm statistics are rank-local state (DDP with forward_sync_buffers=False).
-    results = run_ranks(tmp_path, kind)
+    # With clipping, the rank's own gradient (recorded before the all-reduce) is unclipped
+    # while the applied one is clipped; the replay must keep them apart.
+    results = run_ranks(tmp_path, kind, mode)
     for rank, result in enumerate(results):
         assert "error" not in result, result.get("error")
         assert result["closed"] and len(result["checks"]) == 2 * STEPS and all(result["checks"])

@@ -111,9 +111,11 @@ class Tracing:
             # Under DDP the optimizer applies the all-reduced gradient, a committed input of
             # this rank's transition; this rank's own gradient (what it contributed to the
             # reduction, accumulated over its backward passes) is a result, checked against
-            # the one production computed.
+            # the one production computed. A copy: the step may change ``.grad`` in place
+            # afterwards (``clip_grad_norm_``), which production does after its communication
+            # hook recorded the rank's gradient.
             own = [
-                torch.zeros_like(p) if g is None else g
+                torch.zeros_like(p) if g is None else g.clone()
                 for p, g in zip(self.params, grads, strict=True)
             ]
             self.local = (
