@@ -269,12 +269,13 @@ MULTI_DEVICE = textwrap.dedent(
     r"""
     import json, re, sys
     from functools import partial
-    import jax, jax.numpy as jnp, numpy as np, optax
+    import flax.linen as nn, jax, jax.numpy as jnp, numpy as np, optax
     from jax.sharding import NamedSharding, AxisType, PartitionSpec as P
     from flax.training import train_state
     import zkdv, jax_steps
 
     mode, out = sys.argv[1], sys.argv[2]
+    model = sys.argv[3] if len(sys.argv) > 3 else "mlp"
     assert len(jax.devices()) == 2
     explicit = mode.endswith("explicit")
     axis_type = AxisType.Explicit if explicit else AxisType.Auto
@@ -300,7 +301,29 @@ MULTI_DEVICE = textwrap.dedent(
     policy = zkdv.SamplingPolicy.DEBUGCheckEvery(1)
     proof = zkdv.jax.ZKDV(out, zkdv.ZKDVConfig(sampling_policy=policy), replay_snapshot_interval=3)
     proof.start(rolling_window=2, probe_ratio=0.1)
-    state, batches = jax_steps.mlp(proof, features=8, batch=16, hidden=16)
+
+    class Cnn(nn.Module):  # mnist's CNN, smaller
+        @nn.compact
+        def __call__(self, x):
+            x = nn.avg_pool(nn.relu(nn.Conv(4, (3, 3))(x)), (2, 2), strides=(2, 2))
+            x = nn.avg_pool(nn.relu(nn.Conv(8, (3, 3))(x)), (2, 2), strides=(2, 2))
+            x = nn.relu(nn.Dense(16)(x.reshape((x.shape[0], -1))))
+            return nn.Dense(4)(x)
+
+    def cnn_batches(n):
+        rng = np.random.default_rng(2)
+        for _ in range(n):
+            x = rng.normal(size=(8, 8, 8, 1)).astype(np.float32)
+            yield x, rng.integers(0, 4, size=(8,)).astype(np.int32)
+
+    if model == "cnn":
+        params = Cnn().init(jax.random.key(0), jnp.zeros((1, 8, 8, 1)))["params"]
+        state = zkdv.jax.contrib.TrainState.create(
+            proof=proof, apply_fn=Cnn().apply, params=params, tx=optax.sgd(0.1, 0.9)
+        )
+        batches = cnn_batches
+    else:
+        state, batches = jax_steps.mlp(proof, features=8, batch=16, hidden=16)
     flax_state = train_state.TrainState.create(
         apply_fn=state.apply_fn, params=state.params, tx=state.tx
     )
@@ -331,17 +354,23 @@ MULTI_DEVICE = textwrap.dedent(
     def dots(compiled):
         return sorted(re.findall(r"= (\w+\[[\d,]*\])\S* dot\(", compiled.as_text()))
 
+    def convolutions(compiled):
+        return sorted(re.findall(r"= (\w+\[[\d,]*\])\S* convolution\(", compiled.as_text()))
+
     report["n_state"] = proved.program.n_params + len(proved.program.opt_positions)
     report["production_inputs"] = per_device(production)
     report["jit_inputs"] = per_device(reference)
     report["production_dots"], report["jit_dots"] = dots(production), dots(reference)
+    report["production_convolutions"] = convolutions(production)
+    report["jit_convolutions"] = convolutions(reference)
     print(json.dumps(report))
     """
 )
 
 
-def run_on_two_devices(tmp_path: Path, mode: str) -> dict[str, Any]:
-    """Run :data:`MULTI_DEVICE` in ``mode`` on two host devices; its JSON report."""
+def run_on_two_devices(tmp_path: Path, mode: str, model: str = "mlp") -> dict[str, Any]:
+    """Run :data:`MULTI_DEVICE` in ``mode`` with ``model`` (``mlp`` or ``cnn``) on two host
+    devices; its JSON report."""
     env = dict(os.environ)
     env["XLA_FLAGS"] = (
         env.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=2"
@@ -349,7 +378,7 @@ def run_on_two_devices(tmp_path: Path, mode: str) -> dict[str, Any]:
     env["JAX_PLATFORMS"] = "cpu"
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parent), env.get("PYTHONPATH", "")])
     result = subprocess.run(
-        [sys.executable, "-c", MULTI_DEVICE, mode, str(tmp_path / "proof")],
+        [sys.executable, "-c", MULTI_DEVICE, mode, str(tmp_path / "proof"), model],
         capture_output=True,
         text=True,
         env=env,
@@ -376,6 +405,26 @@ def test_named_sharding_data_parallel_keeps_the_batch_sharded(tmp_path):
     # Every matrix product has jax.jit's per-device shape (not the whole batch's).
     assert report["production_dots"] == report["jit_dots"]
     assert "f32[8,16]" in report["jit_dots"]
+
+
+def test_named_sharding_on_explicit_axes_a_cnn_keeps_the_batch_sharded(tmp_path):
+    """mnist's CNN on ``make_mesh``'s default explicit axes, state replicated and the batch
+    sharded by rows, runs under ``jax.jit`` and under ``proof.jit`` (issue 19: the canonical
+    step was traced with parameters typed without the mesh, so the weight gradients'
+    contractions over the sharded rows were ambiguous), and production computes each
+    device's half of the batch as ``jax.jit`` does."""
+    report = run_on_two_devices(tmp_path, "named_explicit", "cnn")
+    assert report["checks"] == 10 and not report["failed"], report["failed"]
+    assert report["max_param_difference"] == 0.0
+    n = report["n_state"]
+    production, plain = report["production_inputs"], report["jit_inputs"]
+    assert production[:n] == plain[1 : n + 1]
+    # images f32[8, 8, 8, 1] and labels i32[8] at 4 rows per device under jax.jit; the packed
+    # data rows (64 image words and a label) the same, the side row (the step) replicated.
+    assert plain[n + 1 :] == [[[8, 8, 8, 1], [4, 8, 8, 1]], [[8], [4]]]
+    assert production[n : n + 2] == [[[8, 65], [4, 65]], [[1, 65], [1, 65]]]
+    assert report["production_dots"] == report["jit_dots"]
+    assert report["production_convolutions"] == report["jit_convolutions"]
 
 
 # -- 4. DynamicScale: half precision with skipped steps ---------------------------------------

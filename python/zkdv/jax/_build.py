@@ -347,10 +347,26 @@ class Canonical:
         if self.call.options.get("backend"):
             platforms = [self.call.options["backend"]]
         step = functools.partial(self.canonical, replay=replay)
+        params, opt, packed = self.typed_arguments(split)
         return jax.export.export(
             jax.jit(step, keep_unused=True, **inputs.placement.jit_in_shardings(split)),
             platforms=platforms,
-        )(tuple(inputs.param_avals), tuple(inputs.opt_avals), inputs.packed_arguments(split))
+        )(params, opt, packed)
+
+    def typed_arguments(self, split: bool) -> tuple[Any, Any, Any]:
+        """The abstract ``(params, opt_state, packed)`` the canonical step is traced on, each
+        carrying its input's sharding on a mesh, as the placed arrays do under ``jax.jit``. On
+        a mesh of explicit axes the sharding is part of the type: a replicated parameter typed
+        without the mesh would make the weight gradient of a batch-sharded matrix product
+        (its contraction over the sharded rows) ambiguous, where ``jax.jit`` gives it the
+        parameter's sharding."""
+        inputs, placement = self.inputs, self.inputs.placement
+        n_params, n_state = len(inputs.params), inputs.n_state
+        packed = inputs.packed_arguments(split)
+        parts = list(packed) if split else [packed]
+        typed = placement.structs([*inputs.param_avals, *inputs.opt_avals, *parts], split)
+        batch = tuple(typed[n_state:]) if split else typed[n_state]
+        return tuple(typed[:n_params]), tuple(typed[n_params:n_state]), batch
 
     def lower(self, donate: Sequence[int], options: Mapping[str, Any]) -> jax.stages.Lowered:
         """The step lowered from flat arrays without ``jax.export``, with the ``jax.jit``
@@ -372,7 +388,8 @@ class Canonical:
             **shardings,
             **options,
         )
-        lowered = jitted.trace(*inputs.param_avals, *inputs.opt_avals, inputs.packed_aval).lower()
+        params, opt, packed = self.typed_arguments(split=False)
+        lowered = jitted.trace(*params, *opt, packed).lower()
         if _exported.has_ordered_effects(lowered):
             raise ValueError(
                 f"proof.jit({self.call.name}): the step has ordered effects (io_callback with "
