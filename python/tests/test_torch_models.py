@@ -665,3 +665,106 @@ def test_an_operator_that_cannot_be_lowered_is_refused_naming_it_and_its_module(
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     with pytest.raises(ValueError, match=r"aten\.cummax \(from 1\.1\)"):
         run(tmp_path, model, optimizer, mlp_batches(1), classification_loss)
+
+
+def replayed(fun: Callable[..., Any], example: list[torch.Tensor]) -> list[Any]:
+    """``fun(*example)`` lowered as the attested step is and run by the Rust runtime."""
+    import ml_dtypes
+    import numpy as np
+
+    from zkdv import passes, runtime
+    from zkdv.torch import _lower
+
+    graph = _lower._trace(fun, example, nn.Module(), _lower._default_decompositions())
+    _, module = _lower._export(graph, example)
+    text = module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+    text, _ = passes.run_passes(text, ["zkdv-legalize-arith", "zkdv-inline"], "<normalization>")
+
+    def host(t: torch.Tensor) -> Any:
+        t = t.detach()
+        if t.dtype == torch.bfloat16:
+            return t.float().numpy().astype(ml_dtypes.bfloat16)
+        return t.numpy()
+
+    outputs = runtime.Program(text, "main", "<normalization>").run([host(t) for t in example])
+    return [np.asarray(x).astype(np.float64) for x in outputs]
+
+
+@pytest.mark.parametrize("norm", ["batch", "layer", "group"])
+def test_mixed_precision_normalization_keeps_its_statistics_in_float32(norm):
+    # Under autocast a normalization layer gets a bfloat16 input and keeps float32 parameters;
+    # ATen saves the batch statistics for the backward pass in float32, while the operators'
+    # meta functions type them bfloat16. Traced as the meta says, the replayed input gradient
+    # of a BatchNorm over two values per channel (ResNet-18's last stage at 32x32) was the
+    # rounding of the mean, amplified (issue 19).
+    torch.manual_seed(0)
+    shape = {"batch": (2, 8, 1, 1), "layer": (2, 3, 8), "group": (2, 8, 3, 3)}[norm]
+
+    def normalize(x, w, b):
+        if norm == "batch":
+            return functional.batch_norm(x, None, None, w, b, training=True)
+        if norm == "layer":
+            return functional.layer_norm(x, [8], w, b)
+        return functional.group_norm(x, 2, w, b)
+
+    def step(x, w, b, g):
+        return torch.autograd.grad(normalize(x, w, b), [x, w, b], g)
+
+    x = torch.randn(*shape).bfloat16()
+    w, b = torch.rand(8) + 0.5, torch.randn(8)
+    g = torch.randn(*shape).bfloat16()
+    example = [x.requires_grad_(True), w.requires_grad_(True), b.requires_grad_(True), g]
+    eager = step(*example)
+    for name, e, r in zip(["input", "weight", "bias"], eager, replayed(step, example), strict=True):
+        e = e.float().detach().numpy()
+        scale = float(abs(e).max())
+        # ATen's LayerNorm kernel rounds its parameter gradients to bfloat16 (within the
+        # tolerance); the input gradient, where the statistics' rounding was amplified, agrees.
+        bound = 1e-3 if name == "input" else 5e-3
+        assert abs(r - e).max() <= bound * scale, (name, abs(r - e).max(), scale)
+
+
+class BatchNormed(nn.Module):
+    """Convolution, BatchNorm, ReLU, pooling, then a 1x1 convolution and a BatchNorm over
+    one value per image, and a linear classifier: the shape of ResNet's last stage."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.mix = nn.Conv2d(8, 16, 1)
+        self.last = nn.BatchNorm2d(16)
+        self.head = nn.Linear(16, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.pool(torch.relu(self.bn(self.conv(x))))
+        return self.head(self.last(self.mix(x)).flatten(1))
+
+
+def test_batchnorm_under_bf16_autocast_passes_every_check_and_an_edit_is_caught(tmp_path):
+    # ResNet's recipe in small: BatchNorm (running statistics committed as buffers/<name>)
+    # under torch.autocast(bfloat16), SGD with momentum, label smoothing.
+    def loss(call: Callable[..., Any], batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        inputs, targets = batch
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            return functional.cross_entropy(call(inputs), targets, label_smoothing=0.1)
+
+    def build() -> tuple[nn.Module, torch.optim.Optimizer]:
+        torch.manual_seed(0)
+        model = BatchNormed()
+        return model, torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-4)
+
+    batches = images(10, (2, 3, 8, 8), 3)
+    model, optimizer = build()
+    passes(run(tmp_path, model, optimizer, batches, loss), tmp_path, 3)
+
+    def edit(index, model, optimizer):
+        if index == 0:
+            with torch.no_grad():
+                model.last.running_mean[0] += 1e-2
+
+    model, optimizer = build()
+    with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
+        run(tmp_path / "edited", model, optimizer, batches, loss, between=edit)
+    assert raised.value.kind == "state"

@@ -442,7 +442,91 @@ def _default_decompositions() -> dict[Any, Callable[..., Any]]:
     )
     table[aten.avg_pool2d_backward.default] = _avg_pool2d_backward
     table[aten.convolution_backward.default] = _convolution_backward
+    table[aten.native_batch_norm.default] = _native_batch_norm
+    table[aten.native_layer_norm.default] = _native_layer_norm
+    table[aten.native_group_norm.default] = _native_group_norm
     return table
+
+
+# -- mixed-precision normalization ---------------------------------------------------------------
+#
+# Under autocast a normalization layer gets a bfloat16 or float16 input and keeps its float32
+# parameters and running statistics. ATen's kernels then compute in float32 and return the
+# batch statistics they save for the backward pass (mean and inverse standard deviation) in
+# float32, but the operators' meta functions, which tracing uses, type those statistics like
+# the input: the traced program rounded them to bfloat16 between the forward and the backward
+# pass. BatchNorm's input gradient is a difference of nearly equal terms where a channel has
+# few values (ResNet-18's last stage at 32x32: two per channel), so that rounding, amplified,
+# was the gradient (issue 19). Traced here on the float32 input instead: the same statistics
+# in float32, the output rounded to the input's type as the kernel rounds it.
+
+_LOW_PRECISION = (torch.bfloat16, torch.float16)
+
+
+def _mixed(input: torch.Tensor, *params: torch.Tensor | None) -> bool:
+    """Whether ATen normalizes ``input`` in mixed precision: a 16-bit float input with
+    float32 parameters (every one given)."""
+    given = [p for p in params if p is not None]
+    return (
+        input.dtype in _LOW_PRECISION
+        and bool(given)
+        and all(p.dtype == torch.float32 for p in given)
+    )
+
+
+def _native_batch_norm(
+    input: torch.Tensor,
+    weight: torch.Tensor | None,
+    bias: torch.Tensor | None,
+    running_mean: torch.Tensor | None,
+    running_var: torch.Tensor | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+) -> Any:
+    """``aten.native_batch_norm`` in mixed precision: on the float32 input (the running
+    statistics updated in place as the kernel updates them), statistics kept in float32."""
+    if not _mixed(input, weight, bias, running_mean, running_var):
+        return NotImplemented
+    out, mean, invstd = torch.ops.aten.native_batch_norm.default(
+        input.float(), weight, bias, running_mean, running_var, training, momentum, eps
+    )
+    return out.to(input.dtype), mean, invstd
+
+
+def _native_layer_norm(
+    input: torch.Tensor,
+    normalized_shape: Sequence[int],
+    weight: torch.Tensor | None,
+    bias: torch.Tensor | None,
+    eps: float,
+) -> Any:
+    """``aten.native_layer_norm`` in mixed precision, statistics kept in float32."""
+    if not _mixed(input, weight, bias):
+        return NotImplemented
+    out, mean, rstd = torch.ops.aten.native_layer_norm.default(
+        input.float(), normalized_shape, weight, bias, eps
+    )
+    return out.to(input.dtype), mean, rstd
+
+
+def _native_group_norm(
+    input: torch.Tensor,
+    weight: torch.Tensor | None,
+    bias: torch.Tensor | None,
+    n: int,
+    c: int,
+    hxw: int,
+    group: int,
+    eps: float,
+) -> Any:
+    """``aten.native_group_norm`` in mixed precision, statistics kept in float32."""
+    if not _mixed(input, weight, bias):
+        return NotImplemented
+    out, mean, rstd = torch.ops.aten.native_group_norm.default(
+        input.float(), weight, bias, n, c, hxw, group, eps
+    )
+    return out.to(input.dtype), mean, rstd
 
 
 def _convolution_backward(
