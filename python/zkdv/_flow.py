@@ -22,7 +22,14 @@ from typing import Any
 from zkdv.checks import ZKDVPoisonedError
 from zkdv.overlap import Overlap
 
-__all__ = ["Flow", "closed", "commit_loop", "finish_at_exit", "finish_unclosed"]
+__all__ = [
+    "Flow",
+    "closed",
+    "commit_loop",
+    "finish_at_exit",
+    "finish_sessions",
+    "finish_unclosed",
+]
 
 _SESSIONS: weakref.WeakSet[Any] = weakref.WeakSet()
 """Started sessions not yet closed (see :func:`finish_at_exit`)."""
@@ -141,7 +148,7 @@ def finish_at_exit(session: Any) -> None:
     each open session stops its threads first (and records a failure it found).
     """
     if not _SESSIONS and not getattr(finish_at_exit, "installed", False):
-        atexit.register(_finish_sessions)
+        atexit.register(finish_sessions)
         finish_at_exit.installed = True  # type: ignore[attr-defined]
     _SESSIONS.add(session)
 
@@ -151,7 +158,9 @@ def closed(session: Any) -> None:
     _SESSIONS.discard(session)
 
 
-def _finish_sessions() -> None:
+def finish_sessions() -> None:
+    """Finish every started session not yet closed (see :func:`finish_at_exit`); run at
+    interpreter exit, and by the tests after each test."""
     for session in list(_SESSIONS):
         try:
             session._finish_at_exit()

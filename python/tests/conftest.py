@@ -1,0 +1,22 @@
+"""Shared test set-up: each test's unclosed sessions are finished when the test ends.
+
+A session a test leaves unclosed (often on purpose: a poisoned session raises at its next
+operation) would otherwise keep its committer and verifier threads until the interpreter exits,
+and report itself then, after pytest's summary. Finishing it at the test's teardown does what
+the exit handler does (``zkdv._flow.finish_at_exit``), within the test, whose captured output
+then holds the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from zkdv import _flow
+
+
+@pytest.fixture(autouse=True)
+def _finish_unclosed_sessions() -> Iterator[None]:
+    yield
+    _flow.finish_sessions()
