@@ -73,6 +73,21 @@ def _hf_adamw(model: nn.Module, steps: int, lr: float = 1e-3) -> tuple[Any, Any]
     return optimizer, scheduler
 
 
+def _hf_recipe(model: nn.Module, batches: list[Any], steps: int) -> TorchRecipe:
+    """A Hugging Face model trained as the Trainer does: :func:`_hf_adamw`, the model's own
+    loss, ``clip_grad_norm_(1.0)``; the tamper hooks its first weight matrix."""
+    optimizer, scheduler = _hf_adamw(model, steps)
+    return TorchRecipe(
+        model=model,
+        optimizer=optimizer,
+        scheduler=scheduler,
+        batches=batches,
+        loss=_hf_loss,
+        tamper_parameter=_first_weight(model),
+        clip=1.0,
+    )
+
+
 def _first_weight(model: nn.Module) -> torch.Tensor:
     """The first matrix parameter, whose gradient the tampered run scales."""
     return next(p for p in model.parameters() if p.ndim >= 2)
@@ -193,16 +208,7 @@ def bert_mlm(steps: int) -> TorchRecipe:
         labels = torch.where(masked, ids, torch.full_like(ids, -100))
         inputs = torch.where(masked, torch.full_like(ids, 4), ids)  # 4: the [MASK] id here
         batches.append(({"input_ids": inputs, "labels": labels},))
-    optimizer, scheduler = _hf_adamw(model, steps)
-    return TorchRecipe(
-        model=model,
-        optimizer=optimizer,
-        scheduler=scheduler,
-        batches=batches,
-        loss=_hf_loss,
-        tamper_parameter=_first_weight(model),
-        clip=1.0,
-    )
+    return _hf_recipe(model, batches, steps)
 
 
 def t5(steps: int) -> TorchRecipe:
@@ -230,16 +236,7 @@ def t5(steps: int) -> TorchRecipe:
         source = torch.randint(1, VOCAB, (BATCH, SEQ), generator=g)
         target = torch.randint(1, VOCAB, (BATCH, SEQ // 2), generator=g)
         batches.append(({"input_ids": source, "labels": target},))
-    optimizer, scheduler = _hf_adamw(model, steps)
-    return TorchRecipe(
-        model=model,
-        optimizer=optimizer,
-        scheduler=scheduler,
-        batches=batches,
-        loss=_hf_loss,
-        tamper_parameter=_first_weight(model),
-        clip=1.0,
-    )
+    return _hf_recipe(model, batches, steps)
 
 
 def vit(steps: int) -> TorchRecipe:
@@ -270,16 +267,7 @@ def vit(steps: int) -> TorchRecipe:
         )
         for _ in range(steps)
     ]
-    optimizer, scheduler = _hf_adamw(model, steps)
-    return TorchRecipe(
-        model=model,
-        optimizer=optimizer,
-        scheduler=scheduler,
-        batches=batches,
-        loss=_hf_loss,
-        tamper_parameter=_first_weight(model),
-        clip=1.0,
-    )
+    return _hf_recipe(model, batches, steps)
 
 
 def _images(steps: int, size: int, batch: int = BATCH) -> list[tuple[Any, ...]]:

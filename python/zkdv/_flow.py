@@ -138,8 +138,8 @@ def commit_loop[T](items: queue.Queue[T | None], flow: Flow, commit: Callable[[T
 
 
 def finish_at_exit(session: Any) -> None:
-    """Have ``session._finish_at_exit()`` run when the interpreter exits, unless the session
-    was closed (it then leaves :data:`_SESSIONS` by itself, or when it is collected).
+    """Have the session finished (:func:`finish_sessions`) when the interpreter exits, unless
+    it was closed (it then leaves :data:`_SESSIONS` by itself, or when it is collected).
 
     A session's committer and verifier threads run native code (the Rust runtime, torch,
     XLA). Left running while the interpreter finalizes, such a thread is torn down inside
@@ -159,11 +159,14 @@ def closed(session: Any) -> None:
 
 
 def finish_sessions() -> None:
-    """Finish every started session not yet closed (see :func:`finish_at_exit`); run at
+    """Finish every started session not yet closed (see :func:`finish_at_exit`): stop its
+    threads (each frontend's session's ``_stop_threads``), then :func:`finish_unclosed`. Run at
     interpreter exit, and by the tests after each test."""
     for session in list(_SESSIONS):
         try:
-            session._finish_at_exit()
+            if session._state == "running":
+                session._stop_threads()
+                finish_unclosed(session.directory, session._flow, session._records, session._steps)
         except BaseException as error:  # noqa: BLE001  (at exit: report, never raise)
             print(f"zkdv: finishing an unclosed session at exit failed: {error}", file=sys.stderr)
     _SESSIONS.clear()

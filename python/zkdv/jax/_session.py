@@ -41,7 +41,7 @@ import numpy as np
 import zkdv
 from zkdv import hashing, passes, runtime
 from zkdv._arguments import retention, session_config, start_arguments
-from zkdv._flow import Flow, closed, finish_at_exit, finish_unclosed
+from zkdv._flow import Flow, closed, finish_at_exit
 from zkdv.checks import CheckResult
 from zkdv.config import ZKDVConfig
 from zkdv.jax._attest import AttestedFunction
@@ -297,15 +297,6 @@ class ZKDV:
             self._checker.shutdown()
             self._state = "closed"
             closed(self)
-
-    def _finish_at_exit(self) -> None:
-        """At interpreter exit, for a session the script did not close: stop the threads
-        (see :func:`zkdv._flow.finish_at_exit`); a poisoned session's close record then records
-        its failure, an honest one is left without a close record, and either is reported."""
-        if self._state != "running":
-            return
-        self._stop_threads()
-        finish_unclosed(self.directory, self._flow, self._records, self._steps)
 
     @property
     def checks(self) -> list[CheckResult]:

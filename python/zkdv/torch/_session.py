@@ -48,7 +48,7 @@ from torch.utils import _pytree as pytree
 import zkdv
 from zkdv import _attested, hashing, passes, runtime
 from zkdv._arguments import retention, session_config, start_arguments
-from zkdv._flow import Flow, closed, commit_loop, finish_at_exit, finish_unclosed
+from zkdv._flow import Flow, closed, commit_loop, finish_at_exit
 from zkdv._packing import BatchLayout
 from zkdv._records import Records
 from zkdv.checks import CheckKind, CheckResult, ZKDVPoisonedError
@@ -539,15 +539,6 @@ class ZKDV:
                 self._verifier.shutdown(wait=True)
             self._state = "closed"
             closed(self)
-
-    def _finish_at_exit(self) -> None:
-        """At interpreter exit, for a session the script did not close: stop the threads
-        (see :func:`zkdv._flow.finish_at_exit`); a poisoned session's close record then records
-        its failure, an honest one is left without a close record, and either is reported."""
-        if self._state != "running":
-            return
-        self._stop_threads()
-        finish_unclosed(self.directory, self._flow, self._records, self._steps)
 
     @property
     def checks(self) -> list[CheckResult]:
