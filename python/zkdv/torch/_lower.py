@@ -22,9 +22,12 @@ ZKDV's of ``avg_pool2d_backward`` and of grouped or dilated ``convolution_backwa
 bounds are clamped to their dimension, and recurrent layers are traced without oneDNN
 (docs/torch.md, "What the lowering does for real models").
 
-Refused, each with its fix: a module that is not under the prepared root, implicit random
-operators (``torch.Tag.nondeterministic_seeded``), an op that neither lowers nor decomposes
-(naming it and its module), and a step that cannot be exported.
+Random draws inside the step (dropout, stochastic depth) become inputs of the step after the
+rest of the batch, which production records and commits (:mod:`zkdv.torch._randomness`).
+
+Refused, each with its fix: a module that is not under the prepared root, a random op whose
+draw is not one tensor, an op that neither lowers nor decomposes (naming it and its module),
+and a step that cannot be exported.
 
 The optimizer's parameter groups step their own parameters with their own options. Options
 a :class:`~zkdv.torch.FunctionalOptimizer` declares ``dynamic`` (the learning rate of SGD, Adam
@@ -51,6 +54,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from zkdv.torch import _randomness
 from zkdv.torch._optim import FunctionalOptimizer
 
 __all__ = ["Lowered", "Tracing", "active", "dynamic_options", "groups_of", "local", "lower"]
@@ -193,7 +197,7 @@ class Lowered:
     n_opt_state: int
     n_batch: int
     """Batch leaves of the step: the transaction's own, then ``dynamic``'s, then under DDP one
-    all-reduced gradient per parameter."""
+    all-reduced gradient per parameter, then one per random draw (``draws``)."""
     opt_paths: tuple[str, ...]
     """``param_name/state_key`` per optimizer-state leaf, in argument order."""
     local_gradients: bool = False
@@ -203,6 +207,9 @@ class Lowered:
     """``(group index, option)`` of each dynamic optimizer option, in argument order."""
     exported: Any = None
     """The ``torch.export`` program of the step (what :func:`seal` compiles)."""
+    draws: tuple[_randomness.Draw, ...] = ()
+    """The random draws of the step, in order: inputs after the rest of the batch, which a
+    transaction records in production and commits (:mod:`zkdv.torch._randomness`)."""
 
     @property
     def role_options(self) -> str:
@@ -329,12 +336,17 @@ def lower(
         raise ValueError("zkdv.torch: every leaf of the transaction's batch must be a tensor")
     n_p, n_s, n_b = len(named), len(leaves), len(buffers)
     n_user, n_dyn = len(batch_leaves), len(dynamic)
+    n_grad = n_p if reduced else 0
+    # The step's random draws (found by a first trace) and the feeds of the traces.
+    drawn: list[_randomness.Draw] = []
+    feeds: list[_randomness.Feed] = []
 
     def step(*flat: torch.Tensor) -> tuple[torch.Tensor, ...]:
         params = list(flat[:n_p])
         opt = list(flat[n_p : n_p + n_s - n_b])
         traced_buffers = [b.clone() for b in flat[n_p + n_s - n_b : n_p + n_s]]
         extra = list(flat[n_p + n_s + n_user :])
+        feeds.append(_randomness.Feed(extra[n_dyn + n_grad :], drawn))
         traced_states: list[dict[str, Any]] = []
         at = 0
         for keys in keys_of:
@@ -354,7 +366,7 @@ def lower(
             traced_states,
             groups,
             group_of,
-            reduced=extra[n_dyn:] if reduced else None,
+            reduced=extra[n_dyn : n_dyn + n_grad] if reduced else None,
         )
         if sharded:
             tracing.step()
@@ -368,7 +380,10 @@ def lower(
                 # production.
                 traced = dict(zip(names, params, strict=True))
                 traced.update(zip(buffer_names, traced_buffers, strict=True))
-                with _reparametrize_module(root, traced, tie_weights=True, strict=True):
+                with (
+                    _reparametrize_module(root, traced, tie_weights=True, strict=True),
+                    _randomness.feeding(feeds[-1]),
+                ):
                     fun(root, optimizer, pytree.tree_unflatten(user, batch_spec))
             finally:
                 _ACTIVE.reset(token)
@@ -399,7 +414,22 @@ def lower(
             "PyTorch frontend's dependencies with: pip install 'zkdv[torch]'",
             name="torch_mlir",
         ) from error
-    graph = _trace(step, example, root, _default_decompositions())
+    decompositions = _default_decompositions()
+    graph = _trace(step, example, root, decompositions)
+    found = _randomness.found(graph)
+    if found:
+        # Traced again with each draw an input (zkdv.torch._randomness).
+        drawn.extend(draw for _, draw in found)
+        device = example[0].device if example else torch.device("cpu")
+        example += [torch.zeros(d.shape, dtype=d.dtype, device=device) for d in drawn]
+        decompositions.update(_randomness.replacements({op for op, _ in found}))
+        graph = _trace(step, example, root, decompositions)
+        if feeds[-1].taken != len(drawn):
+            raise ValueError(
+                f"zkdv.torch: the attested step drew {feeds[-1].taken} random tensors when "
+                f"traced again, {len(drawn)} the first time; its draws must not depend on "
+                "anything but the batch's layout"
+            )
     _refuse_random_ops(graph)
     exported, module = _export(graph, example)
     text = module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
@@ -407,11 +437,12 @@ def lower(
         text=text,
         n_params=n_p,
         n_opt_state=n_s,
-        n_batch=n_user + n_dyn + len(gradients),
+        n_batch=n_user + n_dyn + len(gradients) + len(drawn),
         opt_paths=tuple(path for path, _ in leaves),
         local_gradients=reduced and not sharded,
         dynamic=dynamic,
         exported=exported,
+        draws=tuple(drawn),
     )
 
 
@@ -1117,22 +1148,6 @@ def _reshaping_views(exported: Any) -> Any:
     return exported
 
 
-def _draws_randomness(node: torch.fx.Node) -> bool:
-    """Whether a ``nondeterministic_seeded`` op actually draws: one whose dropout probability
-    argument (``dropout_p``, ``p``) is a constant 0 (attention without dropout) does not."""
-    schema = getattr(node.target, "_schema", None)
-    if schema is None:
-        return True
-    for position, argument in enumerate(schema.arguments):
-        if argument.name in ("dropout_p", "p"):
-            if position < len(node.args):
-                value = node.args[position]
-            else:
-                value = node.kwargs.get(argument.name, argument.default_value)
-            return not (isinstance(value, int | float) and value == 0)
-    return True
-
-
 def _refuse_random_ops(graph: torch.fx.GraphModule) -> None:
     for node in graph.graph.nodes:
         target = node.target
@@ -1140,10 +1155,12 @@ def _refuse_random_ops(graph: torch.fx.GraphModule) -> None:
         if (
             node.op == "call_function"
             and torch.Tag.nondeterministic_seeded in tags
-            and _draws_randomness(node)
+            and _randomness.draws(target, node.args, node.kwargs)
         ):
+            module = (node.meta.get("custom") or {}).get(_MODULE_KEY)
+            where = f" in module {module!r}" if module else ""
             raise ValueError(
-                f"zkdv.torch: the attested step draws random numbers ({target}); replay must "
-                "recompute the same transition, so generate the randomness outside the step "
-                "(for example a dropout mask) and pass it in the transaction's batch"
+                f"zkdv.torch: the attested step draws random numbers with {target}{where}, "
+                "whose draw zkdv cannot commit (gradients flow through its result); generate "
+                "that randomness outside the step and pass it in the transaction's batch"
             )

@@ -54,7 +54,7 @@ from zkdv._records import Records
 from zkdv.checks import CheckKind, CheckResult, ZKDVPoisonedError
 from zkdv.config import Tolerance, ZKDVConfig
 from zkdv.overlap import Overlap
-from zkdv.torch import _lower, _optim
+from zkdv.torch import _lower, _optim, _randomness
 
 __all__ = ["ZKDV"]
 
@@ -161,6 +161,9 @@ class _Open:
     local: dict[int, torch.Tensor] = field(default_factory=dict)
     """Under DDP, copies of this rank's own gradients (by parameter id) as its communication
     hook handed them to the all-reduce."""
+    drawn: list[torch.Tensor] = field(default_factory=list)
+    """The step's random draws as production made them (the last leaves of the committed
+    batch; :mod:`zkdv.torch._randomness`)."""
 
 
 @dataclass(frozen=True)
@@ -463,8 +466,10 @@ class ZKDV:
         """Run one training step as a committed transaction.
 
         Open it before the step's forward pass. ``batch`` is the step's data (any pytree of
-        tensors: inputs, targets, randomness); it is committed on entry. On a clean exit the
-        update is committed and the sampled checks run; an exception inside commits nothing.
+        tensors: inputs, targets, randomness); it is committed on entry. The random draws the
+        step makes itself (dropout, stochastic depth) are recorded as it runs and committed
+        with the batch. On a clean exit the update is committed and the sampled checks run; an
+        exception inside commits nothing.
         """
         self._require_running("open a transaction")
         if self._open is not None:
@@ -473,7 +478,15 @@ class ZKDV:
             raise TypeError(f"ZKDV.transaction: overlap must be a zkdv.Overlap, got {overlap!r}")
         self._enter(batch, overlap)
         try:
-            yield
+            assert self._open is not None
+            expected = self._open.program.lowered.draws
+            if expected:
+                with _randomness.Recorder() as recorder:
+                    yield
+                if self._open is not None:
+                    self._open.drawn = recorder.matched(expected)
+            else:
+                yield
             distributed = self._ddp is not None or self._sharded
             if distributed and self._open is not None:
                 if self._open.reduced is None:
@@ -848,6 +861,7 @@ class ZKDV:
         slots += [(x.shape, x.dtype) for x in self._dynamic_values(optimizer, lowered)]
         if self._ddp is not None or self._sharded:
             slots += [(tuple(p.shape), _host(p).dtype) for _, p in params]
+        slots += [(d.shape, _host(torch.empty(0, dtype=d.dtype)).dtype) for d in lowered.draws]
         layout = BatchLayout.of(slots, min_width=self._rolling_window)
         rows, width = layout.shape
 
@@ -1000,6 +1014,7 @@ class ZKDV:
         leaves = opened.leaves
         if opened.reduced is not None:
             leaves = leaves + [_host(g) for g in opened.reduced]
+        leaves = leaves + [_host(d) for d in opened.drawn]
         packed = program.layout.pack(leaves)
         batch = hashing.commit_batch(packed, self._rolling_window)
         local_paths = [f"local_grad/{p}" for p in paths] if pending.local else []
