@@ -119,3 +119,56 @@
     "func.return"(%w) : (tensor<f32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// A data-parallel step written with `jax.shard_map`: the gradient comes out of
+// an `sdy.manual_computation` (each device's rows, summed by `all_reduce`
+// over the mesh axis). Both functions keep the manual computation whole, its
+// body and terminator included; the attested one selects from the delta
+// computed outside it.
+// CHECK-LABEL: sym_name = "zkdv_attested"
+// CHECK:         %[[G:.*]]:2 = "sdy.manual_computation"(%{{.*}}, %{{.*}})
+// CHECK-SAME:      manual_axes = #sdy<manual_axes{"d"}>
+// CHECK:           "stablehlo.all_reduce"
+// CHECK:           "sdy.return"
+// CHECK:         "stablehlo.negate"(%[[G]]#0)
+// CHECK:         "stablehlo.dynamic_slice"
+// CHECK-LABEL: sym_name = "zkdv_replay"
+// CHECK:         "sdy.manual_computation"
+// CHECK:           "sdy.return"
+"builtin.module"() ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["d"=2]>, sym_name = "mesh"}> {stablehlo.mesh = {axes = [{name = "d", size = 2 : i64}]}} : () -> ()
+  "func.func"() <{arg_attrs = [{zkdv.path = "w", zkdv.role = "param"}, {zkdv.path = "x", zkdv.role = "batch"}], function_type = (tensor<4xf32>, tensor<8x4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<f32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "delta"}, {zkdv.path = "loss", zkdv.role = "user"}], sym_name = "main"}> ({
+  ^bb0(%w: tensor<4xf32>, %x: tensor<8x4xf32>):
+    %g:2 = "sdy.manual_computation"(%w, %x) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{}]>, <@mesh, [{"d"}, {}]>]>, manual_axes = #sdy<manual_axes{"d"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{}]>, <@mesh, []>]>}> ({
+    ^bb0(%ws: tensor<4xf32>, %xs: tensor<4x4xf32>):
+      %zero = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+      %col = "stablehlo.reduce"(%xs, %zero) <{dimensions = array<i64: 0>}> ({
+      ^bb1(%a: tensor<f32>, %b: tensor<f32>):
+        %sum = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%sum) : (tensor<f32>) -> ()
+      }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+      %local = "stablehlo.multiply"(%col, %ws) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      %total = "stablehlo.all_reduce"(%local) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "d">]>, use_global_device_ids}> ({
+      ^bb1(%a: tensor<f32>, %b: tensor<f32>):
+        %sum = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%sum) : (tensor<f32>) -> ()
+      }) : (tensor<4xf32>) -> tensor<4xf32>
+      %part = "stablehlo.reduce"(%local, %zero) <{dimensions = array<i64: 0>}> ({
+      ^bb1(%a: tensor<f32>, %b: tensor<f32>):
+        %sum = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%sum) : (tensor<f32>) -> ()
+      }) : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+      %loss = "stablehlo.all_reduce"(%part) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "d">]>, use_global_device_ids}> ({
+      ^bb1(%a: tensor<f32>, %b: tensor<f32>):
+        %sum = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%sum) : (tensor<f32>) -> ()
+      }) : (tensor<f32>) -> tensor<f32>
+      "sdy.return"(%total, %loss) : (tensor<4xf32>, tensor<f32>) -> ()
+    }) : (tensor<4xf32>, tensor<8x4xf32>) -> (tensor<4xf32>, tensor<f32>)
+    %d = "stablehlo.negate"(%g#0) : (tensor<4xf32>) -> tensor<4xf32>
+    %w2 = "stablehlo.add"(%w, %d) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%w2, %d, %g#1) : (tensor<4xf32>, tensor<4xf32>, tensor<f32>) -> ()
+  }) : () -> ()
+}) : () -> ()

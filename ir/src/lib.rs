@@ -346,6 +346,20 @@ impl IrContext {
                 "failed to parse the input as MLIR",
             ));
         }
+        if source.contains("\"sdy.manual_computation\"")
+            && diagnostics
+                .iter()
+                .any(|d| d.message.contains("does not reference a valid function"))
+        {
+            if let Some(first) = diagnostics.first_mut() {
+                first.notes.push(Diagnostic {
+                    severity: Severity::Note,
+                    location: first.location.clone(),
+                    message: MANUAL_CALL_HINT.to_owned(),
+                    notes: Vec::new(),
+                });
+            }
+        }
         let diagnostics = Diagnostics(diagnostics);
         match find_pretty_stablehlo(source) {
             Some(found) => ParseError::PrettyForm {
@@ -384,6 +398,12 @@ fn wrap_in_module(source: &str) -> String {
     wrapped.push_str(CLOSE);
     wrapped
 }
+
+/// Why a `func.call` inside a `jax.shard_map` body fails to parse, and what to do.
+const MANUAL_CALL_HINT: &str = "a `func.call` inside `sdy.manual_computation` (a `jax.shard_map` \
+    body) cannot be resolved here: the op is unregistered, and MLIR takes an unregistered op \
+    with one region for a possible symbol table; inline the calls inside the body first (as \
+    `zkdv.jax` does in JAX's own context, where the Shardy dialect is registered)";
 
 /// A StableHLO op written in pretty form, found by [`find_pretty_stablehlo`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -427,7 +447,10 @@ pub fn find_pretty_stablehlo(source: &str) -> Option<PrettyOp> {
                         .iter()
                         .position(|&b| !is_ident(b))
                         .unwrap_or(bytes.len() - index);
-                if end > index + PREFIX.len() {
+                // `stablehlo.mesh = {...}` is an attribute name (as on
+                // Shardy's `sdy.mesh`), not an op.
+                let attribute_name = line[end..].trim_start().starts_with('=');
+                if end > index + PREFIX.len() && !attribute_name {
                     return Some(PrettyOp {
                         line: line_index + 1,
                         column: index + 1,
@@ -667,6 +690,10 @@ mod tests {
     fn pretty_scan_ignores_generic_names_attributes_and_comments() {
         let generic = "%0 = \"stablehlo.add\"(%a) {x = #stablehlo<foo>, y = #stablehlo.bar<1>} : (!stablehlo.token) -> ()\n// stablehlo.add in a comment\n";
         assert_eq!(find_pretty_stablehlo(generic), None);
+        // Shardy's mesh carries a `stablehlo.mesh` attribute: a name, not an op.
+        let mesh =
+            "\"sdy.mesh\"() <{sym_name = \"mesh\"}> {stablehlo.mesh = {axes = []}} : () -> ()";
+        assert_eq!(find_pretty_stablehlo(mesh), None);
         let pretty = "  %1 = \"a\"() : () -> ()\n  %2 = stablehlo.dot_general %1";
         assert_eq!(
             find_pretty_stablehlo(pretty),
@@ -676,6 +703,36 @@ mod tests {
                 op: "stablehlo.dot_general".to_owned()
             })
         );
+    }
+
+    #[test]
+    fn a_call_inside_a_manual_computation_explains_itself() {
+        let source = r#""builtin.module"() ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["d"=2]>, sym_name = "mesh"}> {stablehlo.mesh = {axes = []}} : () -> ()
+  "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<2xf32>):
+    %0 = "sdy.manual_computation"(%x) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"d"}]>]>, manual_axes = #sdy<manual_axes{"d"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"d"}]>]>}> ({
+    ^bb0(%y: tensor<1xf32>):
+      %1 = "func.call"(%y) <{callee = @g}> : (tensor<1xf32>) -> tensor<1xf32>
+      "sdy.return"(%1) : (tensor<1xf32>) -> ()
+    }) : (tensor<2xf32>) -> tensor<2xf32>
+    "func.return"(%0) : (tensor<2xf32>) -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = (tensor<1xf32>) -> tensor<1xf32>, sym_name = "g", sym_visibility = "private"}> ({
+  ^bb0(%z: tensor<1xf32>):
+    "func.return"(%z) : (tensor<1xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+"#;
+        let context = IrContext::new();
+        let error = context.parse(source, "manual.mlir").unwrap_err();
+        assert!(matches!(error, ParseError::Invalid { .. }), "{error:?}");
+        let text = error.to_string();
+        assert!(
+            text.contains("inline the calls inside the body first"),
+            "{text}"
+        );
+        assert!(!text.contains("pretty form"), "{text}");
     }
 
     #[test]

@@ -331,6 +331,22 @@ MULTI_DEVICE = textwrap.dedent(
     state = jax.device_put(state, replicated)
     flax_state = jax.device_put(jax.tree.map(jnp.copy, flax_state), replicated)
     proved, plain = proof.jit(step), jax.jit(step)
+    if mode.endswith("tamper"):
+        def corrupt(index, parts):
+            if index == 1:  # production's update of one weight, off by 0.01
+                parts["post_params"][1] = parts["post_params"][1] + 0.01
+
+        proof._fault_hook = corrupt
+        try:
+            for x, y in batches(5):
+                x, y = jax.device_put(x, rows), jax.device_put(y, rows)
+                state, loss = proved(state, x, y)
+            proof.close()
+            print(json.dumps({"caught_at": None}))
+        except zkdv.ZKDVPoisonedError as error:
+            failed = [str(c) for c in proof.checks if c.verdict != "pass"]
+            print(json.dumps({"caught_at": error.step, "failed": failed}))
+        sys.exit(0)
     for x, y in batches(5):
         x, y = jax.device_put(x, rows), jax.device_put(y, rows)
         state, loss = proved(state, x, y)
@@ -425,6 +441,42 @@ def test_named_sharding_on_explicit_axes_a_cnn_keeps_the_batch_sharded(tmp_path)
     assert production[n : n + 2] == [[[8, 65], [4, 65]], [[1, 65], [1, 65]]]
     assert report["production_dots"] == report["jit_dots"]
     assert report["production_convolutions"] == report["jit_convolutions"]
+
+
+def test_shard_map_data_parallel_passes_every_check_and_keeps_the_batch_sharded(tmp_path):
+    """Data parallelism written with ``jax.shard_map`` (per-device gradients averaged by
+    ``lax.pmean``): every check passes with the attested program replaying the manual
+    computation once per device, training is bitwise ``jax.jit``'s, and production keeps
+    ``jax.jit``'s per-device shapes (issue 19)."""
+    report = run_on_two_devices(tmp_path, "shard_map")
+    assert report["checks"] == 10 and not report["failed"], report["failed"]
+    assert report["max_param_difference"] == 0.0
+    n = report["n_state"]
+    production, plain = report["production_inputs"], report["jit_inputs"]
+    assert production[:n] == plain[1 : n + 1]
+    assert plain[n + 1 :] == [[[16, 8], [8, 8]], [[16], [8]]]
+    assert production[n : n + 2] == [[[16, 9], [8, 9]], [[1, 9], [1, 9]]]
+    # Inside the manual computation each device multiplies its own 8 rows.
+    assert report["production_dots"] == report["jit_dots"]
+    assert "f32[8,16]" in report["jit_dots"]
+
+
+def test_shard_map_cnn_passes_every_check(tmp_path):
+    """mnist's CNN with ``shard_map`` gradients (the zoo's ``jax-shard-map``): the module
+    outlines helpers (``relu``, ``take_along_axis``) called from inside the manual
+    computation, which are inlined before the Rust passes parse it."""
+    report = run_on_two_devices(tmp_path, "shard_map", "cnn")
+    assert report["checks"] == 10 and not report["failed"], report["failed"]
+    assert report["max_param_difference"] == 0.0
+    assert report["production_convolutions"] == report["jit_convolutions"]
+
+
+def test_shard_map_a_tampered_update_is_caught(tmp_path):
+    """A production update that differs from the attested one at step 1 poisons the session by
+    the next snapshot's state check at the latest."""
+    report = run_on_two_devices(tmp_path, "shard_map_tamper")
+    assert report["caught_at"] is not None and 1 <= report["caught_at"] <= 3, report
+    assert report["failed"], report
 
 
 # -- 4. DynamicScale: half precision with skipped steps ---------------------------------------

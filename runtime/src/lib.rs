@@ -18,6 +18,7 @@ pub mod conformance;
 pub mod cuda;
 pub mod interpreter;
 pub mod libm;
+pub mod manual;
 pub mod ops;
 pub mod parallel;
 pub mod program;

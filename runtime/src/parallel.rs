@@ -81,15 +81,30 @@ struct State {
 pub struct Grid {
     replicas: usize,
     partitions: usize,
+    /// The mesh axes of a manual computation's grid (`crate::manual`), in
+    /// mesh order, with their sizes: the partitions are the devices of
+    /// these axes, row-major. Empty for `interpreter.run_parallel`.
+    axes: Vec<(String, usize)>,
     state: Mutex<State>,
     wake: Condvar,
 }
 
 impl Grid {
     fn new(replicas: usize, partitions: usize) -> Self {
+        Self::with_axes(replicas, partitions, Vec::new())
+    }
+
+    /// A grid of one replica whose partitions are the devices of `axes`.
+    pub(crate) fn of_mesh(axes: Vec<(String, usize)>) -> Self {
+        let partitions = axes.iter().map(|(_, size)| size).product();
+        Self::with_axes(1, partitions, axes)
+    }
+
+    fn with_axes(replicas: usize, partitions: usize, axes: Vec<(String, usize)>) -> Self {
         Grid {
             replicas,
             partitions,
+            axes,
             state: Mutex::new(State {
                 running: None,
                 status: vec![Status::Ready; replicas * partitions],
@@ -107,6 +122,12 @@ impl Grid {
     /// Number of partitions.
     pub fn partitions(&self) -> usize {
         self.partitions
+    }
+
+    /// The mesh axes of a manual computation's grid, in mesh order (empty
+    /// for `interpreter.run_parallel`).
+    pub fn axes(&self) -> &[(String, usize)] {
+        &self.axes
     }
 
     /// Number of processes.
@@ -296,17 +317,23 @@ pub fn current() -> ProcessContext {
         })
 }
 
-/// An op reference moved to a process thread. Only the holder of the
-/// grid's run permit touches the IR (the spawning thread waits meanwhile),
-/// so the IR is never accessed from two threads at once.
-struct SendOp<'c, 'a>(OperationRef<'c, 'a>);
+/// Whether this thread runs a process of a grid (inside `run_parallel` or a
+/// manual computation).
+pub fn in_grid() -> bool {
+    CURRENT.with(|current| current.borrow().is_some())
+}
+
+/// A process's [`Work`] moved to its thread. Only the holder of the grid's
+/// run permit touches the IR (the spawning thread waits meanwhile), so the
+/// IR is never accessed from two threads at once.
+struct SendWork<'c, 'a>(Work<'c, 'a>);
 
 // SAFETY: see the type's documentation: accesses are serialized by the
 // grid's mutex (which orders them), never concurrent.
-unsafe impl Send for SendOp<'_, '_> {}
+unsafe impl Send for SendWork<'_, '_> {}
 
-impl<'c, 'a> SendOp<'c, 'a> {
-    fn into_inner(self) -> OperationRef<'c, 'a> {
+impl<'c, 'a> SendWork<'c, 'a> {
+    fn into_inner(self) -> Work<'c, 'a> {
         self.0
     }
 }
@@ -320,10 +347,19 @@ impl Drop for Finish<'_> {
     }
 }
 
+/// What one process runs: a function, or the body of an op (a manual
+/// computation's region, which sees no values from outside it).
+pub(crate) enum Work<'c, 'a> {
+    /// A `func.func`.
+    Function(OperationRef<'c, 'a>),
+    /// The entry block of region 0 of this op.
+    Body(OperationRef<'c, 'a>),
+}
+
 fn process_main(
     grid: Arc<Grid>,
     index: usize,
-    func: OperationRef<'_, '_>,
+    work: Work<'_, '_>,
     inputs: Vec<Tensor>,
 ) -> Result<Vec<Tensor>, RuntimeError> {
     let _finish = Finish(&grid, index);
@@ -334,7 +370,10 @@ fn process_main(
             index,
         })
     });
-    let result = Interpreter.run_with(func, inputs, &mut |_, _| None);
+    let result = match work {
+        Work::Function(func) => Interpreter.run_with(func, inputs, &mut |_, _| None),
+        Work::Body(owner) => Interpreter.run_body(owner, inputs),
+    };
     CURRENT.with(|current| *current.borrow_mut() = previous);
     result
 }
@@ -423,7 +462,7 @@ pub(crate) fn run_parallel<'c, 'a>(
             .map(|t| (*t).clone())
             .collect::<Vec<_>>();
         next += count;
-        work.push((SendOp(func), inputs));
+        work.push((Work::Function(func), inputs));
     }
     if next != operands.len() {
         return Err(malformed(format!(
@@ -432,17 +471,34 @@ pub(crate) fn run_parallel<'c, 'a>(
         )));
     }
     let grid = Arc::new(Grid::new(replicas, partitions));
+    let outcomes = run_processes(&grid, work, &malformed)?;
+    Ok(outcomes.into_iter().flatten().collect())
+}
+
+/// Runs `work[i]` with its inputs as process `i` of `grid`, each on its own
+/// thread, and returns each process's outputs in process order; the first
+/// failing process, in process order, decides the error. `malformed` makes
+/// the error of a process that panicked or could not start.
+pub(crate) fn run_processes<'c, 'a>(
+    grid: &Arc<Grid>,
+    work: Vec<(Work<'c, 'a>, Vec<Tensor>)>,
+    malformed: &dyn Fn(String) -> RuntimeError,
+) -> Result<Vec<Vec<Tensor>>, RuntimeError> {
+    let work: Vec<_> = work
+        .into_iter()
+        .map(|(work, inputs)| (SendWork(work), inputs))
+        .collect();
     let outcomes: Vec<Result<Vec<Tensor>, RuntimeError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = work
             .into_iter()
             .enumerate()
-            .map(|(index, (func, inputs))| {
-                let grid_for_thread = Arc::clone(&grid);
+            .map(|(index, (work, inputs))| {
+                let grid_for_thread = Arc::clone(grid);
                 let spawned = std::thread::Builder::new()
                     .name(format!("zkdv-process-{index}"))
                     .stack_size(PROCESS_STACK)
                     .spawn_scoped(scope, move || {
-                        process_main(grid_for_thread, index, func.into_inner(), inputs)
+                        process_main(grid_for_thread, index, work.into_inner(), inputs)
                     });
                 if spawned.is_err() {
                     grid.finish(index);
@@ -461,12 +517,7 @@ pub(crate) fn run_parallel<'c, 'a>(
             })
             .collect()
     });
-    // The first failing process, in process order, decides the error.
-    let mut results = Vec::new();
-    for outcome in outcomes {
-        results.extend(outcome?);
-    }
-    Ok(results)
+    outcomes.into_iter().collect()
 }
 
 #[cfg(test)]

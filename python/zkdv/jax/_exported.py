@@ -41,6 +41,7 @@ __all__ = [
     "compile_lowered",
     "generic_text",
     "has_ordered_effects",
+    "inline_manual_computation_calls",
     "lowered_text",
     "replace_module",
     "signature",
@@ -114,13 +115,74 @@ def _generic_asm(module: ir.Module) -> str:
     return text
 
 
+def _symbol(op: ir.Operation, name: str) -> str:
+    return str(ir.StringAttr(op.attributes[name]).value)
+
+
+def _calls_in_manual_computations(op: ir.Operation, inside: bool, out: list[ir.Operation]) -> None:
+    for region in op.regions:
+        for block in region.blocks:
+            for view in block.operations:
+                child = view.operation
+                if inside and child.name == "func.call":
+                    out.append(child)
+                _calls_in_manual_computations(
+                    child, inside or child.name == "sdy.manual_computation", out
+                )
+
+
+def inline_manual_computation_calls(module: ir.Module) -> None:
+    """Inline every ``func.call`` inside an ``sdy.manual_computation`` (``jax.shard_map``).
+
+    The Rust passes parse StableHLO and Shardy as unregistered ops (DESIGN.md §3), and MLIR
+    takes an unregistered op with one region for a possible symbol table, so a ``func.call``
+    inside the manual computation's body would name a symbol MLIR cannot find there and the
+    module would fail verification. Here, where JAX's context knows the Shardy dialect, the
+    callees' bodies replace those calls (callees calling others are inlined in turn); calls
+    outside manual computations are left to ``--zkdv-inline``. The result computes the same.
+    """
+    functions = {
+        _symbol(view.operation, "sym_name"): view.operation
+        for view in module.body.operations
+        if view.operation.name == "func.func"
+    }
+    for _ in range(1000):  # each round inlines one level of calls; recursion is refused
+        calls: list[ir.Operation] = []
+        _calls_in_manual_computations(module.operation, False, calls)
+        if not calls:
+            return
+        for call in calls:
+            name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
+            copy = functions[name].clone(ip=ir.InsertionPoint(call))
+            block = copy.regions[0].blocks[0]
+            for argument, value in zip(block.arguments, call.operands, strict=True):
+                argument.replace_all_uses_with(value)
+            body = [view.operation for view in block.operations]
+            for op in body[:-1]:
+                op.move_before(call)
+            for result, value in zip(call.results, body[-1].operands, strict=True):
+                result.replace_all_uses_with(value)
+            call.erase()
+            copy.erase()
+    raise ValueError("zkdv.jax: calls inside a shard_map body nest too deep (recursion?)")
+
+
+def _module_for_passes(text: str) -> str:
+    """``text`` (any op form) parsed, its manual computations' calls inlined, printed in
+    generic form without locations."""
+    with _context():
+        module = ir.Module.parse(text)
+        inline_manual_computation_calls(module)
+        return _generic_asm(module)
+
+
 def generic_text(exported: jax_export.Exported) -> str:
     """The module of ``exported`` printed in MLIR's generic op form without locations.
 
-    That is the form the Rust passes and runtime read (DESIGN.md §3).
+    That is the form the Rust passes and runtime read (DESIGN.md §3). Calls inside
+    ``jax.shard_map`` bodies are inlined (:func:`inline_manual_computation_calls`).
     """
-    with _context():
-        return _generic_asm(ir.Module.parse(exported.mlir_module()))
+    return _module_for_passes(exported.mlir_module())
 
 
 def replace_module(
@@ -182,9 +244,7 @@ def replace_module(
 
 def lowered_text(lowered: jax.stages.Lowered) -> str:
     """The StableHLO module of ``lowered`` in generic op form without locations."""
-    module = lowered.compiler_ir("stablehlo")
-    with _context():
-        return _generic_asm(ir.Module.parse(str(module)))
+    return _module_for_passes(str(lowered.compiler_ir("stablehlo")))
 
 
 def has_ordered_effects(lowered: jax.stages.Lowered) -> bool:

@@ -22,7 +22,9 @@
 //! enclosing module), `stablehlo.while`, `if`, `case`,
 //! `optimization_barrier` and `composite` (through its decomposition), and
 //! the Shardy layout hints `sdy.sharding_constraint` and `sdy.reshard` as
-//! identities (a replay runs on one host whatever the step's mesh).
+//! identities (a replay runs on one host whatever the step's mesh), and
+//! Shardy's `sdy.manual_computation` (a `jax.shard_map` body) once per
+//! device of its manual axes ([`crate::manual`]).
 //! Families see an op's regions through [`Regions`] as [`Body`] values that
 //! call back into the interpreter, with a fast path for bodies that are a
 //! single binary op.
@@ -159,6 +161,31 @@ impl Interpreter {
         };
         let _texts = attrs::install(Rc::clone(&cache.attrs));
         exec.function(func, inputs, true)
+    }
+}
+
+impl Interpreter {
+    /// Runs the entry block of region 0 of `owner` (an op whose body sees
+    /// no values from outside it, like `sdy.manual_computation`) on
+    /// `inputs`, and returns the operands of its terminator.
+    pub(crate) fn run_body<'c, 'a>(
+        &self,
+        owner: OperationRef<'c, 'a>,
+        inputs: Vec<Tensor>,
+    ) -> Result<Vec<Tensor>, RuntimeError> {
+        let cache = PlanCache::default();
+        let mut decline = |_: &OperationRef<'c, 'a>, _: &[&Tensor]| None;
+        let exec = Exec {
+            hook: RefCell::new(&mut decline),
+            depth: std::cell::Cell::new(0),
+            cache: &cache,
+            fuel: std::cell::Cell::new(Limits::default().max_ops),
+            limits: Limits::default(),
+            offload: None,
+        };
+        let _texts = attrs::install(Rc::clone(&cache.attrs));
+        let block = exec.region_block(&owner, 0)?;
+        exec.block(&owner, block, inputs, None)
     }
 }
 
@@ -612,6 +639,11 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             "interpreter.run_parallel" => {
                 crate::parallel::run_parallel(op, operands, &|callee| self.lookup(op, callee))
             }
+            // The body of a `jax.shard_map`, once per device (see `crate::manual`).
+            "sdy.manual_computation" => crate::manual::run(op, operands, &|mesh| {
+                let found = self.lookup_op(op, "sdy.mesh", mesh)?;
+                attrs::text(&found, "mesh").map_err(|e| RuntimeError::from_value(&found, e))
+            }),
             _ => return None,
         };
         Some(result)
@@ -658,6 +690,17 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         op: &OperationRef<'c, 'a>,
         name: &str,
     ) -> Result<OperationRef<'c, 'a>, RuntimeError> {
+        self.lookup_op(op, "func.func", name)
+    }
+
+    /// The op of kind `kind` named `name` (its `sym_name`) at the top of the
+    /// module that holds `op`.
+    fn lookup_op(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        kind: &str,
+        name: &str,
+    ) -> Result<OperationRef<'c, 'a>, RuntimeError> {
         let mut current = *op;
         // SAFETY: parents of a live op are live ops of the same IR.
         let module = loop {
@@ -675,14 +718,19 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
         let mut next = body.first_operation();
         while let Some(candidate) = next {
             next = candidate.next_in_block();
-            if op_name(&candidate) == "func.func"
+            if op_name(&candidate) == kind
                 && attrs::text(&candidate, "sym_name")
                     .is_ok_and(|text| text.trim_matches('"') == name)
             {
                 return Ok(candidate);
             }
         }
-        Err(malformed(op, format!("no function @{name} in the module")))
+        let what = if kind == "func.func" {
+            "function"
+        } else {
+            kind
+        };
+        Err(malformed(op, format!("no {what} @{name} in the module")))
     }
 
     fn if_op(
@@ -959,6 +1007,56 @@ mod tests {
         assert_eq!(
             out[0],
             HostTensor::from_f32(vec![4], &[2.0, 4.0, 6.0, 8.0]).unwrap()
+        );
+    }
+
+    /// A `jax.shard_map` body on a 2x2 mesh: each device holds one element,
+    /// sums it over axis `b`, then over both axes.
+    #[test]
+    fn manual_computations_run_once_per_device() {
+        let source = r#""builtin.module"() ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["a"=2, "b"=2]>, sym_name = "mesh"}> : () -> ()
+  "sdy.mesh"() <{mesh = #sdy.mesh<["a"=2, "b"=2]>, sym_name = "mesh_0"}> : () -> ()
+  "func.func"() <{function_type = (tensor<4xf32>, tensor<f32>) -> (tensor<2xf32>, tensor<1xf32>), sym_name = "f"}> ({
+  ^bb0(%x: tensor<4xf32>, %s: tensor<f32>):
+    %r:2 = "sdy.manual_computation"(%x, %s) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"a", "b"}]>, <@mesh, []>]>, manual_axes = #sdy<manual_axes{"a", "b"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"a"}]>, <@mesh, [{}]>]>}> ({
+    ^bb0(%xs: tensor<1xf32>, %ss: tensor<f32>):
+      %scaled = "stablehlo.multiply"(%xs, %xs) : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+      %b = "stablehlo.all_reduce"(%scaled) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "b">]>, use_global_device_ids}> ({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %t = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%t) : (tensor<f32>) -> ()
+      }) : (tensor<1xf32>) -> tensor<1xf32>
+      %all = "stablehlo.all_reduce"(%xs) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 0>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "a">, #stablehlo.axis_ref<name = "b">]>, use_global_device_ids}> ({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %t = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%t) : (tensor<f32>) -> ()
+      }) : (tensor<1xf32>) -> tensor<1xf32>
+      %sb = "stablehlo.broadcast_in_dim"(%ss) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<1xf32>
+      %out = "stablehlo.multiply"(%all, %sb) : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+      "sdy.return"(%b, %out) : (tensor<1xf32>, tensor<1xf32>) -> ()
+    }) : (tensor<4xf32>, tensor<f32>) -> (tensor<2xf32>, tensor<1xf32>)
+    "func.return"(%r#0, %r#1) : (tensor<2xf32>, tensor<1xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+"#;
+        let context = IrContext::new();
+        let module = context.parse(source, "manual.mlir").unwrap();
+        let f = find_function(&module, "f").unwrap();
+        let x = HostTensor::from_f32(vec![4], &[1.0, 2.0, 3.0, 4.0]).unwrap();
+        let s = HostTensor::from_f32(vec![], &[10.0]).unwrap();
+        let out = Interpreter.run(f, &[x.clone(), s.clone()]).unwrap();
+        assert_eq!(out[0], HostTensor::from_f32(vec![2], &[5.0, 25.0]).unwrap());
+        assert_eq!(out[1], HostTensor::from_f32(vec![1], &[100.0]).unwrap());
+        // A block that does not divide evenly is an error, not a panic.
+        let bad = source.replace("tensor<4xf32>", "tensor<6xf32>");
+        let module = context.parse(&bad, "bad.mlir").unwrap();
+        let f = find_function(&module, "f").unwrap();
+        let x = HostTensor::from_f32(vec![6], &[1.0; 6]).unwrap();
+        let error = Interpreter.run(f, &[x, s]).unwrap_err().to_string();
+        assert!(
+            error.contains("does not split into 4 equal parts"),
+            "{error}"
         );
     }
 

@@ -189,7 +189,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             decoded: Decoded::of(op, &name),
             results: attrs::result_types(op),
             constant,
-            terminator: name == "func.return" || name == "stablehlo.return",
+            terminator: name == "func.return" || name == "stablehlo.return" || name == "sdy.return",
             structural: ops_table::has(&name, Props::STRUCTURAL),
             family: ops::table::lookup(&name),
             name,

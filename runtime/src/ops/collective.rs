@@ -8,6 +8,11 @@
 //! `cross_partition`, `cross_replica_and_partition` or `flattened_ids`,
 //! chosen from the channel id (`channel_handle`'s `handle`, 0 when absent)
 //! and `use_global_device_ids`; `-1` entries of `replica_groups` are padding.
+//! Inside a manual computation ([`crate::manual`]), `replica_groups` may
+//! also name mesh axes (`#stablehlo.replica_group_mesh_axes<mesh = @m, axes
+//! = [#stablehlo.axis_ref<name = "d">]>`, what JAX emits for a `shard_map`
+//! collective): a group is the devices that differ only along those axes,
+//! ordered row-major over them in the order given.
 //!
 //! # Determinism
 //!
@@ -192,6 +197,15 @@ fn process_groups(
     attribute: &str,
     kind: Kind,
 ) -> Result<Vec<Vec<usize>>, ValueError> {
+    if attribute == "replica_groups" {
+        let text = attrs::text(op, attribute)?;
+        if text
+            .trim_start()
+            .starts_with("#stablehlo.replica_group_mesh_axes")
+        {
+            return mesh_axes_groups(process, &text);
+        }
+    }
     let groups = attrs::dense(op, attribute)?.ok_or_else(|| ValueError::Malformed {
         what: "op: missing attribute",
         text: attribute.to_owned(),
@@ -270,6 +284,62 @@ fn process_groups(
         }
     }
     Ok(out)
+}
+
+/// The groups of a `replica_group_mesh_axes` attribute on the grid of a
+/// manual computation (see the module documentation).
+fn mesh_axes_groups(process: &ProcessContext, text: &str) -> Result<Vec<Vec<usize>>, ValueError> {
+    let grid_axes = process.grid.axes();
+    if grid_axes.is_empty() {
+        return Err(mismatch(format!(
+            "replica groups by mesh axes outside a manual computation: `{text}`"
+        )));
+    }
+    if text.contains("sub_axis") {
+        return Err(mismatch(format!(
+            "replica groups over sub-axes are not modelled: `{text}`"
+        )));
+    }
+    let mut named = Vec::new();
+    for part in text.split("name = \"").skip(1) {
+        let name = part.split('"').next().unwrap_or_default();
+        let position = grid_axes
+            .iter()
+            .position(|(axis, _)| axis == name)
+            .ok_or_else(|| {
+                mismatch(format!(
+                    "replica groups name axis \"{name}\", not a manual axis of the computation"
+                ))
+            })?;
+        named.push(position);
+    }
+    let sizes: Vec<usize> = grid_axes.iter().map(|(_, size)| *size).collect();
+    let flat = |coords: &[usize]| coords.iter().zip(&sizes).fold(0, |acc, (c, n)| acc * n + c);
+    let members: usize = named.iter().map(|&k| sizes[k]).product();
+    let mut groups = Vec::new();
+    for device in 0..process.grid.len() {
+        let mut coords = vec![0; sizes.len()];
+        let mut rest = device;
+        for k in (0..sizes.len()).rev() {
+            coords[k] = rest % sizes[k];
+            rest /= sizes[k];
+        }
+        // One group per setting of the other axes: start it at its first member.
+        if named.iter().any(|&k| coords[k] != 0) {
+            continue;
+        }
+        let mut group = Vec::with_capacity(members);
+        for member in 0..members {
+            let mut rest = member;
+            for &k in named.iter().rev() {
+                coords[k] = rest % sizes[k];
+                rest /= sizes[k];
+            }
+            group.push(flat(&coords));
+        }
+        groups.push(group);
+    }
+    Ok(groups)
 }
 
 /// The group holding this process.
