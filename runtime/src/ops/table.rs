@@ -39,6 +39,7 @@ pub static FAMILIES: &[(&str, &[&str], Family)] = &[
 pub const STRUCTURAL: &[&str] = &[
     "func.call",
     "interpreter.run_parallel",
+    "sdy.manual_computation",
     "sdy.reshard",
     "sdy.sharding_constraint",
     "stablehlo.case",
