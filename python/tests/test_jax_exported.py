@@ -156,3 +156,51 @@ def test_ordered_effects_are_seen_on_a_lowering():
     x = np.ones(3, np.float32)
     assert _exported.has_ordered_effects(jax.jit(ordered).trace(x).lower())
     assert not _exported.has_ordered_effects(jax.jit(lambda x: x + 1).trace(x).lower())
+
+
+MANUAL = """
+"builtin.module"() ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["d"=2]>, sym_name = "mesh"}> : () -> ()
+  "func.func"() <{function_type = (tensor<2xf32>) -> tensor<1xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%x: tensor<2xf32>):
+    %0 = "sdy.manual_computation"(%x) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"d"}]>]>, manual_axes = #sdy<manual_axes{"d"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{}]>]>}> ({
+    ^bb0(%y: tensor<1xf32>):
+      %1 = "func.call"(%y) <{callee = @square}> : (tensor<1xf32>) -> tensor<1xf32>
+      %2 = "stablehlo.all_reduce"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "d">]>, use_global_device_ids}> ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %3 = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%3) : (tensor<f32>) -> ()
+      }) : (tensor<1xf32>) -> tensor<1xf32>
+      "sdy.return"(%2) : (tensor<1xf32>) -> ()
+    }) : (tensor<2xf32>) -> tensor<1xf32>
+    "func.return"(%0) : (tensor<1xf32>) -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = (tensor<1xf32>) -> tensor<1xf32>, sym_name = "square", sym_visibility = "private"}> ({
+  ^bb0(%z: tensor<1xf32>):
+    %4 = "func.call"(%z) <{callee = @times}> : (tensor<1xf32>) -> tensor<1xf32>
+    "func.return"(%4) : (tensor<1xf32>) -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = (tensor<1xf32>) -> tensor<1xf32>, sym_name = "times", sym_visibility = "private"}> ({
+  ^bb0(%w: tensor<1xf32>):
+    %5 = "stablehlo.multiply"(%w, %w) : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+    "func.return"(%5) : (tensor<1xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+"""  # noqa: E501
+
+
+def test_calls_inside_a_manual_computation_are_inlined_for_the_rust_passes():
+    """``jax.shard_map`` puts its body in ``sdy.manual_computation``; helpers JAX outlines as
+    private functions (``relu``) are called from inside it, which the Rust parser cannot
+    resolve. The frontend inlines them (callees of callees too) in JAX's context, after
+    which the Rust passes parse the module and the runtime runs the body once per device."""
+    from zkdv.runtime import Program
+
+    with pytest.raises(ValueError, match="inline the calls inside the body first"):
+        passes.run_passes(MANUAL, ["zkdv-dce"])
+    text = _exported._module_for_passes(MANUAL)
+    manual = text[text.index('"sdy.manual_computation"') : text.index('"sdy.return"')]
+    assert "func.call" not in manual and '"stablehlo.multiply"' in manual
+    text, _ = passes.run_passes(text, ["zkdv-inline"])
+    (total,) = Program(text)(np.array([3.0, 4.0], np.float32))
+    assert total.tolist() == [25.0]  # 3 * 3 on device 0 plus 4 * 4 on device 1

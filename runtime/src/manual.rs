@@ -26,6 +26,11 @@
 //! device-invariant; the replay's collectives give every member the same
 //! bits, so the members agree).
 //!
+//! The devices share the calling run's plan cache (they never evaluate ops
+//! at the same time), so a program run again does not plan the body again;
+//! each device runs within the calling run's [`crate::Limits`] on its own
+//! (a bound of at most [`MAX_DEVICES`] times the run's).
+//!
 //! Refused with a clear error: sub-axes (`"d":(1)2`), `unreduced` axes,
 //! meshes with explicit `device_ids`, shardings over another mesh than the
 //! manual axes' own, and a manual computation inside another process grid.
@@ -41,10 +46,11 @@ use melior::ir::{OperationRef, RegionLike, ValueLike};
 use zkdv_ir::{format_location, op_name};
 
 use crate::attrs;
+use crate::interpreter::PlanCache;
 use crate::ops::movement::{concatenate, slice};
 use crate::parallel::{self, Grid, Work};
 use crate::value::{Tensor, TensorType};
-use crate::RuntimeError;
+use crate::{Limits, RuntimeError};
 
 /// The most devices one manual computation may run.
 pub const MAX_DEVICES: usize = crate::parallel::MAX_PROCESSES;
@@ -322,11 +328,14 @@ fn malformed(op: &OperationRef<'_, '_>, message: impl Into<String>) -> RuntimeEr
 }
 
 /// Runs `op`, an `sdy.manual_computation`, on `operands` (see the module
-/// documentation); `mesh_text` gives the `mesh` attribute of the `sdy.mesh`
+/// documentation); the devices plan the body in `cache` and each runs
+/// within `limits`; `mesh_text` gives the `mesh` attribute of the `sdy.mesh`
 /// a symbol names.
 pub(crate) fn run<'c, 'a>(
     op: &OperationRef<'c, 'a>,
     operands: &[&Tensor],
+    cache: &PlanCache,
+    limits: Limits,
     mesh_text: &dyn Fn(&str) -> Result<String, RuntimeError>,
 ) -> Result<Vec<Tensor>, RuntimeError> {
     let bad = |message: String| malformed(op, message);
@@ -421,7 +430,7 @@ pub(crate) fn run<'c, 'a>(
                 Ok(block)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        work.push((Work::Body(*op), blocks));
+        work.push((Work::Body(*op, cache, limits), blocks));
     }
     let grid = Arc::new(Grid::of_mesh(manual.0.clone()));
     let per_device = parallel::run_processes(&grid, work, &bad)?;

@@ -33,8 +33,9 @@ use melior::ir::{OperationRef, RegionLike};
 use zkdv_ir::{format_location, op_name};
 
 use crate::attrs;
+use crate::interpreter::PlanCache;
 use crate::value::Tensor;
-use crate::{Interpreter, RuntimeError};
+use crate::{Interpreter, Limits, RuntimeError};
 
 /// The most processes one `run_parallel` may start.
 pub const MAX_PROCESSES: usize = 256;
@@ -324,16 +325,16 @@ pub fn in_grid() -> bool {
 }
 
 /// A process's [`Work`] moved to its thread. Only the holder of the grid's
-/// run permit touches the IR (the spawning thread waits meanwhile), so the
-/// IR is never accessed from two threads at once.
-struct SendWork<'c, 'a>(Work<'c, 'a>);
+/// run permit touches the IR or a shared plan cache (the spawning thread
+/// waits meanwhile), so neither is accessed from two threads at once.
+struct SendWork<'c, 'a, 'p>(Work<'c, 'a, 'p>);
 
 // SAFETY: see the type's documentation: accesses are serialized by the
 // grid's mutex (which orders them), never concurrent.
-unsafe impl Send for SendWork<'_, '_> {}
+unsafe impl Send for SendWork<'_, '_, '_> {}
 
-impl<'c, 'a> SendWork<'c, 'a> {
-    fn into_inner(self) -> Work<'c, 'a> {
+impl<'c, 'a, 'p> SendWork<'c, 'a, 'p> {
+    fn into_inner(self) -> Work<'c, 'a, 'p> {
         self.0
     }
 }
@@ -349,17 +350,20 @@ impl Drop for Finish<'_> {
 
 /// What one process runs: a function, or the body of an op (a manual
 /// computation's region, which sees no values from outside it).
-pub(crate) enum Work<'c, 'a> {
+pub(crate) enum Work<'c, 'a, 'p> {
     /// A `func.func`.
     Function(OperationRef<'c, 'a>),
-    /// The entry block of region 0 of this op.
-    Body(OperationRef<'c, 'a>),
+    /// The entry block of region 0 of this op, planned in the spawning
+    /// run's cache (shared by the processes, which never evaluate ops at
+    /// the same time, and kept for the next run of the program) and
+    /// bounded by its limits.
+    Body(OperationRef<'c, 'a>, &'p PlanCache, Limits),
 }
 
 fn process_main(
     grid: Arc<Grid>,
     index: usize,
-    work: Work<'_, '_>,
+    work: Work<'_, '_, '_>,
     inputs: Vec<Tensor>,
 ) -> Result<Vec<Tensor>, RuntimeError> {
     let _finish = Finish(&grid, index);
@@ -372,7 +376,7 @@ fn process_main(
     });
     let result = match work {
         Work::Function(func) => Interpreter.run_with(func, inputs, &mut |_, _| None),
-        Work::Body(owner) => Interpreter.run_body(owner, inputs),
+        Work::Body(owner, cache, limits) => Interpreter.run_body(owner, inputs, cache, limits),
     };
     CURRENT.with(|current| *current.borrow_mut() = previous);
     result
@@ -479,9 +483,9 @@ pub(crate) fn run_parallel<'c, 'a>(
 /// thread, and returns each process's outputs in process order; the first
 /// failing process, in process order, decides the error. `malformed` makes
 /// the error of a process that panicked or could not start.
-pub(crate) fn run_processes<'c, 'a>(
+pub(crate) fn run_processes<'c, 'a, 'p>(
     grid: &Arc<Grid>,
-    work: Vec<(Work<'c, 'a>, Vec<Tensor>)>,
+    work: Vec<(Work<'c, 'a, 'p>, Vec<Tensor>)>,
     malformed: &dyn Fn(String) -> RuntimeError,
 ) -> Result<Vec<Vec<Tensor>>, RuntimeError> {
     let work: Vec<_> = work

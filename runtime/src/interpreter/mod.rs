@@ -167,20 +167,22 @@ impl Interpreter {
 impl Interpreter {
     /// Runs the entry block of region 0 of `owner` (an op whose body sees
     /// no values from outside it, like `sdy.manual_computation`) on
-    /// `inputs`, and returns the operands of its terminator.
+    /// `inputs` within `limits`, planning in `cache`, and returns the
+    /// operands of its terminator.
     pub(crate) fn run_body<'c, 'a>(
         &self,
         owner: OperationRef<'c, 'a>,
         inputs: Vec<Tensor>,
+        cache: &PlanCache,
+        limits: Limits,
     ) -> Result<Vec<Tensor>, RuntimeError> {
-        let cache = PlanCache::default();
         let mut decline = |_: &OperationRef<'c, 'a>, _: &[&Tensor]| None;
         let exec = Exec {
             hook: RefCell::new(&mut decline),
             depth: std::cell::Cell::new(0),
-            cache: &cache,
-            fuel: std::cell::Cell::new(Limits::default().max_ops),
-            limits: Limits::default(),
+            cache,
+            fuel: std::cell::Cell::new(limits.max_ops),
+            limits,
             offload: None,
         };
         let _texts = attrs::install(Rc::clone(&cache.attrs));
@@ -640,10 +642,12 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                 crate::parallel::run_parallel(op, operands, &|callee| self.lookup(op, callee))
             }
             // The body of a `jax.shard_map`, once per device (see `crate::manual`).
-            "sdy.manual_computation" => crate::manual::run(op, operands, &|mesh| {
-                let found = self.lookup_op(op, "sdy.mesh", mesh)?;
-                attrs::text(&found, "mesh").map_err(|e| RuntimeError::from_value(&found, e))
-            }),
+            "sdy.manual_computation" => {
+                crate::manual::run(op, operands, self.cache, self.limits, &|mesh| {
+                    let found = self.lookup_op(op, "sdy.mesh", mesh)?;
+                    attrs::text(&found, "mesh").map_err(|e| RuntimeError::from_value(&found, e))
+                })
+            }
             _ => return None,
         };
         Some(result)
