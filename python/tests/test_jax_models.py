@@ -299,7 +299,10 @@ MULTI_DEVICE = textwrap.dedent(
 
     step = shard_map_step if mode.startswith("shard_map") else named_step
     policy = zkdv.SamplingPolicy.DEBUGCheckEvery(1)
-    proof = zkdv.jax.ZKDV(out, zkdv.ZKDVConfig(sampling_policy=policy), replay_snapshot_interval=3)
+    retain = "all" if mode.endswith("audit") else None
+    proof = zkdv.jax.ZKDV(
+        out, zkdv.ZKDVConfig(sampling_policy=policy), replay_snapshot_interval=3, retain=retain
+    )
     proof.start(rolling_window=2, probe_ratio=0.1)
 
     class Cnn(nn.Module):  # mnist's CNN, smaller
@@ -469,6 +472,26 @@ def test_shard_map_cnn_passes_every_check(tmp_path):
     assert report["checks"] == 10 and not report["failed"], report["failed"]
     assert report["max_param_difference"] == 0.0
     assert report["production_convolutions"] == report["jit_convolutions"]
+
+
+def test_shard_map_session_passes_an_audit_of_every_step(tmp_path):
+    """``zkdv audit`` replays the retained replay program, manual computation included, in
+    the Rust runtime from the committed snapshots and batches: every step passes."""
+    from _cli import require_cli
+
+    cli = require_cli()
+    report = run_on_two_devices(tmp_path, "shard_map_audit")
+    assert report["checks"] == 10 and not report["failed"], report["failed"]
+    result = subprocess.run(
+        [str(cli), "audit", str(tmp_path / "proof"), "--json", "--fraction", "1", "--seed", "s"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    audit = json.loads(result.stdout)
+    assert audit["report"]["audited"] == list(range(5)), audit
+    assert audit["report"]["failure"] is None, audit
 
 
 def test_shard_map_a_tampered_update_is_caught(tmp_path):
