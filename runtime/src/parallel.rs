@@ -492,6 +492,9 @@ pub(crate) fn run_processes<'c, 'a, 'p>(
         .into_iter()
         .map(|(work, inputs)| (SendWork(work), inputs))
         .collect();
+    // Processes round as the run that starts them (an ensemble member's
+    // perturbations apply inside a manual computation's body too).
+    let rounding = crate::rounding::state();
     let outcomes: Vec<Result<Vec<Tensor>, RuntimeError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = work
             .into_iter()
@@ -502,7 +505,9 @@ pub(crate) fn run_processes<'c, 'a, 'p>(
                     .name(format!("zkdv-process-{index}"))
                     .stack_size(PROCESS_STACK)
                     .spawn_scoped(scope, move || {
-                        process_main(grid_for_thread, index, work.into_inner(), inputs)
+                        crate::rounding::with_state_of(rounding, || {
+                            process_main(grid_for_thread, index, work.into_inner(), inputs)
+                        })
                     });
                 if spawned.is_err() {
                     grid.finish(index);

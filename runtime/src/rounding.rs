@@ -111,6 +111,23 @@ pub fn with_member<R>(m: u64, f: impl FnOnce() -> R) -> R {
     )
 }
 
+/// This thread's rounding state (mode and ensemble noise), for threads it
+/// spawns to run part of the same program ([`with_state_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundingState(Rounding, Option<u64>);
+
+/// The rounding state of this thread.
+pub fn state() -> RoundingState {
+    RoundingState(MODE.with(Cell::get), NOISE.with(Cell::get))
+}
+
+/// Runs `f` on this thread with the rounding state another thread had
+/// ([`state`]): the processes of a grid (a manual computation's devices)
+/// round and perturb as the run that started them does.
+pub fn with_state_of<R>(state: RoundingState, f: impl FnOnce() -> R) -> R {
+    with_state(state.0, state.1, f)
+}
+
 fn with_state<R>(mode: Rounding, noise: Option<u64>, f: impl FnOnce() -> R) -> R {
     struct Restore(Rounding, Option<u64>);
     impl Drop for Restore {

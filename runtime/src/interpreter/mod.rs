@@ -1052,6 +1052,13 @@ mod tests {
         let out = Interpreter.run(f, &[x.clone(), s.clone()]).unwrap();
         assert_eq!(out[0], HostTensor::from_f32(vec![2], &[5.0, 25.0]).unwrap());
         assert_eq!(out[1], HostTensor::from_f32(vec![1], &[100.0]).unwrap());
+        // An ensemble member's perturbations apply on the devices too.
+        let y = HostTensor::from_f32(vec![4], &[1.1, 2.2, 3.3, 4.4]).unwrap();
+        let plain = Interpreter.run(f, &[y.clone(), s.clone()]).unwrap();
+        let member =
+            crate::rounding::with_member(3, || Interpreter.run(f, &[y.clone(), s.clone()]))
+                .unwrap();
+        assert_ne!(member[0], plain[0]);
         // A block that does not divide evenly is an error, not a panic.
         let bad = source.replace("tensor<4xf32>", "tensor<6xf32>");
         let module = context.parse(&bad, "bad.mlir").unwrap();
