@@ -52,10 +52,9 @@ time is the last column. One CPU thread for torch (`torch.set_num_threads(1)`)
 on a shared 2-core machine, so the times are indicative only.
 
 Entries that fail here fail in `zkdv` or in a documented limit of it; the recipes are not
-bent to avoid a failure. `zkdv.torch` refuses implicit random operators (dropout), and a
-Hugging Face model offers no way to pass its masks in, so the torch entries set their
-configurations' dropout to 0 except `gpt2-dropout`, `mobilenet-v3-small` and
-`efficientnet-b0`, which keep it.
+bent to avoid a failure. The torch entries keep their configurations' default dropout
+(`zkdv.torch` commits the masks production draws), except `gpt2`, which sets it to 0 to
+compare with `gpt2-dropout`.
 
 Rerun with `scripts/zoo` (all entries, rewrites this page), `scripts/zoo --only NAME...`, or
 `scripts/zoo --ci` (the subset CI runs; `python/tests/test_zoo.py` asserts on part of it).

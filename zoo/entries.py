@@ -58,8 +58,14 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("llama", "torch", "f32", T + "llama", f"LlamaForCausalLM (GQA); {HF}"),
     Entry("llama-bf16", "torch", "bf16 autocast", T + "llama_bf16", f"LlamaForCausalLM; {HF}"),
     Entry("qwen2", "torch", "f32", T + "qwen2", f"Qwen2ForCausalLM; {HF}"),
-    Entry("bert-mlm", "torch", "f32", T + "bert_mlm", f"BertForMaskedLM, 15% masked; {HF}"),
-    Entry("t5", "torch", "f32", T + "t5", f"T5ForConditionalGeneration; {HF}"),
+    Entry(
+        "bert-mlm",
+        "torch",
+        "f32",
+        T + "bert_mlm",
+        f"BertForMaskedLM, 15% masked, dropout 0.1; {HF}",
+    ),
+    Entry("t5", "torch", "f32", T + "t5", f"T5ForConditionalGeneration, dropout 0.1; {HF}"),
     Entry("vit", "torch", "f32", T + "vit", f"ViTForImageClassification 32x32; {HF}"),
     Entry(
         "resnet18",

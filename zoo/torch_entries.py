@@ -4,12 +4,11 @@ Every builder takes the number of optimizer steps and returns a
 :class:`zoo.harness.TorchRecipe` with synthetic data drawn in-process from a seeded
 generator. No weights or data are downloaded.
 
-Dropout: ``zkdv.torch`` refuses implicit random operators (``docs/torch.md``), and a
-Hugging Face or torchvision model gives no way to pass its dropout masks in the batch. The
-entries therefore set the dropout probabilities their configurations expose to 0, as LLM
-pretraining configurations do; ``gpt2-dropout`` keeps GPT-2's default dropout to show the
-refusal, and the torchvision CNNs keep theirs (their constructors have no switch that
-turns off every random operator).
+Dropout: the entries keep their configurations' default dropout (BERT's and T5's 0.1,
+torchvision's classifier dropout and stochastic depth; Llama's, Qwen2's and ViT's default
+is 0); ``zkdv.torch`` records the masks production draws and commits them with the batch
+(``docs/torch.md``, "Dropout and other random draws"). ``gpt2`` sets GPT-2's to 0 to
+compare with ``gpt2-dropout``, which keeps it.
 """
 
 from __future__ import annotations
@@ -195,8 +194,6 @@ def bert_mlm(steps: int) -> TorchRecipe:
         num_attention_heads=2,
         intermediate_size=64,
         max_position_embeddings=SEQ,
-        hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
     )
     model = BertForMaskedLM(config)
     g = _generator()
@@ -225,7 +222,6 @@ def t5(steps: int) -> TorchRecipe:
         num_layers=2,
         num_decoder_layers=2,
         num_heads=4,
-        dropout_rate=0.0,
         decoder_start_token_id=0,
         pad_token_id=0,
     )
@@ -253,8 +249,6 @@ def vit(steps: int) -> TorchRecipe:
         num_attention_heads=2,
         intermediate_size=64,
         num_labels=10,
-        hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
     )
     model = ViTForImageClassification(config)
     g = _generator()
