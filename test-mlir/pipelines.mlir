@@ -3,7 +3,7 @@
 //
 // The attested pipeline is its passes in order, byte for byte.
 // RUN: zkdv-opt --zkdv-attested-pipeline %S/inputs/mlp_adam.mlir > %t.pipeline
-// RUN: zkdv-opt --zkdv-legalize-arith --zkdv-inline --zkdv-check-hermetic --zkdv-annotate-roles --zkdv-slice-update=output=attested --zkdv-push-select=func=main --zkdv-dce --zkdv-guard-leaves=func=main %S/inputs/mlp_adam.mlir > %t.passes
+// RUN: zkdv-opt --zkdv-legalize-arith --zkdv-inline --zkdv-check-hermetic --zkdv-annotate-roles --zkdv-slice-update=output=attested --zkdv-push-select=func=main --zkdv-split-manual --zkdv-dce --zkdv-guard-leaves=func=main %S/inputs/mlp_adam.mlir > %t.passes
 // RUN: diff %t.pipeline %t.passes
 // RUN: FileCheck %s --check-prefix=ATT < %t.pipeline
 // RUN: grep -c '"func.func"' %t.pipeline | FileCheck %s --check-prefix=ONE

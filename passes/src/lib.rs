@@ -40,7 +40,7 @@
 //! - One file per pass, named after its flag: [`check_hermetic`],
 //!   [`inline`], [`dce`], [`cse`], [`legalize_arith`], [`annotate_roles`], [`cost_report`],
 //!   [`precision_report`], [`insert_commitments`], [`slice_update`],
-//!   [`push_select`], [`guard_leaves`]; each opens with what it does, its
+//!   [`push_select`], [`split_manual`], [`guard_leaves`]; each opens with what it does, its
 //!   preconditions and its invariants.
 
 pub mod abi;
@@ -66,6 +66,7 @@ pub mod registry;
 mod rewrite;
 pub mod roles;
 pub mod slice_update;
+pub mod split_manual;
 
 pub use ir::{Diagnostic, Diagnostics, IrContext, ParseError};
 pub use pass::{PassError, PassOptions};

@@ -12,8 +12,9 @@
 //!   canonical step (JAX's, or a torch-mlir export, whose `arith.constant`s
 //!   are legalized first): inline, hermeticity, roles (inferred from JAX's
 //!   result names, or the explicit lists the options give), slice the attested function
-//!   (`output=attested`, so it is `main`), select one coordinate, erase what
-//!   the selection no longer needs, guard the leaves.
+//!   (`output=attested`, so it is `main`), select one coordinate, give each
+//!   result of a `jax.shard_map` body its own copy, erase what the selection
+//!   no longer needs, guard the leaves.
 //! - `zkdv-production-pipeline`: the production program: roles, then the
 //!   probe sketches of the update.
 //!
@@ -83,6 +84,7 @@ fn attested(values: &OptionValues) -> Vec<Stage> {
         ("zkdv-annotate-roles", values.render()),
         stage("zkdv-slice-update", "output=attested"),
         stage("zkdv-push-select", "func=main"),
+        stage("zkdv-split-manual", ""),
         stage("zkdv-dce", ""),
         stage("zkdv-guard-leaves", "func=main"),
     ]

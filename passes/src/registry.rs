@@ -12,7 +12,7 @@ use crate::{
     insert_commitments, legalize_arith,
     options::{Kind, OptionError, OptionSpec, OptionValues},
     pass::{PassFn, PassOptions},
-    precision_report, push_select, slice_update,
+    precision_report, push_select, slice_update, split_manual,
 };
 
 /// A pass descriptor.
@@ -89,6 +89,13 @@ pub static PASSES: &[PassInfo] = &[
         summary: "Erase unused pure ops (dead-code elimination)",
         options: &[],
         run: dce::run,
+    },
+    PassInfo {
+        flag: "zkdv-split-manual",
+        summary: "Give each used result of a jax.shard_map body (sdy.manual_computation) its own \
+                  copy of the op, computing only that result",
+        options: &[],
+        run: split_manual::run,
     },
     PassInfo {
         flag: "zkdv-cse",

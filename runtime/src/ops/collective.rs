@@ -409,6 +409,23 @@ fn combine(body: &dyn Body, a: &Tensor, b: &Tensor) -> Result<Tensor, OpError> {
         ))
         .into());
     }
+    // A body that is one add, multiply, maximum or minimum combines whole
+    // tensors at once, with the bits the body gives element by element
+    // (canonical NaNs, and an ensemble member's perturbation, as the
+    // interpreter finishes that op).
+    let fast = match body.combiner() {
+        Some(super::Combiner::Add) => Some(super::BinaryOp::Add),
+        Some(super::Combiner::Multiply) => Some(super::BinaryOp::Multiply),
+        Some(super::Combiner::Maximum) => Some(super::BinaryOp::Maximum),
+        Some(super::Combiner::Minimum) => Some(super::BinaryOp::Minimum),
+        _ => None,
+    };
+    if let Some(op) = fast {
+        let mut out = super::binary(op, a, b)?;
+        out.canonicalize_nans();
+        crate::rounding::perturb_result(&mut out);
+        return Ok(out);
+    }
     let mut parts = Vec::with_capacity(a.data.len());
     for i in 0..a.data.len() {
         let x = Tensor::new(a.element, Vec::new(), a.data.gather(&[i]))?;
@@ -496,6 +513,51 @@ mod tests {
         fn combiner(&self) -> Option<super::super::Combiner> {
             None
         }
+    }
+
+    /// `Add` with the fast path announced.
+    struct FastAdd;
+
+    impl Body for FastAdd {
+        fn apply(&self, args: &[Tensor]) -> Result<Vec<Tensor>, OpError> {
+            Add.apply(args)
+        }
+        fn combiner(&self) -> Option<super::super::Combiner> {
+            Some(super::super::Combiner::Add)
+        }
+    }
+
+    /// The whole-tensor fast path gives the bits of the element-by-element
+    /// body, NaNs and an ensemble member's perturbation included.
+    #[test]
+    fn fast_combination_matches_the_body() {
+        let floats = |v: &[f32]| {
+            Tensor::new(ElementType::F32, vec![v.len()], Data::F32(v.to_vec())).unwrap()
+        };
+        let a = floats(&[1.1, f32::INFINITY, -0.0, 3.5e-3, f32::NAN]);
+        let b = floats(&[2.2, f32::NEG_INFINITY, 0.0, 7.25, 1.0]);
+        let bits = |t: &Tensor| match &t.data {
+            Data::F32(v) => v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            _ => Vec::new(),
+        };
+        // The slow path runs the body per element; its scalar results are
+        // canonicalized and perturbed here as the interpreter would.
+        let slow = |a: &Tensor, b: &Tensor| {
+            let mut out = combine(&Add, a, b).unwrap();
+            out.canonicalize_nans();
+            crate::rounding::perturb_result(&mut out);
+            out
+        };
+        assert_eq!(
+            bits(&combine(&FastAdd, &a, &b).unwrap()),
+            bits(&slow(&a, &b))
+        );
+        crate::rounding::with_member(4, || {
+            assert_eq!(
+                bits(&combine(&FastAdd, &a, &b).unwrap()),
+                bits(&slow(&a, &b))
+            );
+        });
     }
 
     #[test]
