@@ -14,6 +14,20 @@
 // RUN: diff %t.prod %t.prod_passes
 // RUN: FileCheck %s --check-prefix=PROD < %t.prod
 //
+// The replay pipeline is its passes in order, byte for byte (JAX roles
+// inferred; a torch export's given, its arith.constants legalized); with
+// `whole` it stops after hermeticity (a DDP rank's replay keeps every result).
+// RUN: zkdv-opt --zkdv-replay-pipeline %S/inputs/mlp_adam.mlir > %t.replay
+// RUN: zkdv-opt --zkdv-inline --zkdv-check-hermetic --zkdv-annotate-roles --zkdv-slice-update=output=replay %S/inputs/mlp_adam.mlir > %t.replay_passes
+// RUN: diff %t.replay %t.replay_passes
+// RUN: FileCheck %s --check-prefix=REPLAY < %t.replay
+// RUN: zkdv-opt --zkdv-replay-pipeline="args=param:0-3,opt_state:4-15,batch:16-18 results=post_param:0-3,post_opt_state:4-15,delta:16-19" %S/inputs/torch/torch_mlp_adamw.mlir > %t.torch_replay
+// RUN: zkdv-opt --zkdv-legalize-arith --zkdv-inline --zkdv-check-hermetic --zkdv-annotate-roles="args=param:0-3,opt_state:4-15,batch:16-18 results=post_param:0-3,post_opt_state:4-15,delta:16-19" --zkdv-slice-update=output=replay %S/inputs/torch/torch_mlp_adamw.mlir > %t.torch_replay_passes
+// RUN: diff %t.torch_replay %t.torch_replay_passes
+// RUN: zkdv-opt --zkdv-replay-pipeline=whole %S/inputs/torch/torch_mlp_adamw.mlir > %t.whole
+// RUN: zkdv-opt --zkdv-legalize-arith --zkdv-inline --zkdv-check-hermetic %S/inputs/torch/torch_mlp_adamw.mlir > %t.whole_passes
+// RUN: diff %t.whole %t.whole_passes
+//
 // The hermetic pipeline inlines the private functions of a step.
 // RUN: zkdv-opt --zkdv-hermetic-pipeline %S/inputs/transaction_sgd.mlir | FileCheck %s --check-prefix=HERM
 //
@@ -41,6 +55,12 @@
 // leaf (ratio 0.5: 8 -> 4 columns) instead of the deltas.
 // PROD: tensor<f32>, tensor<1x4xf32>, tensor<6x4xf32>, tensor<1x2xf32>, tensor<8x2xf32>)
 // PROD-SAME: zkdv.role = "sketch"
+
+// The replay program is the step (state and batch in, post-state and deltas
+// out), one public function.
+// REPLAY: "func.func"
+// REPLAY-SAME: sym_name = "main"
+// REPLAY-NOT: "func.call"
 
 // HERM-NOT: "func.call"
 // HERM: sym_name = "main"

@@ -237,8 +237,15 @@ impl OptionValues {
     /// The given options in the syntax [`OptionValues::parse`] reads,
     /// in declaration order (empty when none was given).
     pub fn render(&self) -> String {
+        self.render_except(&[])
+    }
+
+    /// [`OptionValues::render`] without the options named in `skip` (a
+    /// pipeline forwarding the rest to one of its stages).
+    pub fn render_except(&self, skip: &[&str]) -> String {
         self.specs
             .iter()
+            .filter(|spec| !skip.contains(&spec.name))
             .filter_map(|spec| {
                 self.given(spec.name).map(|value| match value {
                     Value::Flag => spec.name.to_owned(),

@@ -17,6 +17,11 @@
 //!   no longer needs, guard the leaves.
 //! - `zkdv-production-pipeline`: the production program: roles, then the
 //!   probe sketches of the update.
+//! - `zkdv-replay-pipeline`: the replay program of a state check and of an
+//!   audit, from the canonical step: inline, hermeticity, roles, slice the
+//!   step without its user results (`output=replay`); with `whole`, the step
+//!   as it is after hermeticity (a DDP rank's replay keeps its own gradients,
+//!   which a state check compares too).
 //!
 //! Invariant: every stage is a registered pass and every stage's options
 //! parse against that pass's table for every value of the pipeline's options
@@ -90,6 +95,21 @@ fn attested(values: &OptionValues) -> Vec<Stage> {
     ]
 }
 
+/// The replay pipeline's role lists are the attested pipeline's; `whole`
+/// stops after hermeticity.
+fn replay(values: &OptionValues) -> Vec<Stage> {
+    let mut stages = vec![
+        stage("zkdv-legalize-arith", ""),
+        stage("zkdv-inline", ""),
+        stage("zkdv-check-hermetic", ""),
+    ];
+    if !values.flag("whole") {
+        stages.push(("zkdv-annotate-roles", values.render_except(&["whole"])));
+        stages.push(stage("zkdv-slice-update", "output=replay"));
+    }
+    stages
+}
+
 /// The pipeline's options are `--zkdv-insert-commitments`'s own (same
 /// names, kinds and defaults), so they are forwarded as given.
 fn production(values: &OptionValues) -> Vec<Stage> {
@@ -111,6 +131,17 @@ static ATTESTED_OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         default: None,
         help: "result roles as `role:first-last,...` (with args=)",
+    },
+];
+
+static REPLAY_OPTIONS: &[OptionSpec] = &[
+    ATTESTED_OPTIONS[0],
+    ATTESTED_OPTIONS[1],
+    OptionSpec {
+        name: "whole",
+        kind: Kind::Flag,
+        default: None,
+        help: "keep every result (no roles, no slicing): a DDP rank's replay",
     },
 ];
 
@@ -144,6 +175,13 @@ pub static PIPELINES: &[PipelineInfo] = &[
                   one coordinate of the challenged leaves only",
         options: ATTESTED_OPTIONS,
         stages: attested,
+    },
+    PipelineInfo {
+        flag: "zkdv-replay-pipeline",
+        summary: "The replay program of a state check and an audit, from the canonical step: the \
+                  step without its user results (with `whole`, every result)",
+        options: REPLAY_OPTIONS,
+        stages: replay,
     },
     PipelineInfo {
         flag: "zkdv-production-pipeline",

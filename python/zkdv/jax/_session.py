@@ -358,14 +358,7 @@ class ZKDV:
             if self._retain:
                 # What an auditor replays the retained evidence with, in the Rust runtime.
                 text, _ = passes.run_passes(
-                    program.canonical_text,
-                    [
-                        "zkdv-inline",
-                        "zkdv-check-hermetic",
-                        "zkdv-annotate-roles",
-                        "zkdv-slice-update=output=replay",
-                    ],
-                    f"<{program.name}: replay>",
+                    program.canonical_text, ["zkdv-replay-pipeline"], f"<{program.name}: replay>"
                 )
                 replay = {"replay": self._records.artifact(text.encode(), "mlir")}
             seq = self._records.program(

@@ -851,10 +851,10 @@ class ZKDV:
         )
         # The replay variant is the step without its user results; a DDP rank's replay keeps
         # them: they are the rank's own gradients, which a state check compares too.
-        replay_passes = ["zkdv-legalize-arith", "zkdv-inline", "zkdv-check-hermetic"]
-        if not lowered.local_gradients:
-            replay_passes += [f"zkdv-annotate-roles={roles}", "zkdv-slice-update=output=replay"]
-        replay_text, _ = passes.run_passes(lowered.text, replay_passes, f"<{name}: replay>")
+        replay = "whole" if lowered.local_gradients else roles
+        replay_text, _ = passes.run_passes(
+            lowered.text, [f"zkdv-replay-pipeline={replay}"], f"<{name}: replay>"
+        )
         # Rows shorter than the rolling window are zero-padded to it (losslessly).
         params, opt = self._state_leaves()
         slots = [(x.shape, x.dtype) for x in host_leaves]
