@@ -851,9 +851,9 @@ class ZKDV:
         )
         # The replay variant is the step without its user results; a DDP rank's replay keeps
         # them: they are the rank's own gradients, which a state check compares too.
-        replay = "whole" if lowered.local_gradients else roles
+        replay_options = "whole" if lowered.local_gradients else roles
         replay_text, _ = passes.run_passes(
-            lowered.text, [f"zkdv-replay-pipeline={replay}"], f"<{name}: replay>"
+            lowered.text, [f"zkdv-replay-pipeline={replay_options}"], f"<{name}: replay>"
         )
         # Rows shorter than the rolling window are zero-padded to it (losslessly).
         params, opt = self._state_leaves()
