@@ -93,14 +93,14 @@ def run(model: str, blocks: int, steps: int) -> None:
             proof = zkdv.jax.ZKDV(Path(tmp) / name, zkdv.ZKDVConfig(sampling_policy=policy))
             proof.start(rolling_window=2, probe_ratio=0.01)
             times = check_times.setdefault(name, [])
-            original = proof._checker.checks_of
+            original = proof._checker.run
 
             def timed(job, original=original, times=times):  # noqa: ANN001, ANN202
                 start = time.perf_counter()
                 original(job)
                 times.append(time.perf_counter() - start)
 
-            proof._checker.checks_of = timed
+            proof._checker.run = timed
             pstate, _ = MODELS[model](proof)
             variants[name] = {
                 "state": jax.device_put(pstate),

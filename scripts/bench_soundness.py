@@ -435,7 +435,7 @@ class FaultRun:
                     self.opt_state = (self.opt_state[0]._replace(mu=mu), *self.opt_state[1:])
                 if i == at + 1 and fault == "batch":
                     self.proof.join()
-                    segment = self.proof._committer.segment  # the retained batches of this segment
+                    segment = self.proof._segment  # the retained batches of this segment
                     assert segment is not None and segment.step <= at
                     segment.batches[at - segment.step][0, 0] ^= 1
                 batch = self.batch(factor)

@@ -3,8 +3,8 @@
 A session a test leaves unclosed (often on purpose: a poisoned session raises at its next
 operation) would otherwise keep its committer and verifier threads until the interpreter exits,
 and report itself then, after pytest's summary. Finishing it at the test's teardown does what
-the exit handler does (``zkdv._flow.finish_at_exit``), within the test, whose captured output
-then holds the report.
+the exit handler does (``zkdv.session._flow.finish_at_exit``), within the test, whose captured
+output then holds the report.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from zkdv import _flow
+from zkdv.session import _flow
 
 
 @pytest.fixture(autouse=True)

@@ -74,32 +74,26 @@ def run(
         optimizer.zero_grad()
 
     corrupt = set(corrupt)
-    honest_checks = proof._run_checks
+    honest_checks = proof._checker.run
 
-    def run_checks(program, job):
+    def run_checks(job):
         if job.step not in corrupt:
-            return honest_checks(program, job)
+            return honest_checks(job)
         # The dishonest prover's own check records: whatever it committed, "recomputed".
+        tolerance = job.program.tolerance
         if job.state:
-            proof._record(
-                CheckResult(job.step, "state", (), (0.0,), (0.0,), program.tolerance, "pass", 0)
+            proof._checker.record(
+                CheckResult(job.step, "state", (), (0.0,), (0.0,), tolerance, "pass", 0)
             )
         if job.indices:
             values = tuple(job.committed)
-            proof._record(
+            proof._checker.record(
                 CheckResult(
-                    job.step,
-                    "update",
-                    tuple(job.indices),
-                    values,
-                    values,
-                    program.tolerance,
-                    "pass",
-                    0,
+                    job.step, "update", tuple(job.indices), values, values, tolerance, "pass", 0
                 )
             )
 
-    proof._run_checks = run_checks
+    proof._checker.run = run_checks
     for step, (inputs, targets) in enumerate(data or batches(steps)):
         with proof.transaction(batch=(inputs, targets)):
             proof.backward(functional.cross_entropy(model(inputs), targets))
@@ -232,7 +226,7 @@ def test_tampered_evidence_is_refused_naming_the_artifact(tmp_path):
 def test_evidence_that_does_not_rehash_to_its_commitment_is_refused(tmp_path):
     # A prover that names step 0's batch as step 1's evidence: the file is intact (verify
     # accepts it), but it is not what step 1 committed.
-    original = zkdv._records.Records.evidence
+    original = zkdv.session._records.Records.evidence
     batches_stored: list[dict] = []
 
     def evidence(self, leaves):
@@ -243,11 +237,11 @@ def test_evidence_that_does_not_rehash_to_its_commitment_is_refused(tmp_path):
                 return batches_stored[0]
         return reference
 
-    zkdv._records.Records.evidence = evidence
+    zkdv.session._records.Records.evidence = evidence
     try:
         run(tmp_path / "proof", 3)
     finally:
-        zkdv._records.Records.evidence = original
+        zkdv.session._records.Records.evidence = original
     assert transcript.verify(tmp_path / "proof")["steps"] == 3
     code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "b")
     assert code == 1 and "does not re-hash to step 1's batch commitment" in out["error"], out

@@ -794,13 +794,13 @@ def test_a_sampled_check_fences_training_unless_always(tmp_path, policy, ahead):
 
     proof = session(tmp_path)
     gate = threading.Event()
-    check = proof._checker.checks_of
+    check = proof._checker.run
 
     def gated(job):
         gate.wait(120)
         check(job)
 
-    proof._checker.checks_of = gated
+    proof._checker.run = gated
     tx = optax.sgd(0.1)
 
     step = proof.jit(explicit_step(tx, lambda x, w: jnp.sum(x @ w), overlap=policy))

@@ -192,8 +192,8 @@ def test_c_a_committed_batch_altered_after_commit_is_detected(tmp_path, policy):
     def alter(i, state):
         if i == 3:
             proof.join()
-            assert proof._committer.segment is not None
-            proof._committer.segment.batches[1][0, 0] ^= 1  # the retained batch of step 1
+            assert proof._segment is not None
+            proof._segment.batches[1][0, 0] ^= 1  # the retained batch of step 1
         return state
 
     train(proof, 30, alter)

@@ -7,7 +7,7 @@ the function's own return value (:meth:`StepProgram.split_outputs`,
 :meth:`StepProgram.user_output`). :class:`Placement` says where the step's inputs live (one
 device, or a mesh). What the session adds when it commits a program (its record number,
 tolerance, runtime program and probe weights) is kept by the session
-(:class:`zkdv.jax._records.RegisteredProgram`).
+(:class:`zkdv.jax._session.RegisteredProgram`).
 """
 
 from __future__ import annotations

@@ -1,29 +1,24 @@
-"""``zkdv.jax.ZKDV``: the proof session, its public API and lifecycle, and the dispatch path.
+"""``zkdv.jax.ZKDV``: the proof session of a JAX training loop.
 
-The session is assembled from parts that each own their state:
+The framework-neutral core (:class:`zkdv.session.Session`: lifecycle, flow control, records,
+committer, checker) does what every session does; this module adds what is JAX's:
 
-- :class:`~zkdv._flow.Flow`: admission slots and the poison the threads share;
-- :class:`~zkdv.jax._records.Records`: the transcript writer and the probe maps;
-- :class:`~zkdv.jax._snapshots.Snapshots`: the snapshot copies, their pool and segments;
-- :class:`~zkdv.jax._committer.Committer`: the committer thread (batch and sketch hashing, step
-  and snapshot records, the snapshot state comparisons);
-- :class:`~zkdv.jax._checks.Checker`: the sampled checks, inline or on the verifier thread.
-
-:class:`ZKDV` itself validates the arguments, starts and closes the parts, and implements
-:class:`~zkdv.jax._host.StepHost` for ``proof.jit``: it commits each compiled step program
-(``_register_program``, keeping a :class:`~zkdv.jax._records.RegisteredProgram` per
-program) and dispatches every step on the training thread (``_run_step``): it packs the
-batch (on the device), launches the snapshot copy when one is due, runs the compiled production
-step and queues a :class:`~zkdv.jax._committer.Pending` transaction for the committer.
+- :class:`ZKDV` implements :class:`~zkdv.jax._host.StepHost` for ``proof.jit``: it commits each
+  compiled step program (``_register_program``, keeping a :class:`RegisteredProgram` per
+  program) and dispatches every step on the training thread (``_run_step``): it packs the batch
+  (on the device), launches the snapshot copy when one is due
+  (:class:`~zkdv.jax._snapshots.Snapshots`), runs the compiled production step, whose extra
+  outputs are the update's sketches, and queues a :class:`_Pending` transaction;
+- on the committer thread, ``_commit`` writes a due snapshot (its exact parameter sketches
+  must match the accumulated ones: :func:`~zkdv.jax._checks.compare_state`), starts a new
+  :class:`~zkdv.jax._snapshots.Segment` there, writes the step record and hands the sampled
+  checks on with the segment they replay from (:func:`zkdv.jax._checks.replay`).
 
 Flow control (``max_in_flight`` and :mod:`zkdv.overlap`): a transaction holds an admission slot
 from dispatch until it *retires*: its record is written and, under ``UNCHECKED`` and ``NEVER``,
 its sampled checks are done (a sampled check is a fence). Under ``ALWAYS`` the slot is released
 once the check has its inputs on the host and the check finishes on a separate verifier thread.
 ``NEVER`` admits a step only when nothing is in flight.
-
-A failed check, or any error in the committer, poisons the session: every later operation
-raises :class:`zkdv.ZKDVPoisonedError`, and ``close()`` records the failure and raises it.
 """
 
 from __future__ import annotations
@@ -32,37 +27,56 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import Any, overload
 
 import numpy as np
 
-import zkdv
-from zkdv import hashing, passes, runtime
-from zkdv._arguments import retention, session_config, start_arguments
-from zkdv._flow import Flow, closed, finish_at_exit
-from zkdv.checks import CheckResult
-from zkdv.config import ZKDVConfig
+from zkdv import passes, runtime
+from zkdv.config import Tolerance, ZKDVConfig
 from zkdv.jax._attest import AttestedFunction
-from zkdv.jax._checks import Checker, opt_state_discontinuity
-from zkdv.jax._committer import Committer, Pending
+from zkdv.jax._checks import compare_state, opt_state_discontinuity, replay
 from zkdv.jax._jit import ProvedFunction
 from zkdv.jax._program import StepOutputs, StepProgram
-from zkdv.jax._records import Records, RegisteredProgram
-from zkdv.jax._snapshots import Snapshots
+from zkdv.jax._snapshots import Segment, SegmentView, Snapshots
+from zkdv.overlap import Overlap
+from zkdv.session import CheckJob, Leaf, Replayed, Root, Session
+from zkdv.session._checker import element
+from zkdv.session._records import versions
 
 __all__ = ["ZKDV"]
 
 
-def _versions() -> dict[str, str]:
-    out = {"zkdv": zkdv.__version__}
-    for package in ("jax", "jaxlib", "flax", "optax", "numpy"):
-        try:
-            out[package] = version(package)
-        except PackageNotFoundError:
-            pass
-    return out
+@dataclass(frozen=True, eq=False)
+class RegisteredProgram:
+    """A step program as the session committed it."""
+
+    program: StepProgram
+    seq: int
+    """The sequence number of its program record."""
+    tolerance: Tolerance
+    """The tolerance of its checks (the session's, adjusted to its precision)."""
+    attested: runtime.Program
+    """The attested program, parsed for the Rust runtime."""
+    weights: tuple[Any, ...]
+    """The probe weights, placed as the production program's extra arguments."""
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """One dispatched transaction on its way to the committer."""
+
+    step: int
+    program: RegisteredProgram
+    overlap: Overlap
+    batch: Any
+    """The packed batch, on the device (the committer copies it to the host)."""
+    sketches: list[Any]
+    post_params: list[Any]
+    post_opt_state: list[Any]
+    snapshot: list[Any] | None
+    """The pre-state's snapshot copy, when the step is a snapshot step."""
+    pooled: bool = False
+    """Whether the snapshot's arrays are a tree of the snapshot pool."""
 
 
 LeafLayout = tuple[tuple[str, tuple[tuple[int, ...], np.dtype]], ...]
@@ -92,7 +106,7 @@ class _Layout:
         )
 
 
-class ZKDV:
+class ZKDV(Session):
     """A proof session for a JAX training loop, writing its transcript to ``directory``.
 
     Args:
@@ -114,6 +128,8 @@ class ZKDV:
     :meth:`close` once after the loop.
     """
 
+    _framework = "jax"
+
     def __init__(
         self,
         directory: str | os.PathLike[str],
@@ -123,70 +139,31 @@ class ZKDV:
         replay_snapshot_interval: int = 12,
         retain: str | None = None,
     ) -> None:
-        config = session_config(config, max_in_flight, replay_snapshot_interval)
-        self.directory = Path(directory)
-        self.config = config
-        self._retain = retention(retain)
-        # Retaining everything, every step's pre-state is a snapshot: an audit replays each
-        # step from production's own state (docs/protocol.md section 8a).
-        self.replay_snapshot_interval = 1 if retain == "all" else replay_snapshot_interval
-        self._state = "created"
-        self._rolling_window = 0
-        self._probe_ratio = 0.01
+        super().__init__(
+            directory,
+            config,
+            max_in_flight=max_in_flight,
+            replay_snapshot_interval=replay_snapshot_interval,
+            retain=retain,
+        )
         # Guards what the first compiled program fixes: the layout, the attested function and
         # the registered programs.
         self._lock = threading.Lock()
         self._layout: _Layout | None = None
-        self._root_batch: tuple[int, int] | None = None
-        """The first program's packed batch shape, the root's batch layout."""
         self._attest: AttestedFunction | None = None
         self._programs: dict[StepProgram, RegisteredProgram] = {}
-        self._steps = 0
         self._last_post_params: list[Any] | None = None
         self._last_post_opt_state: list[Any] | None = None
-        self._flow = Flow(max_in_flight)
         self._host = _Host(self)
-        self._records = Records()
         self._snapshots = Snapshots()
-        self._checker = Checker(self._records, self._flow, self._snapshots)
-        self._committer = Committer(
-            self._records,
-            self._flow,
-            self._snapshots,
-            self._checker,
-            config.base_tolerance,
-            retain=self._retain,
-        )
+        self._segment: Segment | None = None
+        """The newest snapshot and the steps committed since (the committer's)."""
         # Test-only: called as hook(step, parts) on the production outputs of every step before
         # they are committed, to simulate execution faults (python/tests/test_jax_faults.py).
         self._fault_hook: Callable[[int, StepOutputs], None] | None = None
 
-    # -- lifecycle ----------------------------------------------------------------------------
-
-    def start(self, rolling_window: int, probe_ratio: float = 0.01) -> None:
-        """Fix the session's batch hashing window and probe ratio; call once, before training.
-
-        Args:
-            rolling_window: Words per rolling hash within each packed batch row; at least 1
-                and at most the packed row width (checked when the first step is compiled).
-                Unrelated to the number of steps.
-            probe_ratio: Fraction of each parameter leaf's last dimension kept by its probe
-                projection, in ``(0, 1]`` (default 0.01); fixed for the run.
-
-        Raises:
-            RuntimeError: when already started or closed.
-            ValueError, TypeError: for an invalid window or ratio.
-        """
-        if self._state != "created":
-            raise RuntimeError(f"ZKDV.start: the session is already {self._state}")
-        probe_ratio = start_arguments(self.directory, rolling_window, probe_ratio)
-        self._rolling_window = rolling_window
-        self._probe_ratio = float(probe_ratio)
+    def _started(self) -> None:
         self._snapshots.start()
-        self._checker.start(rolling_window)
-        self._committer.start(rolling_window)
-        self._state = "running"
-        finish_at_exit(self)
 
     @overload
     def jit(self, fun: Callable[..., Any], /, **options: Any) -> ProvedFunction: ...
@@ -252,76 +229,7 @@ class ZKDV:
 
         return register if fun is None else register(fun)
 
-    def join(self) -> None:
-        """Wait until every dispatched transaction is committed and every sampled check done.
-
-        Raises:
-            ZKDVPoisonedError: when a check failed (the session is poisoned).
-        """
-        if self._state == "created":
-            raise RuntimeError("ZKDV.join: call start() first")
-        self._drain()
-        self._flow.raise_if_poisoned()
-
-    def close(self) -> None:
-        """Wait for all commitments and checks, write the close record and flush the transcript.
-
-        Call once, after the training loop. Raises :class:`zkdv.ZKDVPoisonedError` when a
-        check failed; the close record then says ``poisoned`` and names the failure.
-        """
-        if self._state == "closed":
-            raise RuntimeError("ZKDV.close: the session is already closed")
-        if self._state == "created":
-            raise RuntimeError("ZKDV.close: the session was never started")
-        self._stop_threads()
-        if not self._records.opened or self._flow.error is not None:
-            # No step ever ran (the layout is unknown, there is nothing to write), or the
-            # committer failed (a full disk): the records written before the error stay as
-            # they are, valid, and the error is raised as what it is. The parameters moved
-            # past the last committed step then, so no final state check is run.
-            self._flow.raise_if_poisoned()
-            return
-        if self._flow.failure is None:
-            self._final_state_check()
-        failure = self._flow.failure
-        self._records.close(None if failure is None else failure.to_failure_record())
-        self._flow.raise_if_poisoned()
-
-    def _stop_threads(self) -> None:
-        """Wait for the queued work, stop the committer and verifier threads, and mark the
-        session closed."""
-        try:
-            self._drain()
-        finally:
-            self._committer.stop()
-            self._checker.shutdown()
-            self._state = "closed"
-            closed(self)
-
-    @property
-    def checks(self) -> list[CheckResult]:
-        """The checks run so far, in the order they finished."""
-        return list(self._checker.results)
-
-    @property
-    def steps(self) -> int:
-        """Transactions dispatched so far."""
-        return self._steps
-
-    @property
-    def max_in_flight(self) -> int:
-        """The most dispatched transactions not yet retired."""
-        return self._flow.max_in_flight
-
     # -- what proof.jit calls, through _Host (zkdv.jax._host.StepHost) ------------------------
-
-    def _require_running(self, what: str) -> None:
-        """Raise unless the session is started, not closed and not poisoned."""
-        self._flow.raise_if_poisoned()
-        if self._state == "created":
-            raise RuntimeError(f"cannot {what}: call proof.start(...) first")
-        if self._state == "closed":
-            raise RuntimeError(f"cannot {what}: the session is closed")
 
     def _register_program(self, program: StepProgram) -> None:
         """Commit a step program built by proof.jit: its artifacts and program record (the
@@ -332,7 +240,6 @@ class ZKDV:
                 self._check_window(program)
                 self._open_records(program)
                 self._layout = layout
-                self._root_batch = program.layout.shape
             elif layout != self._layout:
                 raise ValueError(
                     f"proof.jit({program.name}): its parameter or optimizer-state layout "
@@ -340,38 +247,26 @@ class ZKDV:
                 )
             else:
                 self._check_window(program)
-            rows, width = program.layout.shape
-            # A program for another batch layout (a partial last batch, another sequence
-            # length) names its own; the root's is the first program's.
-            own_batch = (
-                {"batch": [{"path": "batch", "dtype": "u32", "shape": [rows, width]}]}
-                if program.layout.shape != self._root_batch
-                else {}
-            )
-            attested = self._records.artifact(program.attested_text.encode(), "mlir")
-            production = self._records.artifact(program.production_text.encode(), "mlir")
             precision = passes.precision(program.attested_text, f"<{program.name}: attested>")
             tolerance = self.config.base_tolerance.for_program(
                 self.config.tolerance_policy, precision
             )
-            replay = {}
+            replay_text = None
             if self._retain:
                 # What an auditor replays the retained evidence with, in the Rust runtime.
-                text, _ = passes.run_passes(
+                replay_text, _ = passes.run_passes(
                     program.canonical_text, ["zkdv-replay-pipeline"], f"<{program.name}: replay>"
                 )
-                replay = {"replay": self._records.artifact(text.encode(), "mlir")}
+            # A program for another batch layout (a partial last batch, another sequence
+            # length) names its own; the root's is the first program's.
             seq = self._records.program(
-                {
-                    "name": program.name,
-                    "format": "stablehlo",
-                    "attested": attested,
-                    "production": production,
-                    "precision": precision,
-                    "tolerance": tolerance.to_record(),
-                    **replay,
-                    **own_batch,
-                }
+                name=program.name,
+                attested=program.attested_text,
+                production=(program.production_text.encode(), "mlir"),
+                precision=precision,
+                tolerance=tolerance,
+                replay=replay_text,
+                batch=program.layout.shape,
             )
         program_runtime = runtime.Program(program.attested_text, "main", f"<{program.name}>")
         weights = tuple(
@@ -417,7 +312,7 @@ class ZKDV:
         self._last_post_params = parts["post_params"]
         self._last_post_opt_state = parts["post_opt_state"]
         self._committer.put(
-            Pending(
+            _Pending(
                 step=step,
                 program=registered,
                 overlap=overlap,
@@ -443,42 +338,133 @@ class ZKDV:
             )
 
     def _open_records(self, program: StepProgram) -> None:
-        rows, width = program.layout.shape
+        def leaves(paths: tuple[str, ...], avals: tuple[Any, ...]) -> list[Leaf]:
+            return [Leaf(p, tuple(a.shape), a.dtype) for p, a in zip(paths, avals, strict=True)]
 
-        def leaves(paths: tuple[str, ...], avals: tuple[Any, ...]) -> list[dict[str, Any]]:
-            return [
-                {"path": p, "dtype": hashing.dtype_tag(a.dtype), "shape": list(a.shape)}
-                for p, a in zip(paths, avals, strict=True)
-            ]
+        root = Root(
+            prover="whitebox-jax",
+            versions=versions(("jax", "jaxlib", "flax", "optax", "numpy")),
+            rolling_window=self._rolling_window,
+            probe_ratio=self._probe_ratio,
+            snapshot_interval=self.replay_snapshot_interval,
+            params=leaves(program.param_paths, program.param_avals),
+            opt_state=leaves(program.opt_paths, program.opt_avals),
+            batch=program.layout.shape,
+        )
+        self._records.open(self.directory, root, self.config)
 
-        root = {
-            "prover": "whitebox-jax",
-            "versions": _versions(),
-            **self.config.root_fields(),
-            "rolling_window": self._rolling_window,
-            "probe_ratio": self._probe_ratio,
-            "snapshot_interval": self.replay_snapshot_interval,
-            "params": leaves(program.param_paths, program.param_avals),
-            "opt_state": leaves(program.opt_paths, program.opt_avals),
-            "batch": [{"path": "batch", "dtype": "u32", "shape": [rows, width]}],
-        }
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self._records.open(self.directory, root, self._probe_ratio)
+    # -- on the committer thread ----------------------------------------------------------------
 
-    def _drain(self) -> None:
-        self._flow.wait_idle()
-        self._checker.wait()
+    def _commit(self, pending: _Pending) -> None:
+        """Commit one transaction (its snapshot when one is due, its step record), then run or
+        hand over the checks its challenge samples; retires the transaction's slot."""
+        registered = pending.program
+        program = registered.program
+        if pending.snapshot is not None:
+            self._take_snapshot(pending)
+        if self._flow.failure is not None:
+            self._flow.retire()
+            return
+        segment = self._segment
+        assert segment is not None
+        host_batch = np.array(pending.batch)  # a copy: the retained evidence
+        updates = [
+            np.asarray(s).reshape(self._records.sketch_shape(p, tuple(a.shape)))
+            for s, p, a in zip(
+                pending.sketches, program.param_paths, program.param_avals, strict=True
+            )
+        ]
+        challenge, batch = self._committer.transition(
+            step=pending.step,
+            program=registered.seq,
+            paths=program.param_paths,
+            updates=updates,
+            batch=host_batch,
+            overlap=pending.overlap,
+        )
+        segment.programs.append(registered)
+        segment.batches.append(host_batch)
+        segment.batch_roots.append(batch.root)
+        segment.updates.append(updates)
+        job: CheckJob[SegmentView] | None = None
+        if challenge.state or challenge.update:
+            indices = tuple(challenge.update_indices()) if challenge.update else ()
+            # The post-update optimizer state is production's own output (never donated); the
+            # update coordinate is read when the check replays step t (zkdv.jax._checks.replay).
+            committed = (element(pending.post_opt_state, indices[1]),) if len(indices) > 1 else ()
+            self._snapshots.hold(segment)
+            job = CheckJob(
+                step=pending.step,
+                program=registered,
+                state=challenge.state,
+                indices=indices,
+                committed=committed,
+                payload=segment.view(),
+            )
+        self._committer.dispatch(pending.overlap, job)
 
-    def _final_state_check(self) -> None:
+    def _take_snapshot(self, pending: _Pending) -> None:
+        program = pending.program.program
+        assert pending.snapshot is not None
+        state = [np.asarray(x) for x in pending.snapshot]
+        params = state[: program.n_params]
+        self._committer.snapshot(
+            pending.step,
+            list(zip(program.param_paths, params, strict=True)),
+            list(zip(program.opt_paths, state[program.n_params :], strict=True)),
+        )
+        exact = self._records.exact_sketches(program.param_paths, params)
+        if self._committer.sketches is None:
+            self._committer.begin(exact)
+        else:
+            self._compare_state(pending.step, program.param_paths, params, exact)
+        old = self._segment
+        self._segment = Segment(
+            pending.step, state, tree=list(pending.snapshot) if pending.pooled else None
+        )
+        if old is not None:
+            self._snapshots.release(old)
+
+    def _compare_state(
+        self,
+        step: int,
+        paths: tuple[str, ...] | list[str],
+        params: list[np.ndarray],
+        exact: list[np.ndarray],
+    ) -> None:
+        assert self._committer.sketches is not None
+        failure = compare_state(
+            step,
+            paths,
+            params,
+            exact,
+            self._committer.sketches,
+            self._committer.transitions,
+            self.config.base_tolerance,
+            self._records.probe,
+        )
+        if failure is not None:
+            self._flow.poison(failure)
+
+    # -- on the verifier ------------------------------------------------------------------------
+
+    def _replay(self, job: CheckJob[SegmentView]) -> Replayed:
+        return replay(job, self._rolling_window)
+
+    def _job_done(self, job: CheckJob[SegmentView]) -> None:
+        self._snapshots.release(job.payload.source)
+
+    def _last_state_check(self) -> None:
+        """The final parameters against the committed updates."""
         last = self._last_post_params
-        if last is None or self._committer.segment is None or self._layout is None:
+        if last is None or self._segment is None or self._layout is None:
             return
         try:
             params = [np.asarray(x) for x in last]
         except RuntimeError:
             return  # donated to a later computation outside the session: nothing to compare
         paths = [p for p, _ in self._layout.params]
-        self._committer.check_final_state(self._steps, paths, params)
+        self._compare_state(self._steps, paths, params, self._records.exact_sketches(paths, params))
 
 
 class _Host:

@@ -152,7 +152,7 @@ class Segment:
     step: int
     state: list[np.ndarray]
     programs: list[Any] = field(default_factory=list)
-    """Per step, its :class:`~zkdv.jax._records.RegisteredProgram`."""
+    """Per step, its :class:`~zkdv.jax._session.RegisteredProgram`."""
     batches: list[np.ndarray] = field(default_factory=list)
     batch_roots: list[bytes] = field(default_factory=list)
     updates: list[list[np.ndarray]] = field(default_factory=list)
@@ -170,6 +170,7 @@ class Segment:
             tuple(self.batches),
             tuple(self.batch_roots),
             tuple(self.updates),
+            self,
         )
 
 
@@ -180,10 +181,12 @@ class SegmentView:
     step: int
     state: tuple[np.ndarray, ...]
     programs: tuple[Any, ...]
-    """Per step, the :class:`~zkdv.jax._records.RegisteredProgram` it ran."""
+    """Per step, the :class:`~zkdv.jax._session.RegisteredProgram` it ran."""
     batches: tuple[np.ndarray, ...]
     batch_roots: tuple[bytes, ...]
     updates: tuple[list[np.ndarray], ...]
+    source: Segment
+    """The segment viewed (held for the check, released when it is done)."""
 
 
 class Snapshots:

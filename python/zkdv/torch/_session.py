@@ -22,7 +22,7 @@ The session brackets each transaction:
 The training thread computes the update and its sketches at the transaction's exit and queues
 them; a committer thread writes the records and runs the sampled checks (a fence under
 ``UNCHECKED``, on a verifier thread under ``ALWAYS``), with ``max_in_flight`` bounding the
-transactions not yet committed (:mod:`zkdv._flow`, shared with JAX). Under DDP and FSDP the
+transactions not yet committed (:mod:`zkdv.session`, shared with JAX). Under DDP and FSDP the
 reduced gradients the optimizer applies are committed with the batch (docs/torch.md).
 """
 
@@ -30,14 +30,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import queue
-import threading
 import types
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,29 +40,21 @@ import torch
 from torch import nn
 from torch.utils import _pytree as pytree
 
-import zkdv
-from zkdv import _attested, hashing, passes, runtime
-from zkdv._arguments import retention, session_config, start_arguments
-from zkdv._flow import Flow, closed, commit_loop, finish_at_exit
+from zkdv import passes, runtime
 from zkdv._packing import BatchLayout
-from zkdv._records import Records
-from zkdv.checks import CheckKind, CheckResult, ZKDVPoisonedError
+from zkdv.checks import ZKDVPoisonedError
 from zkdv.config import Tolerance, ZKDVConfig
 from zkdv.overlap import Overlap
+from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, StateReplay
+from zkdv.session._checker import element
+from zkdv.session._records import versions
 from zkdv.torch import _lower, _optim, _randomness
 
 __all__ = ["ZKDV"]
 
 
 def _versions() -> dict[str, str]:
-    out = {"zkdv": zkdv.__version__}
-    for package in ("torch", "torch-mlir", "numpy"):
-        try:
-            out[package] = version(package)
-        except PackageNotFoundError:
-            pass
-    out["cpu"] = _cpu_isa()
-    return out
+    return {**versions(("torch", "torch-mlir", "numpy")), "cpu": _cpu_isa()}
 
 
 def _cpu_isa() -> str:
@@ -112,15 +99,6 @@ _INT_OF_WIDTH = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
 
 def _training_flags(model: nn.Module) -> tuple[bool, ...]:
     return tuple(module.training for module in model.modules())
-
-
-def _element(leaves: list[torch.Tensor], index: int) -> float:
-    """Element ``index`` of the concatenation of ``leaves`` (row-major), as a float."""
-    for leaf in leaves:
-        if index < leaf.numel():
-            return float(leaf.reshape(-1)[index].item())
-        index -= leaf.numel()
-    return 0.0
 
 
 @dataclass(frozen=True)
@@ -181,21 +159,17 @@ class _Pending:
 
 
 @dataclass(frozen=True)
-class _CheckJob:
-    """What the sampled checks of one step need, on the host."""
+class _Payload:
+    """What the checks of one step need besides the job's indices, on the host."""
 
-    step: int
     pre: list[np.ndarray]
     batch: list[np.ndarray]
     updates: list[np.ndarray]
     post_state: list[np.ndarray]
     local: list[np.ndarray]
-    state: bool
-    indices: list[int]
-    committed: list[float]
 
 
-class ZKDV:
+class ZKDV(Session):
     """A proof session for a PyTorch training loop, writing its transcript to ``directory``.
 
     Args:
@@ -218,6 +192,8 @@ class ZKDV:
     once after the loop.
     """
 
+    _framework = "torch"
+
     def __init__(
         self,
         directory: str | os.PathLike[str],
@@ -227,17 +203,13 @@ class ZKDV:
         replay_snapshot_interval: int = 12,
         retain: str | None = None,
     ) -> None:
-        config = session_config(config, max_in_flight, replay_snapshot_interval)
-        self._retain = retention(retain)
-        self.directory = Path(directory)
-        self.config = config
-        # Retaining everything, every step's pre-state is a snapshot: an audit replays a step
-        # from production's exact state, since a replay carried over several eager steps
-        # diverges where rounding flips a relu (docs/protocol.md section 8a).
-        self.replay_snapshot_interval = 1 if retain == "all" else replay_snapshot_interval
-        self._state = "created"
-        self._rolling_window = 0
-        self._probe_ratio = 0.01
+        super().__init__(
+            directory,
+            config,
+            max_in_flight=max_in_flight,
+            replay_snapshot_interval=replay_snapshot_interval,
+            retain=retain,
+        )
         self._model: nn.Module | None = None
         self._ddp: nn.parallel.DistributedDataParallel | None = None
         self._sharded = False
@@ -246,51 +218,19 @@ class ZKDV:
         self._functional_optimizers = _optim.builtin()
         self._functional: _optim.FunctionalOptimizer | None = None
         self._attested: Callable[..., Any] | None = None
-        self._records = Records()
         self._program: _Program | None = None
         """The first transaction's program (its batch layout is the root's)."""
         self._programs: dict[tuple[tuple[int, ...], ...], _Program] = {}
         """Every program committed, by the shapes of its batch's leaves."""
         self._open: _Open | None = None
-        self._steps = 0
-        self._sketch_state: list[np.ndarray] | None = None
-        self._post_commitment: bytes | None = None
         self._last_state: list[torch.Tensor] | None = None
         """Copies, on their device, of the state the last transaction left."""
         self._probes: dict[str, tuple[torch.Tensor, int, int]] = {}
-        self._results: list[CheckResult] = []
-        self._flow = Flow(max_in_flight)
-        self._queue: queue.Queue[_Pending | None] = queue.Queue()
-        self._committer: threading.Thread | None = None
-        self._verifier: ThreadPoolExecutor | None = None
-        self._futures: list[Future[None]] = []
         # Test-only: False skips sealing the AOT Inductor package (tens of seconds per
         # session); the program record's production is then the exported StableHLO step.
         self._seal_package = True
 
     # -- set-up -------------------------------------------------------------------------------
-
-    def start(self, rolling_window: int, probe_ratio: float = 0.01) -> None:
-        """Start the session.
-
-        Args:
-            rolling_window: Words per rolling window of each packed batch row (at least 1, at
-                most the packed row width, checked at the first transaction).
-            probe_ratio: Fraction of each parameter leaf's last dimension its probe keeps, in
-                ``(0, 1]``.
-        """
-        if self._state != "created":
-            raise RuntimeError("ZKDV.start: the session is already started")
-        probe_ratio = start_arguments(self.directory, rolling_window, probe_ratio)
-        self._rolling_window = rolling_window
-        self._probe_ratio = float(probe_ratio)
-        self._committer = threading.Thread(
-            target=self._commit_loop, name="zkdv-torch-committer", daemon=True
-        )
-        self._committer.start()
-        self._verifier = ThreadPoolExecutor(1, thread_name_prefix="zkdv-torch-verifier")
-        self._state = "running"
-        finish_at_exit(self)
 
     def prepare(self, *values: Any) -> Any:
         """Prepare the root model and the optimizer whose transition is attested.
@@ -512,70 +452,17 @@ class ZKDV:
 
     # -- the end ------------------------------------------------------------------------------
 
-    def join(self) -> None:
-        """Wait until every transaction is committed and every sampled check done; raises
-        :class:`zkdv.ZKDVPoisonedError` if a check failed."""
-        if self._state == "created":
-            raise RuntimeError("ZKDV.join: call start() first")
-        self._drain()
-        self._flow.raise_if_poisoned()
-
     def close(self) -> None:
-        """Write the close record and flush the transcript; raises
-        :class:`zkdv.ZKDVPoisonedError` when a check failed (the record then says so)."""
-        if self._state == "closed":
-            raise RuntimeError("ZKDV.close: the session is already closed")
-        if self._state == "created":
-            raise RuntimeError("ZKDV.close: the session was never started")
-        if self._open is not None:
+        """Wait for all commitments and checks, write the close record and flush the transcript.
+
+        Call once, after the training loop. Raises :class:`zkdv.ZKDVPoisonedError` when a
+        check failed; the close record then says ``poisoned`` and names the failure.
+        """
+        if self._state == "running" and self._open is not None:
             raise RuntimeError("ZKDV.close: a transaction is still open")
-        self._stop_threads()
-        if self._records.opened and self._flow.error is None:
-            # After an error of the committer (a full disk) the transcript keeps the records
-            # written before it, and no close record: the error is raised as what it is.
-            if self._flow.failure is None:
-                self._continuity("close")
-            failure = self._flow.failure
-            self._records.close(None if failure is None else failure.to_failure_record())
-        self._flow.raise_if_poisoned()
-
-    def _stop_threads(self) -> None:
-        """Wait for the queued work, stop the committer and verifier threads, and mark the
-        session closed."""
-        try:
-            self._drain()
-        finally:
-            self._queue.put(None)
-            if self._committer is not None:
-                self._committer.join()
-            if self._verifier is not None:
-                self._verifier.shutdown(wait=True)
-            self._state = "closed"
-            closed(self)
-
-    @property
-    def checks(self) -> list[CheckResult]:
-        """The checks run so far, in order."""
-        return list(self._results)
-
-    @property
-    def steps(self) -> int:
-        """Transactions committed so far."""
-        return self._steps
+        super().close()
 
     # -- internals ----------------------------------------------------------------------------
-
-    def _drain(self) -> None:
-        self._flow.wait_idle()
-        for future in list(self._futures):
-            future.result()
-
-    def _require_running(self, what: str) -> None:
-        self._flow.raise_if_poisoned()
-        if self._state == "created":
-            raise RuntimeError(f"cannot {what}: call proof.start(...) first")
-        if self._state == "closed":
-            raise RuntimeError(f"cannot {what}: the session is closed")
 
     def _wrap_step(self, optimizer: torch.optim.Optimizer) -> None:
         """Make ``optimizer.step()`` lower functionally inside the attested step (and stay the
@@ -863,36 +750,30 @@ class ZKDV:
             slots += [(tuple(p.shape), _host(p).dtype) for _, p in params]
         slots += [(d.shape, _host(torch.empty(0, dtype=d.dtype)).dtype) for d in lowered.draws]
         layout = BatchLayout.of(slots, min_width=self._rolling_window)
-        rows, width = layout.shape
 
-        def leaves(items: list[tuple[str, torch.Tensor]]) -> list[dict[str, Any]]:
-            return [
-                {"path": n, "dtype": hashing.dtype_tag(_host(t).dtype), "shape": list(t.shape)}
-                for n, t in items
-            ]
+        def leaves(items: list[tuple[str, torch.Tensor]]) -> list[Leaf]:
+            return [Leaf(n, tuple(t.shape), _host(t).dtype) for n, t in items]
 
-        own_batch: dict[str, Any] = {}
-        if first is not None and first.layout.shape != layout.shape:
-            own_batch["batch"] = [{"path": "batch", "dtype": "u32", "shape": [rows, width]}]
-        root = {
-            "prover": "whitebox-torch",
-            "versions": _versions(),
-            **self.config.root_fields(),
-            "rolling_window": self._rolling_window,
-            "probe_ratio": self._probe_ratio,
-            "snapshot_interval": self.replay_snapshot_interval,
-            "params": leaves(params),
-            "opt_state": leaves(opt),
-            "batch": [{"path": "batch", "dtype": "u32", "shape": [rows, width]}],
-        }
+        rank = None
         if self._ddp is not None or self._sharded:
             import torch.distributed as dist
 
-            root["rank"] = {
+            rank = {
                 "rank": dist.get_rank(),
                 "world_size": dist.get_world_size(),
                 "backend": str(dist.get_backend()),
             }
+        root = Root(
+            prover="whitebox-torch",
+            versions=_versions(),
+            rolling_window=self._rolling_window,
+            probe_ratio=self._probe_ratio,
+            snapshot_interval=self.replay_snapshot_interval,
+            params=leaves(params),
+            opt_state=leaves(opt),
+            batch=layout.shape,
+            rank=rank,
+        )
         # Everything that can fail comes before the transcript is created, so a failed first
         # transaction leaves the directory usable for a retry.
         precision = passes.precision(attested_text, f"<{name}: attested>")
@@ -908,24 +789,15 @@ class ZKDV:
             )
         )
         if first is None:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            self._records.open(self.directory, root, self._probe_ratio)
+            self._records.open(self.directory, root, self.config)
         seq = self._records.program(
-            {
-                "name": name,
-                "format": "stablehlo",
-                "attested": self._records.artifact(attested_text.encode(), "mlir"),
-                "production": self._records.artifact(*production),
-                "precision": precision,
-                "tolerance": tolerance.to_record(),
-                # What an auditor replays the retained evidence with.
-                **(
-                    {"replay": self._records.artifact(replay_text.encode(), "mlir")}
-                    if self._retain
-                    else {}
-                ),
-                **own_batch,
-            }
+            name=name,
+            attested=attested_text,
+            production=production,
+            precision=precision,
+            tolerance=tolerance,
+            replay=replay_text if self._retain else None,
+            batch=layout.shape,
         )
         program = _Program(
             seq=seq,
@@ -941,8 +813,8 @@ class ZKDV:
         self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
         if first is None:
             self._program = program
-            self._sketch_state = self._records.exact_sketches(
-                [n for n, _ in params], [_host(t) for _, t in params]
+            self._committer.begin(
+                self._records.exact_sketches([n for n, _ in params], [_host(t) for _, t in params])
             )
         return program
 
@@ -974,207 +846,99 @@ class ZKDV:
             raise
         self._last_state = post
         self._steps += 1
-        self._queue.put(_Pending(opened, paths, deltas, updates, post, local))
-
-    def _commit_loop(self) -> None:
-        """The committer thread: every dispatched transaction, committed in order."""
-        commit_loop(self._queue, self._flow, self._commit)
+        self._committer.put(_Pending(opened, paths, deltas, updates, post, local))
 
     def _commit(self, pending: _Pending) -> None:
-        """Commit one transaction (step and snapshot records), then run or hand over the
-        checks its challenge samples; retires the transaction's slot."""
+        """Commit one transaction (its snapshot when one is due, its step record), then run or
+        hand over the checks its challenge samples; retires the transaction's slot."""
         opened = pending.opened
         program = opened.program
-        assert self._sketch_state is not None
         paths, updates = pending.paths, pending.updates
         n_params = len(paths)
-        pre = self._post_commitment or hashing.commit_tensor_tree(
-            zip(paths, self._sketch_state, strict=True)
-        )
-        self._sketch_state = [
-            s + u.astype(np.float64) for s, u in zip(self._sketch_state, updates, strict=True)
-        ]
-        post = hashing.commit_tensor_tree(zip(paths, self._sketch_state, strict=True))
-        self._post_commitment = post
         host_pre: list[np.ndarray] | None = None
         if opened.step % self.replay_snapshot_interval == 0:
             host_pre = [_host(t) for t in opened.pre]
-            names = [f"params/{p}" for p in paths] + [
-                f"opt_state/{p}" for p in program.lowered.opt_paths
-            ]
-            digest = hashing.commit_tree(
-                (p, hashing.commit_tensor(x).digest) for p, x in zip(names, host_pre, strict=True)
+            self._committer.snapshot(
+                opened.step,
+                list(zip(paths, host_pre[:n_params], strict=True)),
+                list(zip(program.lowered.opt_paths, host_pre[n_params:], strict=True)),
             )
-            artifact = (
-                self._records.evidence(list(zip(names, host_pre, strict=True)))
-                if self._retain
-                else None
-            )
-            self._records.snapshot({"step": opened.step, "state": digest, "artifact": artifact})
         leaves = opened.leaves
         if opened.reduced is not None:
             leaves = leaves + [_host(g) for g in opened.reduced]
         leaves = leaves + [_host(d) for d in opened.drawn]
         packed = program.layout.pack(leaves)
-        batch = hashing.commit_batch(packed, self._rolling_window)
         local_paths = [f"local_grad/{p}" for p in paths] if pending.local else []
-        update_leaves = [
-            *zip(paths, updates, strict=True),
-            *zip(local_paths, pending.local, strict=True),
-        ]
-        evidence = None
-        if self._retain == "all":
-            evidence = {
-                "batch": self._records.evidence([("batch", packed)]),
-                "update": self._records.evidence(update_leaves),
-            }
-        receipt = self._records.transition(
+        challenge, _ = self._committer.transition(
             step=opened.step,
             program=program.seq,
-            batch=batch,
-            pre_state=pre,
-            # Under DDP the rank's own gradient sketches are committed with the update's.
-            update=hashing.commit_tensor_tree(update_leaves),
-            post_state=post,
-            overlap=opened.overlap.to_record(),
-            evidence=evidence,
-        )
-        challenge = receipt.challenge
-        if not (challenge.state or challenge.update):
-            self._flow.retire()
-            return
-        if host_pre is None:
-            host_pre = [_host(t) for t in opened.pre]
-        job = _CheckJob(
-            step=opened.step,
-            pre=host_pre,
-            batch=program.layout.unpack_host(packed),
+            paths=paths,
             updates=updates,
-            post_state=[_host(t) for t in pending.post[n_params:]] if challenge.state else [],
-            local=pending.local,
-            state=challenge.state,
-            indices=list(challenge.update_indices()) if challenge.update else [],
-            committed=(
-                [_element(pending.deltas, challenge.update_indices()[0])]
-                + (
-                    [_element(pending.post[n_params:], challenge.update_indices()[1])]
-                    if challenge.update and len(challenge.update_indices()) > 1
-                    else []
-                )
-                if challenge.update
-                else []
-            ),
+            batch=packed,
+            overlap=opened.overlap,
+            # Under DDP the rank's own gradient sketches are committed with the update's.
+            extra=list(zip(local_paths, pending.local, strict=True)),
         )
-        if opened.overlap is Overlap.ALWAYS:
-            # Checked in the background: the transaction retires now.
-            self._flow.retire()
-            assert self._verifier is not None
-            self._futures.append(self._verifier.submit(self._run_checks, program, job))
-        else:
-            # A sampled check is a fence: the slot retires once it is done.
-            try:
-                self._run_checks(program, job)
-            finally:
-                self._flow.retire()
-
-    def _run_checks(self, program: _Program, job: _CheckJob) -> None:
-        kind: CheckKind = "state"
-        try:
-            if job.state:
-                self._state_check(job, program)
-            kind = "update"
-            if job.indices:
-                self._update_check(
-                    job.step, job.pre, program, job.batch, job.committed, job.indices
-                )
-        except ZKDVPoisonedError as failure:
-            self._flow.poison(failure)
-        except OSError as error:
-            # The check record could not be written (a full disk): an I/O failure, no verdict.
-            self._flow.fail_io(error)
-        except Exception as error:  # noqa: BLE001  (a check that cannot run poisons too)
-            # Named after the check that could not run, not the last one sampled.
-            self._flow.poison(
-                ZKDVPoisonedError(
-                    job.step,
-                    kind=kind,
-                    detail=f"the check could not run: {type(error).__name__}: {error}",
-                )
-            )
-
-    def _record(self, check: CheckResult) -> None:
-        self._records.check(check.to_record())
-        self._results.append(check)
-        if not check.passed:
-            raise ZKDVPoisonedError.from_check(check)
-
-    def _state_check(self, job: _CheckJob, program: _Program) -> None:
-        """Replay the step in the Rust runtime from its pre-state and committed batch; its
-        update sketches must reproduce the committed ones, and its post-optimizer state and
-        buffers the ones production left (which the next step starts from: an edit inside the
-        transaction would otherwise become the next step's accepted pre-state). Under DDP the
-        replayed local gradients' sketches must reproduce the rank's committed ones too.
-
-        The replay is another program than the eager production step, so where a sketch value
-        falls outside the fixed bound, the replay program's perturbation ensemble measures how
-        far rounding alone moves it (docs/protocol.md, the tolerance rule)."""
-        step, arguments = job.step, [*job.pre, *job.batch]
-        paths = [n for n, _ in self._state_leaves()[0]]
-        n_state, n_params = len(job.pre), len(paths)
-
-        def flat(values: list[np.ndarray]) -> list[np.ndarray]:
-            return [np.asarray(v, dtype=np.float64).reshape(-1) for v in values]
-
-        def sketches(member: int | None = None) -> np.ndarray:
-            outputs = [np.asarray(x) for x in program.replay.run(arguments, ensemble=member)]
-            deltas = outputs[n_state : n_state + n_params]
-            values = self._records.exact_sketches(paths, deltas)
-            replayed_state = outputs[n_params:n_state]
-            local = outputs[n_state + n_params :]
-            local_values = self._records.exact_sketches(paths, local) if local else []
-            return np.concatenate([*flat(values), *flat(replayed_state), *flat(local_values)])
-
-        committed = np.concatenate([*flat(job.updates), *flat(job.post_state), *flat(job.local)])
-        recomputed = sketches()
-        tolerance = program.tolerance
-        result = _attested.state_result(step, committed, recomputed, tolerance, 0)
-        if not result.passed and tolerance.replays:
-            spread = np.zeros_like(recomputed)
-            for member in range(tolerance.replays):
-                spread = np.maximum(
-                    spread, _attested.ensemble_difference(sketches(member), recomputed)
-                )
-            result = _attested.state_result(step, committed, recomputed, tolerance, 0, spread)
-        self._record(result)
-
-    def _update_check(
-        self,
-        step: int,
-        pre: list[np.ndarray],
-        program: _Program,
-        batch_leaves: list[np.ndarray],
-        committed: list[float],
-        indices: list[int],
-    ) -> None:
-        arguments: list[np.ndarray | np.generic] = [
-            *pre,
-            *batch_leaves,
-            np.uint64(indices[0]),
-            np.uint64(indices[1] if len(indices) > 1 else 0),
-        ]
-        recomputed, spread = _attested.recompute(
-            program.attested, arguments, committed, program.tolerance
-        )
-        self._record(
-            CheckResult(
-                step=step,
-                kind="update",
-                indices=tuple(indices),
+        job: CheckJob[_Payload] | None = None
+        if challenge.state or challenge.update:
+            indices = tuple(challenge.update_indices()) if challenge.update else ()
+            committed = []
+            if indices:
+                committed.append(element(pending.deltas, indices[0], _host))
+                if len(indices) > 1:
+                    committed.append(element(pending.post[n_params:], indices[1], _host))
+            job = CheckJob(
+                step=opened.step,
+                program=program,
+                state=challenge.state,
+                indices=indices,
                 committed=tuple(committed),
-                recomputed=tuple(recomputed),
-                tolerance=program.tolerance,
-                verdict=_attested.verdict(program.tolerance, committed, recomputed, spread),
-                replay_length=0,
-                spread=tuple(spread),
+                payload=_Payload(
+                    pre=host_pre if host_pre is not None else [_host(t) for t in opened.pre],
+                    batch=program.layout.unpack_host(packed),
+                    updates=updates,
+                    post_state=(
+                        [_host(t) for t in pending.post[n_params:]] if challenge.state else []
+                    ),
+                    local=pending.local,
+                ),
             )
-        )
+        self._committer.dispatch(opened.overlap, job)
+
+    def _replay(self, job: CheckJob[_Payload]) -> Replayed:
+        """The step from its pre-state copy; for a state check, replayed in the Rust runtime
+        with the replay variant: its update sketches must reproduce the committed ones, and its
+        post-optimizer state and buffers the ones production left (which the next step starts
+        from: an edit inside the transaction would otherwise become the next step's accepted
+        pre-state). Under DDP the replayed local gradients' sketches must reproduce the rank's
+        committed ones too. The replay is another program than the eager production step, so
+        the comparison allows its perturbation ensemble's spread (docs/protocol.md)."""
+        payload = job.payload
+        state = None
+        if job.state:
+            program = job.program
+            assert isinstance(program, _Program)
+            arguments = [*payload.pre, *payload.batch]
+            paths = [n for n, _ in self._state_leaves()[0]]
+            n_state, n_params = len(payload.pre), len(paths)
+
+            def flat(values: list[np.ndarray]) -> list[np.ndarray]:
+                return [np.asarray(v, dtype=np.float64).reshape(-1) for v in values]
+
+            def sketches(member: int | None = None) -> np.ndarray:
+                outputs = [np.asarray(x) for x in program.replay.run(arguments, ensemble=member)]
+                deltas = outputs[n_state : n_state + n_params]
+                values = self._records.exact_sketches(paths, deltas)
+                replayed_state = outputs[n_params:n_state]
+                local = outputs[n_state + n_params :]
+                local_values = self._records.exact_sketches(paths, local) if local else []
+                return np.concatenate([*flat(values), *flat(replayed_state), *flat(local_values)])
+
+            committed = np.concatenate(
+                [*flat(payload.updates), *flat(payload.post_state), *flat(payload.local)]
+            )
+            state = StateReplay(committed, sketches(), members=sketches)
+        return Replayed(pre_state=payload.pre, batch=payload.batch, replay_length=0, state=state)
+
+    def _last_state_check(self) -> None:
+        self._continuity("close")

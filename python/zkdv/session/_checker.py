@@ -1,0 +1,370 @@
+"""The checker: the sampled checks of a step, their records, and the poison of a failure.
+
+A :class:`CheckJob` is what the committer knows of a step once its challenge is drawn: which
+checks were sampled, the challenged indices, the values production committed, and the
+frontend's own payload. :meth:`Checker.run` has the frontend rebuild the step's pre-state and
+replay it (the ``replay`` callable it was built with, returning :class:`Replayed`), then runs
+
+- the *state check*: the replay's sketches (and whatever else the frontend compares) against
+  the committed ones, within the program's tolerance; where the replay is another program than
+  production's (torch's eager step), a value outside the fixed bound is given the spread of
+  the replay program's perturbation ensemble (docs/protocol.md, the tolerance rule);
+- the *update check*: the attested program (the fixed ABI ``(params, opt_state, batch,
+  parameter_index, optimizer_state_index) -> (delta, post_opt_state)``) in the Rust runtime on
+  the rebuilt pre-state and the challenged indices (:func:`recompute`);
+
+writes each check record, keeps the results, and poisons the session when a check fails or
+cannot run. Nothing here knows a framework: the frontends hand in numpy arrays.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+import numpy as np
+
+from zkdv import runtime
+from zkdv.checks import CheckKind, CheckResult, ZKDVPoisonedError
+from zkdv.config import Tolerance
+from zkdv.session._flow import Flow
+from zkdv.session._records import Records
+
+__all__ = [
+    "MAX_OPS",
+    "CheckJob",
+    "Checker",
+    "CommittedProgram",
+    "Replayed",
+    "StateReplay",
+    "element",
+    "recompute",
+    "state_result",
+    "verdict",
+]
+
+MAX_OPS = 50_000_000
+"""The op limit of one attested run (a check computes a few coordinates)."""
+
+
+def recompute(
+    attested: runtime.Program,
+    arguments: Sequence[np.ndarray | np.generic],
+    committed: Sequence[float],
+    tolerance: Tolerance,
+    *,
+    always_measure_spread: bool = False,
+) -> tuple[list[float], list[float]]:
+    """Run ``attested`` on ``arguments``; returns ``(recomputed, spread)``, one value per
+    committed value. ``spread`` is empty unless the fixed bound is exceeded (or
+    ``always_measure_spread``) and the tolerance asks for replays."""
+    values = len(committed)
+
+    def run(member: int | None = None) -> list[float]:
+        result = attested.run(list(arguments), max_ops=MAX_OPS, ensemble=member)
+        return [float(np.asarray(r).reshape(())) for r in result[:values]]
+
+    recomputed = run()
+    spread: list[float] = []
+    if tolerance.replays and (
+        always_measure_spread or verdict(tolerance, committed, recomputed) == "fail"
+    ):
+        spread = [0.0] * values
+        for member in range(tolerance.replays):
+            for k, v in enumerate(run(member)):
+                spread[k] = max(spread[k], ensemble_difference(v, recomputed[k]))
+    return recomputed, spread
+
+
+def ensemble_difference(member: Any, nominal: Any) -> Any:
+    """What an ensemble member adds to a value's spread (``Tolerance::ensemble_difference``,
+    elementwise over arrays): ``|member - nominal|``, or 0 where that is not finite (a member
+    that overflows measures no rounding; an infinite spread would accept anything)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        difference = np.abs(np.asarray(member, np.float64) - np.asarray(nominal, np.float64))
+    out = np.where(np.isfinite(difference), difference, 0.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def verdict(
+    tolerance: Tolerance,
+    committed: Sequence[float],
+    recomputed: Sequence[float],
+    spread: Sequence[float] | None = None,
+) -> Literal["pass", "fail"]:
+    """``"pass"`` when every recomputed value is within the tolerance of the committed one."""
+    outside = tolerance.first_outside(
+        np.asarray(committed, np.float64),
+        np.asarray(recomputed, np.float64),
+        np.asarray(spread, np.float64) if spread else None,
+    )
+    return "pass" if outside is None else "fail"
+
+
+def state_result(
+    step: int,
+    committed: np.ndarray,
+    recomputed: np.ndarray,
+    tolerance: Tolerance,
+    replay_length: int,
+    spread: np.ndarray | None = None,
+) -> CheckResult:
+    """A state check's record: the first pair out of tolerance, else the worst pair.
+
+    The comparison is the one ``Tolerance.accepts`` makes (``|c - r| <= abs + rel * |c| +
+    spread * s``, a NaN never passes), vectorized over every sketch value of the replay;
+    ``spread`` (one value per sketch value, from the replay program's perturbation ensemble)
+    is given only when the replay is another program than production's.
+    """
+    if committed.size == 0:
+        committed, recomputed = np.zeros(1), np.zeros(1)
+    outside = tolerance.first_outside(committed, recomputed, spread)
+    if outside is not None:
+        at = outside
+    else:
+        # Every pair passed: report the one closest to its bound (non-finite pairs, equal by
+        # the rule, have no distance to it).
+        allowed = tolerance.abs + tolerance.rel * np.abs(committed)
+        if spread is not None:
+            allowed = allowed + tolerance.spread * spread
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            ratio = np.where(allowed > 0, np.abs(committed - recomputed) / allowed, 0.0)
+        at = int(np.argmax(np.where(np.isfinite(ratio), ratio, 0.0)))
+    c, r = float(committed[at]), float(recomputed[at])
+    s = () if spread is None else (float(spread[at]),)
+    return CheckResult(
+        step=step,
+        kind="state",
+        indices=(),
+        committed=(c,),
+        recomputed=(r,),
+        tolerance=tolerance,
+        verdict=verdict(tolerance, [c], [r], list(s)),
+        replay_length=replay_length,
+        spread=s,
+    )
+
+
+def element(
+    leaves: Sequence[Any], index: int, host: Callable[[Any], np.ndarray] = np.asarray
+) -> float:
+    """Element ``index`` of the concatenation of ``leaves`` (row-major), as a float; the leaf
+    that holds it is read through ``host`` (the frontend's host copy)."""
+    for leaf in leaves:
+        size = math.prod(np.shape(leaf))
+        if index < size:
+            return float(host(leaf).reshape(-1)[index])
+        index -= size
+    return 0.0
+
+
+class CommittedProgram(Protocol):
+    """What the checker reads of a committed step program."""
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of its program record."""
+        ...
+
+    @property
+    def tolerance(self) -> Tolerance:
+        """The tolerance of its checks (the session's, adjusted to its precision)."""
+        ...
+
+    @property
+    def attested(self) -> runtime.Program:
+        """The attested program, parsed for the Rust runtime."""
+        ...
+
+
+@dataclass(frozen=True)
+class CheckJob[P]:
+    """The sampled checks of one step, as the committer hands them to the checker."""
+
+    step: int
+    program: CommittedProgram
+    state: bool
+    """Whether a state check was sampled."""
+    indices: tuple[int, ...]
+    """The challenged ``(parameter_index, optimizer_state_index)`` of an update check; empty
+    when none was sampled."""
+    committed: tuple[float, ...]
+    """The update check's committed values known when the step was committed; the replay may
+    read the first ones (:attr:`Replayed.committed`)."""
+    payload: P
+    """What the frontend's replay needs."""
+
+
+@dataclass(frozen=True)
+class StateReplay:
+    """What a state check compares: sketch values (and more) committed and replayed."""
+
+    committed: np.ndarray
+    recomputed: np.ndarray
+    members: Callable[[int], np.ndarray] | None = None
+    """Member ``m`` of the replay's perturbation ensemble, when the replay is another program
+    than production's; ``None`` when it is production's own."""
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A step rebuilt by the frontend: its pre-state, its batch as the attested program takes
+    it, and what its state check compares."""
+
+    pre_state: list[np.ndarray]
+    batch: list[np.ndarray]
+    replay_length: int
+    """Transitions replayed from the snapshot to rebuild the pre-state."""
+    state: StateReplay | None
+    committed: tuple[float, ...] = ()
+    """Committed update values read while replaying (they precede the job's own)."""
+    altered: list[int] = field(default_factory=list)
+    """Steps whose retained batch no longer matches its commitment."""
+
+
+class Checker:
+    """Runs sampled checks and keeps their results.
+
+    Args:
+        records: The transcript the check records go to.
+        flow: The session's flow state, poisoned by a failed check.
+        replay: The frontend's replay of a job's step.
+        done: Called when a job is finished, whatever its outcome (releases what it held).
+    """
+
+    def __init__(
+        self,
+        records: Records,
+        flow: Flow,
+        replay: Callable[[CheckJob[Any]], Replayed],
+        done: Callable[[CheckJob[Any]], None] | None = None,
+    ) -> None:
+        self._records = records
+        self._flow = flow
+        self._replay = replay
+        self._done = done
+        self._verifier: ThreadPoolExecutor | None = None
+        self._futures: list[Future[None]] = []
+        self.results: list[CheckResult] = []
+        """The checks run so far, in the order they finished."""
+        self.always_measure_spread = False
+        """Measure every update check's spread, not only where the fixed bound is exceeded
+        (the soundness benchmark's margins need the whole bound; verdicts are the same)."""
+
+    def start(self, name: str) -> None:
+        """Start the verifier thread."""
+        self._verifier = ThreadPoolExecutor(1, thread_name_prefix=name)
+
+    def submit(self, job: CheckJob[Any]) -> None:
+        """Run ``job`` on the verifier thread."""
+        assert self._verifier is not None
+        self._futures.append(self._verifier.submit(self.run, job))
+
+    def wait(self) -> None:
+        """Wait for every job submitted to the verifier thread."""
+        for future in list(self._futures):
+            future.result()
+
+    def shutdown(self) -> None:
+        """Stop the verifier thread once its jobs are done."""
+        if self._verifier is not None:
+            self._verifier.shutdown(wait=True)
+
+    def run(self, job: CheckJob[Any]) -> None:
+        """Run ``job``'s checks and poison the session on a failure (a check that cannot run
+        fails too; a check record that cannot be written is an I/O failure, no verdict)."""
+        kind: CheckKind = "state" if job.state else "update"
+        try:
+            try:
+                replayed = self._replay(job)
+                if job.state:
+                    assert replayed.state is not None
+                    self.state_check(job, replayed)
+                kind = "update"
+                if job.indices:
+                    self.update_check(job, replayed)
+            finally:
+                if self._done is not None:
+                    self._done(job)
+        except ZKDVPoisonedError as failure:
+            self._flow.poison(failure)
+        except OSError as error:
+            self._flow.fail_io(error)
+        except BaseException as error:  # noqa: BLE001  (a check that cannot run poisons too)
+            # Named after the check that could not run, not the last one sampled.
+            self._flow.poison(
+                ZKDVPoisonedError(
+                    job.step,
+                    kind=kind,
+                    detail=f"the check could not run: {type(error).__name__}: {error}",
+                )
+            )
+
+    def state_check(self, job: CheckJob[Any], replayed: Replayed) -> None:
+        """The state check of ``job``'s step (see the module's description)."""
+        state = replayed.state
+        assert state is not None
+        tolerance = job.program.tolerance
+        length = replayed.replay_length
+        result = state_result(job.step, state.committed, state.recomputed, tolerance, length)
+        if not result.passed and tolerance.replays and state.members is not None:
+            spread = np.zeros_like(state.recomputed)
+            for member in range(tolerance.replays):
+                spread = np.maximum(
+                    spread, ensemble_difference(state.members(member), state.recomputed)
+                )
+            result = state_result(
+                job.step, state.committed, state.recomputed, tolerance, length, spread
+            )
+        self.record(result, replayed.altered)
+
+    def update_check(self, job: CheckJob[Any], replayed: Replayed) -> None:
+        """The update check of ``job``'s step (see the module's description)."""
+        indices = job.indices
+        arguments: list[np.ndarray | np.generic] = [
+            *replayed.pre_state,
+            *replayed.batch,
+            np.uint64(indices[0]),
+            np.uint64(indices[1] if len(indices) > 1 else 0),
+        ]
+        committed = [*replayed.committed, *job.committed]
+        tolerance = job.program.tolerance
+        recomputed, spread = recompute(
+            job.program.attested,
+            arguments,
+            committed,
+            tolerance,
+            always_measure_spread=self.always_measure_spread,
+        )
+        check = CheckResult(
+            step=job.step,
+            kind="update",
+            indices=tuple(indices),
+            committed=tuple(committed),
+            recomputed=tuple(recomputed),
+            tolerance=tolerance,
+            verdict=verdict(tolerance, committed, recomputed, spread),
+            replay_length=replayed.replay_length,
+            spread=tuple(spread),
+        )
+        self.record(check, replayed.altered)
+
+    def record(self, check: CheckResult, altered: Sequence[int] = ()) -> None:
+        """Write ``check``'s record and keep it; raise its failure, or the failure of a
+        retained batch altered after it was committed."""
+        self._records.check(check.to_record())
+        self.results.append(check)
+        if not check.passed:
+            raise ZKDVPoisonedError.from_check(check)
+        if altered:
+            raise ZKDVPoisonedError(
+                check.step,
+                kind=check.kind,
+                detail=(
+                    f"the retained batch of step {altered[0]} no longer matches its commitment "
+                    "(it was altered after it was committed)"
+                ),
+            )
