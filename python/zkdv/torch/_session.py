@@ -1,36 +1,31 @@
 """``zkdv.torch.ZKDV``: the proof session of a PyTorch training loop.
 
-Production runs eagerly, as the user wrote it, inside ``with proof.transaction(batch=...)``.
-The session brackets each transaction:
+The framework-neutral core (:class:`zkdv.session.Session`: lifecycle, flow control, records,
+committer, checker) does what every session does; this module adds what is torch's.
+Production runs eagerly, as the user wrote it, inside ``with proof.transaction(batch=...)``,
+and the session brackets each transaction:
 
-- on entry, it copies the pre-state to the host and checks that it is, bit for bit, what the
-  previous transaction left (state changed between steps is caught deterministically, not only
-  by sampled checks), and packs
-  the batch losslessly into the committed ``uint32`` batch (:mod:`zkdv._packing`);
-- on the first entry, it lowers the ``@proof.attest`` step to StableHLO
-  (:mod:`zkdv.torch._lower`), runs the Rust ``zkdv-attested-pipeline`` on it (and slices the
-  replay variant), seals the exported step as an AOT Inductor package, and commits the
-  attested program and the sealed package's exact bytes (the program record's ``attested``
-  and ``production``);
-- on exit, it computes the update (``post - pre``) and its probe sketches (probe maps from
-  Rust), writes the step record exactly as the JAX frontend does (state commitments by
-  linearity of the sketches, the batch commitment, the overlap policy), and runs the checks the
-  step's challenge samples: an update check runs the attested program in the Rust runtime on the
-  pre-state and the challenged indices; a state check replays the step with the replay variant
-  in the Rust runtime and compares the update sketches.
+- on entry, it checks that the state is, bit for bit, what the previous transaction left
+  (state changed between steps is caught deterministically, not only by sampled checks), keeps
+  a copy of it, and takes host copies of the batch; a batch layout seen for the first time is
+  lowered and committed (:mod:`zkdv.torch._program`); the random draws the step makes are
+  recorded as it runs (:mod:`zkdv.torch._randomness`);
+- on exit, it computes the update (``post - pre``) and its probe sketches on the state's
+  device (:class:`zkdv.torch._host.DeviceSketches`) and queues the transaction;
+- on the committer thread, ``_commit`` writes a due snapshot and the step record (the batch
+  packed losslessly into ``uint32`` words, :mod:`zkdv._packing`) and hands the sampled checks
+  on; ``_replay`` runs a state check's replay program in the Rust runtime from the pre-state
+  copy, with its perturbation ensemble.
 
-The training thread computes the update and its sketches at the transaction's exit and queues
-them; a committer thread writes the records and runs the sampled checks (a fence under
-``UNCHECKED``, on a verifier thread under ``ALWAYS``), with ``max_in_flight`` bounding the
-transactions not yet committed (:mod:`zkdv.session`, shared with JAX). Under DDP and FSDP the
-reduced gradients the optimizer applies are committed with the batch (docs/torch.md).
+What ``prepare()`` installs on the model and the optimizer (DDP's communication hook, the
+optimizer's step) is in :mod:`zkdv.torch._hooks`. Under DDP and FSDP the reduced gradients the
+optimizer applies are committed with the batch (docs/torch.md).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,83 +35,17 @@ import torch
 from torch import nn
 from torch.utils import _pytree as pytree
 
-from zkdv import passes, runtime
-from zkdv._packing import BatchLayout
+from zkdv import runtime
 from zkdv.checks import ZKDVPoisonedError
-from zkdv.config import Tolerance, ZKDVConfig
+from zkdv.config import ZKDVConfig
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, StateReplay
 from zkdv.session._checker import element
-from zkdv.session._records import versions
-from zkdv.torch import _lower, _optim, _randomness
+from zkdv.torch import _hooks, _lower, _optim, _program, _randomness
+from zkdv.torch._host import DeviceSketches, host, root_versions, same_bits, training_flags
+from zkdv.torch._program import Program
 
 __all__ = ["ZKDV"]
-
-
-def _versions() -> dict[str, str]:
-    return {**versions(("torch", "torch-mlir", "numpy")), "cpu": _cpu_isa()}
-
-
-def _cpu_isa() -> str:
-    """The machine and the vector extensions a sealed package may have been compiled for
-    (``-march=native``): the host a replay of that exact file needs."""
-    import platform
-
-    flags: set[str] = set()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith(("flags", "Features")):
-                    flags = set(line.split(":", 1)[1].split())
-                    break
-    except OSError:
-        pass
-    wanted = ("avx2", "avx512f", "avx512bw", "avx512_bf16", "amx_tile", "fma", "sve", "asimd")
-    return " ".join([platform.machine(), *sorted(f for f in wanted if f in flags)])
-
-
-def _host(tensor: torch.Tensor) -> np.ndarray:
-    """A host copy of ``tensor`` as numpy (bfloat16 through ml_dtypes' bit layout)."""
-    t = tensor.detach().to("cpu", copy=True).contiguous()
-    if t.dtype == torch.bfloat16:
-        import ml_dtypes
-
-        return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
-    return t.numpy()
-
-
-def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """Whether two tensors hold the same bits (a NaN equals the same NaN; -0.0 is not 0.0)."""
-    if a.shape != b.shape or a.dtype != b.dtype or a.device != b.device:
-        return False
-    # Compared as integers of the element's width (a word at a time, not byte by byte).
-    bits = _INT_OF_WIDTH.get(a.element_size(), torch.uint8)
-    return torch.equal(a.contiguous().reshape(-1).view(bits), b.contiguous().reshape(-1).view(bits))
-
-
-_INT_OF_WIDTH = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
-
-
-def _training_flags(model: nn.Module) -> tuple[bool, ...]:
-    return tuple(module.training for module in model.modules())
-
-
-@dataclass(frozen=True)
-class _Program:
-    """The committed programs of the session's step for one batch layout, with what checks
-    need to run them."""
-
-    seq: int
-    tolerance: Tolerance
-    attested: runtime.Program
-    replay: runtime.Program
-    lowered: _lower.Lowered
-    layout: BatchLayout
-    hyperparameters: tuple[Any, ...]
-    treespec: Any
-    """The batch's pytree structure (the program reads its leaves in that order)."""
-    training: tuple[bool, ...]
-    """Each submodule's ``training`` flag when the step was lowered (part of the program)."""
 
 
 @dataclass
@@ -125,7 +54,7 @@ class _Open:
 
     step: int
     overlap: Overlap
-    program: _Program
+    program: Program
     """The program of the batch's layout, which the step is committed with and checked by."""
     pre: list[torch.Tensor]
     """The pre-state (parameters, then optimizer state and buffers), on its device: what the
@@ -218,14 +147,14 @@ class ZKDV(Session):
         self._functional_optimizers = _optim.builtin()
         self._functional: _optim.FunctionalOptimizer | None = None
         self._attested: Callable[..., Any] | None = None
-        self._program: _Program | None = None
+        self._program: Program | None = None
         """The first transaction's program (its batch layout is the root's)."""
-        self._programs: dict[tuple[tuple[int, ...], ...], _Program] = {}
+        self._programs: dict[tuple[tuple[int, ...], ...], Program] = {}
         """Every program committed, by the shapes of its batch's leaves."""
         self._open: _Open | None = None
         self._last_state: list[torch.Tensor] | None = None
         """Copies, on their device, of the state the last transaction left."""
-        self._probes: dict[str, tuple[torch.Tensor, int, int]] = {}
+        self._sketches = DeviceSketches(self._records)
         # Test-only: False skips sealing the AOT Inductor package (tens of seconds per
         # session); the program record's production is then the exported StableHLO step.
         self._seal_package = True
@@ -249,7 +178,10 @@ class ZKDV(Session):
             raise RuntimeError("ZKDV.prepare: the first transaction already committed the step")
         for value in values:
             if isinstance(value, nn.parallel.DistributedDataParallel):
-                self._prepare_ddp(value)
+                if self._model is not None and self._model is not value.module:
+                    raise RuntimeError("ZKDV.prepare: a root model is already prepared")
+                _hooks.hook_ddp(value, lambda: None if self._open is None else self._open.local)
+                self._model, self._ddp = value.module, value
                 continue
             stateful = isinstance(value, nn.Module) and (
                 any(True for _ in value.parameters()) or any(True for _ in value.buffers())
@@ -263,7 +195,7 @@ class ZKDV(Session):
                         "ZKDV.prepare: a root model is already prepared; compose every module "
                         "the attested step uses under one root"
                     )
-                self._sharded = self._check_sharded(value)
+                self._sharded = _hooks.check_sharded(value)
                 self._model = value
             elif isinstance(value, torch.optim.Optimizer):
                 if self._optimizer is not None and self._optimizer is not value:
@@ -277,81 +209,8 @@ class ZKDV(Session):
                             )
                 self._functional = _optim.find(value, self._functional_optimizers)
                 self._optimizer = value
-                self._wrap_step(value)
+                _hooks.wrap_step(value, self._before_optimizer_step)
         return values[0] if len(values) == 1 else values
-
-    def _prepare_ddp(self, ddp: nn.parallel.DistributedDataParallel) -> None:
-        """A ``DistributedDataParallel`` model: its module is the root, and this session is
-        one rank's (see :meth:`prepare`)."""
-        import torch.distributed as dist
-
-        if not dist.is_initialized():
-            raise RuntimeError("ZKDV.prepare: a DDP model needs an initialized process group")
-        module = ddp.module
-        if self._model is not None and self._model is not module:
-            raise RuntimeError("ZKDV.prepare: a root model is already prepared")
-        syncs = getattr(ddp, "forward_sync_buffers", None)
-        if syncs is None:  # before torch 2.13's rename
-            syncs = ddp.broadcast_buffers
-        if syncs and any(True for _ in module.buffers()):
-            raise ValueError(
-                "ZKDV.prepare: this DDP model overwrites every rank's module buffers with rank "
-                "0's at each forward pass, outside the attested step; wrap the model with "
-                "DDP(model, forward_sync_buffers=False) (broadcast_buffers=False before torch "
-                "2.13) so each rank's buffers follow from its own transitions"
-            )
-        from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
-
-        def record_local_gradients(
-            group: Any, bucket: dist.GradBucket
-        ) -> torch.futures.Future[torch.Tensor]:
-            # The rank's own gradients, before the all-reduce averages them in place.
-            opened = self._open
-            if opened is not None:
-                for p, g in zip(bucket.parameters(), bucket.gradients(), strict=True):
-                    opened.local[id(p)] = g.detach().clone()
-            return default_hooks.allreduce_hook(group, bucket)
-
-        # DDP compares the hook's annotations with the types themselves; this module's are
-        # strings (postponed evaluation).
-        record_local_gradients.__annotations__.update(
-            {"bucket": dist.GradBucket, "return": torch.futures.Future[torch.Tensor]}
-        )
-        try:
-            ddp.register_comm_hook(ddp.process_group, record_local_gradients)
-        except RuntimeError as error:
-            raise ValueError(
-                "ZKDV.prepare: the DDP model already has a communication hook; ZKDV registers "
-                "its own (it records the rank's gradient before the all-reduce), so prepare "
-                f"a model without one ({error})"
-            ) from error
-        self._model = module
-        self._ddp = ddp
-
-    @staticmethod
-    def _check_sharded(model: nn.Module) -> bool:
-        """Whether ``model`` is sharded by composable FSDP (``fully_shard``), which a session
-        supports as one rank's: the optimizer on the rank's shards."""
-        params = list(model.parameters())
-        sharded = [p for p in params if _lower.local(p) is not p]
-        if not sharded:
-            return False
-        import torch.distributed as dist
-
-        if len(sharded) != len(params):
-            raise ValueError(
-                "ZKDV.prepare: some of the model's parameters are FSDP shards and some are not; "
-                "apply fully_shard to the root as well"
-            )
-        if not dist.is_initialized():
-            raise RuntimeError("ZKDV.prepare: an FSDP model needs an initialized process group")
-        if any(True for _ in model.buffers()):
-            raise ValueError(
-                "ZKDV.prepare: under FSDP a rank's step is its optimizer on its shards, and "
-                "module buffers (BatchNorm statistics) change in the forward pass outside it; "
-                "models with buffers are supported under DDP, not FSDP"
-            )
-        return True
 
     def register_functional_optimizer(
         self, optimizer_class: type[torch.optim.Optimizer], functional: _optim.FunctionalOptimizer
@@ -464,54 +323,13 @@ class ZKDV(Session):
 
     # -- internals ----------------------------------------------------------------------------
 
-    def _wrap_step(self, optimizer: torch.optim.Optimizer) -> None:
-        """Make ``optimizer.step()`` lower functionally inside the attested step (and stay the
-        class's own step everywhere else)."""
-        native = optimizer.step
-        session = self
-
-        def step(self: torch.optim.Optimizer, *args: Any, **kwargs: Any) -> Any:
-            tracing = _lower.active()
-            if tracing is None or tracing.optimizer is not self:
-                distributed = session._ddp is not None or session._sharded
-                if distributed and session._open is not None:
-                    session._open.reduced = session._reduced_gradients()
-                return native(*args, **kwargs)
-            if args or kwargs:
-                raise ValueError("zkdv.torch: optimizer.step(closure) cannot be attested")
-            tracing.step()
-            return None
-
-        # A bound method, as torch's learning-rate schedulers expect of optimizer.step.
-        bound = types.MethodType(step, optimizer)
-        if hasattr(native, "_wrapped_by_lr_sched"):
-            bound.__dict__["_wrapped_by_lr_sched"] = True
-        optimizer.step = bound  # type: ignore[method-assign]
-        native_zero_grad = optimizer.zero_grad
-
-        def zero_grad(self: torch.optim.Optimizer, set_to_none: bool = True) -> None:
-            # Inside the attested step the gradients are the traced parameters' .grad.
-            tracing = _lower.active()
-            if tracing is None or tracing.optimizer is not self:
-                native_zero_grad(set_to_none)
-            else:
-                tracing.zero_grad(set_to_none)
-
-        optimizer.zero_grad = types.MethodType(zero_grad, optimizer)  # type: ignore[method-assign]
-
-    def _reduced_gradients(self) -> list[torch.Tensor]:
-        """Copies of the gradients DDP all-reduced, as ``optimizer.step()`` is about to apply
-        them (on the training thread, before the step)."""
-        assert self._model is not None
-        out = []
-        for name, p in self._model.named_parameters():
-            if p.grad is None:
-                raise RuntimeError(
-                    f"zkdv.torch: under DDP every parameter must have a gradient when the "
-                    f"optimizer steps; {name} has none (it is unused by the loss)"
-                )
-            out.append(_lower.local(p.grad).detach().clone())
-        return out
+    def _before_optimizer_step(self) -> None:
+        """Under DDP and FSDP, keep the reduced gradients ``optimizer.step()`` is about to
+        apply (the rest of the committed batch)."""
+        distributed = self._ddp is not None or self._sharded
+        if distributed and self._open is not None:
+            assert self._model is not None
+            self._open.reduced = _hooks.reduced_gradients(self._model)
 
     def _parts(self) -> tuple[nn.Module, torch.optim.Optimizer, _optim.FunctionalOptimizer]:
         if self._model is None or self._optimizer is None:
@@ -555,7 +373,7 @@ class ZKDV(Session):
             # raises, so a retried first step is compared with it).
             self._last_state = [t.clone() for t in live]
             return self._last_state
-        if not (len(live) == len(last) and all(map(_same_bits, live, last))):
+        if not (len(live) == len(last) and all(map(same_bits, live, last))):
             self._flow.poison(
                 ZKDVPoisonedError(
                     self._steps,
@@ -568,31 +386,6 @@ class ZKDV(Session):
             )
         return last
 
-    def _sketch(self, path: str, delta: torch.Tensor) -> np.ndarray:
-        """The probe sketch of one update leaf, computed on its device in float64.
-
-        The Rust probe map's columns are contiguous, balanced blocks of the last dimension
-        (``long`` blocks of ``q + 1`` coordinates, then blocks of ``q``), so the sketch is the
-        weighted leaf summed over two reshapes, one pass and no scatter. The products are
-        rounded to the leaf's type and summed in float64 (as the JAX frontend's device sketch
-        is; a state check compares the replay's sketches with these within tolerance)."""
-        cached = self._probes.get(path)
-        if cached is None:
-            probe = self._records.probe(path, tuple(delta.shape))
-            long, q = probe.blocks
-            weight = torch.from_numpy(probe.weights()).to(delta.device, delta.dtype)
-            cached = (weight, long, q)
-            self._probes[path] = cached
-        weight, long, q = cached
-        x = (delta.reshape(1) if delta.dim() == 0 else delta) * weight
-        lead = x.shape[:-1]
-        split = long * (q + 1)
-        f64 = torch.float64
-        parts = [x[..., :split].reshape(*lead, long, q + 1).sum(-1, dtype=f64)]
-        if x.shape[-1] > split:
-            parts.append(x[..., split:].reshape(*lead, -1, q).sum(-1, dtype=f64))
-        return torch.cat(parts, dim=-1).cpu().numpy()
-
     def _enter(self, batch: Any, overlap: Overlap) -> None:
         model, optimizer, functional = self._parts()
         if self._attested is None:
@@ -604,7 +397,7 @@ class ZKDV(Session):
         leaves, _ = pytree.tree_flatten(batch)
         if not all(isinstance(x, torch.Tensor) for x in leaves):
             raise TypeError("ZKDV.transaction: every leaf of batch must be a tensor")
-        host_leaves = [_host(x) for x in leaves]
+        host_leaves = [host(x) for x in leaves]
         first = self._program
         if first is not None:
             # Only the batch's shapes may differ from the first transaction's: each batch
@@ -615,12 +408,12 @@ class ZKDV(Session):
                     "transaction's; only the shapes of its tensors may change between "
                     "transactions"
                 )
-            if _training_flags(model) != first.training:
+            if training_flags(model) != first.training:
                 raise RuntimeError(
                     "ZKDV.transaction: a module's train/eval mode changed since the step was "
                     "committed (the mode is part of the attested program); keep it fixed"
                 )
-            self._check_hyperparameters(optimizer, functional, first.hyperparameters)
+            _hooks.check_hyperparameters(optimizer, functional, first.hyperparameters)
             dtypes = [s.dtype for s in first.layout.slots[: len(host_leaves)]]
             if [x.dtype for x in host_leaves] != dtypes:
                 raise ValueError(
@@ -639,69 +432,7 @@ class ZKDV(Session):
             overlap=overlap,
             program=program,
             pre=pre,
-            leaves=host_leaves + self._dynamic_values(optimizer, program.lowered),
-        )
-
-    @staticmethod
-    def _dynamic_values(optimizer: torch.optim.Optimizer, lowered: _lower.Lowered) -> list[Any]:
-        """The dynamic optimizer options now, as the step's ``float64`` scalar inputs."""
-        out = []
-        for index, key in lowered.dynamic:
-            value = optimizer.param_groups[index][key]
-            if isinstance(value, torch.Tensor):
-                raise ValueError(
-                    f"ZKDV.transaction: the optimizer's {key} became a tensor; set it as a number"
-                )
-            out.append(np.asarray(float(value), dtype=np.float64))
-        return out
-
-    @staticmethod
-    def _hyperparameters(
-        optimizer: torch.optim.Optimizer, functional: _optim.FunctionalOptimizer
-    ) -> tuple[tuple[Any, ...], ...]:
-        """Each group's constant options (the program's), by value: a tensor updated in place
-        (a scheduler's ``fill_``) must not compare equal."""
-        keys = [k for k in functional.hyperparameters if k not in functional.dynamic]
-        return tuple(
-            tuple(
-                v.tolist() if isinstance(v, torch.Tensor) else v
-                for v in (group.get(k) for k in keys)
-            )
-            for group in optimizer.param_groups
-        )
-
-    def _check_hyperparameters(
-        self,
-        optimizer: torch.optim.Optimizer,
-        functional: _optim.FunctionalOptimizer,
-        committed: tuple[tuple[Any, ...], ...],
-    ) -> None:
-        now = self._hyperparameters(optimizer, functional)
-        if now == committed:
-            return
-        if len(now) != len(committed):
-            raise RuntimeError(
-                "ZKDV.transaction: the optimizer's parameter groups changed since the step was "
-                "committed; keep them fixed"
-            )
-        keys = [k for k in functional.hyperparameters if k not in functional.dynamic]
-        changed = sorted(
-            {
-                k
-                for a, b in zip(now, committed, strict=True)
-                for k, x, y in zip(keys, a, b, strict=True)
-                if x != y
-            }
-        )
-        dynamic = (
-            f"only its {', '.join(functional.dynamic)} may change between steps (a schedule)"
-            if functional.dynamic
-            else "none of its options may change between steps (for SGD, Adam and AdamW a "
-            "learning-rate schedule may change lr)"
-        )
-        raise RuntimeError(
-            f"ZKDV.transaction: the optimizer's {', '.join(changed)} changed since the step was "
-            f"committed: they are constants of the committed program, and {dynamic}"
+            leaves=host_leaves + _hooks.dynamic_values(optimizer, program.lowered),
         )
 
     def _register(
@@ -711,48 +442,73 @@ class ZKDV(Session):
         functional: _optim.FunctionalOptimizer,
         batch: Any,
         host_leaves: list[np.ndarray],
-    ) -> _Program:
+    ) -> Program:
         """Lower, commit and cache the program of ``batch``'s layout; the first one opens the
         transcript (its layout is the root's), a later one names its own layout."""
         assert self._attested is not None
         first = self._program
-        treespec = pytree.tree_structure(batch)
-        if self._sharded and isinstance(optimizer, torch.optim.Muon):
-            raise ValueError(
-                "ZKDV.transaction: Muon orthogonalizes whole matrices, which a rank's FSDP "
-                "shard is not; its step cannot be a rank's transition on its shards"
-            )
-        lowered = _lower.lower(
+        params, opt = self._state_leaves()
+        built = _program.build(
             self._attested,
             model,
             optimizer,
             functional,
             batch,
-            reduced=self._ddp is not None,
+            host_leaves,
+            params=params,
+            rolling_window=self._rolling_window,
+            ddp=self._ddp is not None,
             sharded=self._sharded,
+            seal=self._seal_package,
         )
-        name = getattr(self._attested, "__name__", "step")
-        roles = lowered.role_options
-        attested_text, _ = passes.run_passes(
-            lowered.text, [f"zkdv-attested-pipeline={roles}"], f"<{name}: attested>"
+        # Everything that can fail comes before the transcript is created, so a failed first
+        # transaction leaves the directory usable for a retry.
+        name = built.name
+        tolerance = self.config.base_tolerance.for_program(
+            self.config.tolerance_policy, built.precision
         )
-        # The replay variant is the step without its user results; a DDP rank's replay keeps
-        # them: they are the rank's own gradients, which a state check compares too.
-        replay_options = "whole" if lowered.local_gradients else roles
-        replay_text, _ = passes.run_passes(
-            lowered.text, [f"zkdv-replay-pipeline={replay_options}"], f"<{name}: replay>"
+        attested = runtime.Program(built.attested_text, "main", f"<{name}: attested>")
+        replay = runtime.Program(built.replay_text, "main", f"<{name}: replay>")
+        if first is None:
+            self._records.open(self.directory, self._root(params, opt, built), self.config)
+        seq = self._records.program(
+            name=name,
+            attested=built.attested_text,
+            production=built.production,
+            precision=built.precision,
+            tolerance=tolerance,
+            replay=built.replay_text if self._retain else None,
+            batch=built.layout.shape,
         )
-        # Rows shorter than the rolling window are zero-padded to it (losslessly).
-        params, opt = self._state_leaves()
-        slots = [(x.shape, x.dtype) for x in host_leaves]
-        slots += [(x.shape, x.dtype) for x in self._dynamic_values(optimizer, lowered)]
-        if self._ddp is not None or self._sharded:
-            slots += [(tuple(p.shape), _host(p).dtype) for _, p in params]
-        slots += [(d.shape, _host(torch.empty(0, dtype=d.dtype)).dtype) for d in lowered.draws]
-        layout = BatchLayout.of(slots, min_width=self._rolling_window)
+        program = Program(
+            seq=seq,
+            tolerance=tolerance,
+            attested=attested,
+            replay=replay,
+            lowered=built.lowered,
+            layout=built.layout,
+            hyperparameters=_hooks.hyperparameters(optimizer, functional),
+            treespec=pytree.tree_structure(batch),
+            training=training_flags(model),
+        )
+        self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
+        if first is None:
+            self._program = program
+            self._committer.begin(
+                self._records.exact_sketches([n for n, _ in params], [host(t) for _, t in params])
+            )
+        return program
+
+    def _root(
+        self,
+        params: list[tuple[str, torch.Tensor]],
+        opt: list[tuple[str, torch.Tensor]],
+        built: _program.Built,
+    ) -> Root:
+        """The root record of the session, whose first program is ``built``."""
 
         def leaves(items: list[tuple[str, torch.Tensor]]) -> list[Leaf]:
-            return [Leaf(n, tuple(t.shape), _host(t).dtype) for n, t in items]
+            return [Leaf(n, tuple(t.shape), host(t).dtype) for n, t in items]
 
         rank = None
         if self._ddp is not None or self._sharded:
@@ -763,60 +519,17 @@ class ZKDV(Session):
                 "world_size": dist.get_world_size(),
                 "backend": str(dist.get_backend()),
             }
-        root = Root(
+        return Root(
             prover="whitebox-torch",
-            versions=_versions(),
+            versions=root_versions(),
             rolling_window=self._rolling_window,
             probe_ratio=self._probe_ratio,
             snapshot_interval=self.replay_snapshot_interval,
             params=leaves(params),
             opt_state=leaves(opt),
-            batch=layout.shape,
+            batch=built.layout.shape,
             rank=rank,
         )
-        # Everything that can fail comes before the transcript is created, so a failed first
-        # transaction leaves the directory usable for a retry.
-        precision = passes.precision(attested_text, f"<{name}: attested>")
-        tolerance = self.config.base_tolerance.for_program(self.config.tolerance_policy, precision)
-        attested = runtime.Program(attested_text, "main", f"<{name}: attested>")
-        replay = runtime.Program(replay_text, "main", f"<{name}: replay>")
-        production = (
-            (_lower.seal(lowered), "pt2")
-            if self._seal_package
-            else (
-                lowered.text.encode(),
-                "mlir",
-            )
-        )
-        if first is None:
-            self._records.open(self.directory, root, self.config)
-        seq = self._records.program(
-            name=name,
-            attested=attested_text,
-            production=production,
-            precision=precision,
-            tolerance=tolerance,
-            replay=replay_text if self._retain else None,
-            batch=layout.shape,
-        )
-        program = _Program(
-            seq=seq,
-            tolerance=tolerance,
-            attested=attested,
-            replay=replay,
-            lowered=lowered,
-            layout=layout,
-            hyperparameters=self._hyperparameters(optimizer, functional),
-            treespec=treespec,
-            training=_training_flags(model),
-        )
-        self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
-        if first is None:
-            self._program = program
-            self._committer.begin(
-                self._records.exact_sketches([n for n, _ in params], [_host(t) for _, t in params])
-            )
-        return program
 
     def _exit(self) -> None:
         """On the training thread: the update and its sketches, where the state lives, and the
@@ -831,13 +544,13 @@ class ZKDV(Session):
             deltas = [
                 post - pre for post, pre in zip(live[:n_params], opened.pre[:n_params], strict=True)
             ]
-            updates = [self._sketch(p, d) for p, d in zip(paths, deltas, strict=True)]
+            updates = [self._sketches(p, d) for p, d in zip(paths, deltas, strict=True)]
             local = []
             if self._ddp is not None:
                 assert self._model is not None
                 params = list(self._model.parameters())
                 local = [
-                    self._sketch(path, opened.local[id(p)])
+                    self._sketches(path, opened.local[id(p)])
                     for path, p in zip(paths, params, strict=True)
                 ]
             post = [t.clone() for t in live]
@@ -857,7 +570,7 @@ class ZKDV(Session):
         n_params = len(paths)
         host_pre: list[np.ndarray] | None = None
         if opened.step % self.replay_snapshot_interval == 0:
-            host_pre = [_host(t) for t in opened.pre]
+            host_pre = [host(t) for t in opened.pre]
             self._committer.snapshot(
                 opened.step,
                 list(zip(paths, host_pre[:n_params], strict=True)),
@@ -865,8 +578,8 @@ class ZKDV(Session):
             )
         leaves = opened.leaves
         if opened.reduced is not None:
-            leaves = leaves + [_host(g) for g in opened.reduced]
-        leaves = leaves + [_host(d) for d in opened.drawn]
+            leaves = leaves + [host(g) for g in opened.reduced]
+        leaves = leaves + [host(d) for d in opened.drawn]
         packed = program.layout.pack(leaves)
         local_paths = [f"local_grad/{p}" for p in paths] if pending.local else []
         challenge, _ = self._committer.transition(
@@ -884,9 +597,9 @@ class ZKDV(Session):
             indices = tuple(challenge.update_indices()) if challenge.update else ()
             committed = []
             if indices:
-                committed.append(element(pending.deltas, indices[0], _host))
+                committed.append(element(pending.deltas, indices[0], host))
                 if len(indices) > 1:
-                    committed.append(element(pending.post[n_params:], indices[1], _host))
+                    committed.append(element(pending.post[n_params:], indices[1], host))
             job = CheckJob(
                 step=opened.step,
                 program=program,
@@ -894,11 +607,11 @@ class ZKDV(Session):
                 indices=indices,
                 committed=tuple(committed),
                 payload=_Payload(
-                    pre=host_pre if host_pre is not None else [_host(t) for t in opened.pre],
+                    pre=host_pre if host_pre is not None else [host(t) for t in opened.pre],
                     batch=program.layout.unpack_host(packed),
                     updates=updates,
                     post_state=(
-                        [_host(t) for t in pending.post[n_params:]] if challenge.state else []
+                        [host(t) for t in pending.post[n_params:]] if challenge.state else []
                     ),
                     local=pending.local,
                 ),
@@ -917,7 +630,7 @@ class ZKDV(Session):
         state = None
         if job.state:
             program = job.program
-            assert isinstance(program, _Program)
+            assert isinstance(program, Program)
             arguments = [*payload.pre, *payload.batch]
             paths = [n for n, _ in self._state_leaves()[0]]
             n_state, n_params = len(payload.pre), len(paths)

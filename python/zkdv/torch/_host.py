@@ -1,0 +1,100 @@
+"""Host copies, bit comparisons and device-side sketches of torch tensors.
+
+The framework half of what the session core asks of a frontend: ``host`` is the host copy the
+committer and the checks read (``bfloat16`` through ml_dtypes' bit layout), ``same_bits`` the
+exact comparison of the continuity check, and :class:`DeviceSketches` the update's probe
+sketches computed where the update lives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from zkdv.session._records import Records, versions
+
+__all__ = ["DeviceSketches", "host", "root_versions", "same_bits", "training_flags"]
+
+
+def root_versions() -> dict[str, str]:
+    """The root record's ``versions``: the packages and the host a sealed package needs."""
+    return {**versions(("torch", "torch-mlir", "numpy")), "cpu": _cpu_isa()}
+
+
+def _cpu_isa() -> str:
+    """The machine and the vector extensions a sealed package may have been compiled for
+    (``-march=native``): the host a replay of that exact file needs."""
+    import platform
+
+    flags: set[str] = set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith(("flags", "Features")):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:
+        pass
+    wanted = ("avx2", "avx512f", "avx512bw", "avx512_bf16", "amx_tile", "fma", "sve", "asimd")
+    return " ".join([platform.machine(), *sorted(f for f in wanted if f in flags)])
+
+
+def host(tensor: torch.Tensor) -> np.ndarray:
+    """A host copy of ``tensor`` as numpy (bfloat16 through ml_dtypes' bit layout)."""
+    t = tensor.detach().to("cpu", copy=True).contiguous()
+    if t.dtype == torch.bfloat16:
+        import ml_dtypes
+
+        return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return t.numpy()
+
+
+def same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Whether two tensors hold the same bits (a NaN equals the same NaN; -0.0 is not 0.0)."""
+    if a.shape != b.shape or a.dtype != b.dtype or a.device != b.device:
+        return False
+    # Compared as integers of the element's width (a word at a time, not byte by byte).
+    bits = _INT_OF_WIDTH.get(a.element_size(), torch.uint8)
+    return torch.equal(a.contiguous().reshape(-1).view(bits), b.contiguous().reshape(-1).view(bits))
+
+
+_INT_OF_WIDTH = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def training_flags(model: nn.Module) -> tuple[bool, ...]:
+    return tuple(module.training for module in model.modules())
+
+
+class DeviceSketches:
+    """The probe sketches of update leaves, computed on their device (probe maps from Rust,
+    through the session's :class:`~zkdv.session._records.Records`, cached per leaf)."""
+
+    def __init__(self, records: Records) -> None:
+        self._records = records
+        self._probes: dict[str, tuple[torch.Tensor, int, int]] = {}
+
+    def __call__(self, path: str, delta: torch.Tensor) -> np.ndarray:
+        """The probe sketch of one update leaf, computed on its device in float64.
+
+        The Rust probe map's columns are contiguous, balanced blocks of the last dimension
+        (``long`` blocks of ``q + 1`` coordinates, then blocks of ``q``), so the sketch is the
+        weighted leaf summed over two reshapes, one pass and no scatter. The products are
+        rounded to the leaf's type and summed in float64 (as the JAX frontend's device sketch
+        is; a state check compares the replay's sketches with these within tolerance)."""
+        cached = self._probes.get(path)
+        if cached is None:
+            probe = self._records.probe(path, tuple(delta.shape))
+            long, q = probe.blocks
+            weight = torch.from_numpy(probe.weights()).to(delta.device, delta.dtype)
+            cached = (weight, long, q)
+            self._probes[path] = cached
+        weight, long, q = cached
+        x = (delta.reshape(1) if delta.dim() == 0 else delta) * weight
+        lead = x.shape[:-1]
+        split = long * (q + 1)
+        f64 = torch.float64
+        parts = [x[..., :split].reshape(*lead, long, q + 1).sum(-1, dtype=f64)]
+        if x.shape[-1] > split:
+            parts.append(x[..., split:].reshape(*lead, -1, q).sum(-1, dtype=f64))
+        return torch.cat(parts, dim=-1).cpu().numpy()
