@@ -1,8 +1,9 @@
 //! The core family: constants, elementwise arithmetic, bitwise ops,
 //! compare, select, convert and the shape ops (broadcast, reshape,
 //! transpose, iota), on the kernels of `elementwise.rs`, `bitwise.rs` and
-//! `shape.rs`. The interpreter also runs the most frequent of these through
-//! decoded plans without coming here; this family is their reference path.
+//! `movement/shape.rs`. The interpreter also runs the most frequent of
+//! these through decoded plans without coming here; this family is their
+//! reference path.
 
 use melior::ir::OperationRef;
 

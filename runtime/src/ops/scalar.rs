@@ -16,7 +16,36 @@ pub(crate) fn mismatch(message: String) -> ValueError {
     ValueError::Mismatch(message)
 }
 
-pub(crate) use super::shape::{for_each_index, strides};
+pub(crate) fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * shape[d + 1];
+    }
+    strides
+}
+
+/// Calls `f` with every multi-index of `shape`, row-major.
+pub(crate) fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
+    if shape.contains(&0) {
+        return;
+    }
+    let mut index = vec![0; shape.len()];
+    loop {
+        f(&index);
+        let mut d = shape.len();
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            index[d] += 1;
+            if index[d] < shape[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
 
 /// Like [`for_each_index`] with a fallible callback.
 pub(crate) fn try_for_each_index<E>(
