@@ -15,7 +15,7 @@
 //!
 //! # Kernels and determinism
 //!
-//! The kernels (the `KERNELS` source below) are compiled once with NVRTC
+//! The kernels (`kernels.cu`, CUDA C++) are compiled once with NVRTC
 //! with `--fmad=false --ftz=false --prec-div=true --prec-sqrt=true`, and
 //! every float operation is written with an explicit round-to-nearest
 //! intrinsic (`__fadd_rn`, `__fmul_rn`, `__ddiv_rn`, ...), which the
@@ -58,18 +58,24 @@
 //!
 //! Each offloaded op copies its operands to the device, runs one kernel and
 //! copies the result back (correctness first: nothing stays on the device
-//! between ops). Ops are serialized on one stream behind a mutex.
+//! between ops). Ops are serialized on one stream behind a mutex. Every
+//! launch goes through `launch.rs`, which checks the arguments against the
+//! kernel's declared parameters and bounds and holds the one `unsafe`
+//! launch.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
-    ValidAsZeroBits,
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, ValidAsZeroBits,
 };
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
 use melior::ir::OperationRef;
+
+mod launch;
+
+use launch::{input, scalar, Arg};
 
 use crate::attrs;
 use crate::ops::linalg::{dot_operands, DotDimensions};
@@ -82,230 +88,7 @@ use crate::RuntimeError;
 const BLOCK: u32 = 256;
 
 /// The kernel source (CUDA C++, compiled by NVRTC at run time).
-const KERNELS: &str = r#"
-typedef unsigned int u32;
-typedef unsigned long long u64;
-typedef long long i64;
-
-enum { OP_ADD = 0, OP_SUB = 1, OP_MUL = 2, OP_DIV = 3, OP_MAX = 4, OP_MIN = 5 };
-
-template <typename T> struct F;
-
-template <> struct F<float> {
-  typedef u32 U;
-  typedef int S;
-  static constexpr U SIGN = 0x80000000u;
-  static constexpr U EXP = 0x7f800000u;
-  static constexpr U QUIET = 0x00400000u;
-  static constexpr U DEFAULT_NAN = ZKDV_DEFAULT_NAN32;
-  static __device__ __forceinline__ U bits(float x) { return __float_as_uint(x); }
-  static __device__ __forceinline__ float from(U u) { return __uint_as_float(u); }
-  static __device__ __forceinline__ float add(float a, float b) { return __fadd_rn(a, b); }
-  static __device__ __forceinline__ float sub(float a, float b) { return __fsub_rn(a, b); }
-  static __device__ __forceinline__ float mul(float a, float b) { return __fmul_rn(a, b); }
-  static __device__ __forceinline__ float div(float a, float b) { return __fdiv_rn(a, b); }
-};
-
-template <> struct F<double> {
-  typedef u64 U;
-  typedef i64 S;
-  static constexpr U SIGN = 0x8000000000000000ull;
-  static constexpr U EXP = 0x7ff0000000000000ull;
-  static constexpr U QUIET = 0x0008000000000000ull;
-  static constexpr U DEFAULT_NAN = ZKDV_DEFAULT_NAN64;
-  static __device__ __forceinline__ U bits(double x) { return (U)__double_as_longlong(x); }
-  static __device__ __forceinline__ double from(U u) { return __longlong_as_double((i64)u); }
-  static __device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
-  static __device__ __forceinline__ double sub(double a, double b) { return __dsub_rn(a, b); }
-  static __device__ __forceinline__ double mul(double a, double b) { return __dmul_rn(a, b); }
-  static __device__ __forceinline__ double div(double a, double b) { return __ddiv_rn(a, b); }
-};
-
-template <typename T> __device__ __forceinline__ bool is_nan(typename F<T>::U u) {
-  return (u & ~F<T>::SIGN) > F<T>::EXP;
-}
-
-/* One IEEE operation with the host CPU's NaN rules (see the Rust docs). */
-template <typename T> __device__ __forceinline__ T arith(int op, T a, T b) {
-  typedef typename F<T>::U U;
-  U ua = F<T>::bits(a), ub = F<T>::bits(b);
-  bool na = is_nan<T>(ua), nb = is_nan<T>(ub);
-  if (na || nb) {
-#if ZKDV_SNAN_FIRST
-    if (na && nb && (ua & F<T>::QUIET) && !(ub & F<T>::QUIET)) return F<T>::from(ub | F<T>::QUIET);
-#endif
-    return F<T>::from((na ? ua : ub) | F<T>::QUIET);
-  }
-  T r;
-  switch (op) {
-    case OP_ADD: r = F<T>::add(a, b); break;
-    case OP_SUB: r = F<T>::sub(a, b); break;
-    case OP_MUL: r = F<T>::mul(a, b); break;
-    default: r = F<T>::div(a, b); break;
-  }
-  return is_nan<T>(F<T>::bits(r)) ? F<T>::from(F<T>::DEFAULT_NAN) : r;
-}
-
-/* maximum/minimum exactly as ops/elementwise.rs: returns an operand's bits. */
-template <typename T> __device__ __forceinline__ T extreme(T x, T y, bool max) {
-  typedef typename F<T>::U U;
-  U ux = F<T>::bits(x), uy = F<T>::bits(y);
-  if (x == y && x == (T)0) {
-    bool negative = (ux & F<T>::SIGN) != 0;
-    return negative == max ? F<T>::from(uy) : F<T>::from(ux);
-  }
-  if (is_nan<T>(ux)) return F<T>::from(ux);
-  if (is_nan<T>(uy)) return F<T>::from(uy);
-  return ((x > y) == max) ? F<T>::from(ux) : F<T>::from(uy);
-}
-
-template <typename T> __device__ __forceinline__ T binary(int op, T a, T b) {
-  if (op == OP_MAX) return extreme<T>(a, b, true);
-  if (op == OP_MIN) return extreme<T>(a, b, false);
-  return arith<T>(op, a, b);
-}
-
-/* -1 less, 0 equal, 1 greater, 2 unordered. */
-template <typename T> __device__ __forceinline__ int order(T x, T y, int total) {
-  typedef typename F<T>::U U;
-  typedef typename F<T>::S S;
-  U ux = F<T>::bits(x), uy = F<T>::bits(y);
-  if (total) {
-    S kx = (S)(ux ^ ((ux & F<T>::SIGN) ? ~F<T>::SIGN : (U)0));
-    S ky = (S)(uy ^ ((uy & F<T>::SIGN) ? ~F<T>::SIGN : (U)0));
-    return kx < ky ? -1 : (kx > ky ? 1 : 0);
-  }
-  if (is_nan<T>(ux) || is_nan<T>(uy)) return 2;
-  return x < y ? -1 : (x > y ? 1 : 0);
-}
-
-/* Directions: 0 EQ, 1 NE, 2 GE, 3 GT, 4 LE, 5 LT. */
-__device__ __forceinline__ bool holds(int direction, int o) {
-  switch (direction) {
-    case 0: return o == 0;
-    case 1: return o != 0;
-    case 2: return o == 0 || o == 1;
-    case 3: return o == 1;
-    case 4: return o == -1 || o == 0;
-    default: return o == -1;
-  }
-}
-
-__device__ __forceinline__ u64 thread_index() {
-  return (u64)blockIdx.x * (u64)blockDim.x + (u64)threadIdx.x;
-}
-
-/* The CPU's cascade (crate::ops::reduction::Cascade): block results pushed as level-0 carries,
-   merged with the stack's top while the levels match, then the stack combined newest last. */
-template <typename T> struct Cascade {
-  T value[64];
-  unsigned level[64];
-  int top;
-  __device__ Cascade() : top(0) {}
-  __device__ void push(T block) {
-    unsigned l = 0;
-    while (top > 0 && level[top - 1] == l) {
-      block = arith<T>(OP_ADD, value[top - 1], block);
-      --top;
-      ++l;
-    }
-    value[top] = block;
-    level[top] = l;
-    ++top;
-  }
-  __device__ T finish(T empty) {
-    if (top == 0) return empty;
-    T acc = value[--top];
-    while (top > 0) acc = arith<T>(OP_ADD, value[--top], acc);
-    return acc;
-  }
-};
-
-#define ZKDV_KERNELS(T, SUFFIX)                                                              \
-extern "C" __global__ void binary_##SUFFIX(const T* a, const T* b, T* out, u64 n, int op) { \
-  u64 i = thread_index();                                                                    \
-  if (i < n) out[i] = binary<T>(op, a[i], b[i]);                                             \
-}                                                                                            \
-extern "C" __global__ void compare_##SUFFIX(const T* a, const T* b, unsigned char* out,     \
-                                            u64 n, int direction, int total) {               \
-  u64 i = thread_index();                                                                    \
-  if (i < n) out[i] = holds(direction, order<T>(a[i], b[i], total)) ? 1 : 0;                 \
-}                                                                                            \
-extern "C" __global__ void dot_##SUFFIX(const T* a, const T* b, T* out, u64 batch,          \
-                                        u64 rows, u64 depth, u64 cols) {                     \
-  u64 i = thread_index();                                                                    \
-  if (i >= batch * rows * cols) return;                                                      \
-  u64 c = i % cols;                                                                          \
-  u64 row = i / cols;                                                                        \
-  u64 item = row / rows;                                                                     \
-  const T* x = a + row * depth;                                                              \
-  const T* y = b + item * depth * cols + c;                                                  \
-  Cascade<T> sums;                                                                           \
-  for (u64 k0 = 0; k0 < depth; k0 += CASCADE_BLOCK) {                                        \
-    T acc = (T)0;                                                                            \
-    u64 end = k0 + CASCADE_BLOCK < depth ? k0 + CASCADE_BLOCK : depth;                       \
-    for (u64 k = k0; k < end; ++k) {                                                         \
-      acc = arith<T>(OP_ADD, acc, arith<T>(OP_MUL, x[k], y[k * cols]));                      \
-    }                                                                                        \
-    sums.push(acc);                                                                          \
-  }                                                                                          \
-  out[i] = sums.finish((T)0);                                                                \
-}                                                                                            \
-extern "C" __global__ void reduce_add_##SUFFIX(const T* input, const u64* bases,            \
-                                               const u64* offsets, T* out, u64 outputs,      \
-                                               u64 count, T init) {                          \
-  u64 i = thread_index();                                                                    \
-  if (i >= outputs) return;                                                                  \
-  const T* base = input + bases[i];                                                          \
-  Cascade<T> sums;                                                                           \
-  for (u64 j0 = 0; j0 < count; j0 += CASCADE_BLOCK) {                                        \
-    T acc = base[offsets[j0]];                                                               \
-    u64 end = j0 + CASCADE_BLOCK < count ? j0 + CASCADE_BLOCK : count;                       \
-    for (u64 j = j0 + 1; j < end; ++j) acc = arith<T>(OP_ADD, acc, base[offsets[j]]);       \
-    sums.push(acc);                                                                          \
-  }                                                                                          \
-  out[i] = count ? arith<T>(OP_ADD, init, sums.finish(init)) : init;                         \
-}
-
-ZKDV_KERNELS(float, f32)
-ZKDV_KERNELS(double, f64)
-
-#define ZKDV_WORD_KERNELS(W, SUFFIX)                                                         \
-extern "C" __global__ void select_##SUFFIX(const unsigned char* pred, u64 pred_len,         \
-                                           const W* t, const W* f, W* out, u64 n) {          \
-  u64 i = thread_index();                                                                    \
-  if (i < n) out[i] = pred[pred_len == 1 ? 0 : i] ? t[i] : f[i];                             \
-}                                                                                            \
-extern "C" __global__ void negate_##SUFFIX(const W* a, W* out, u64 n, W sign) {             \
-  u64 i = thread_index();                                                                    \
-  if (i < n) out[i] = a[i] ^ sign;                                                           \
-}                                                                                            \
-extern "C" __global__ void abs_##SUFFIX(const W* a, W* out, u64 n, W sign) {                \
-  u64 i = thread_index();                                                                    \
-  if (i < n) out[i] = a[i] & ~sign;                                                          \
-}
-
-ZKDV_WORD_KERNELS(u32, w32)
-ZKDV_WORD_KERNELS(u64, w64)
-"#;
-
-/// The kernels' names.
-const KERNEL_NAMES: &[&str] = &[
-    "binary_f32",
-    "binary_f64",
-    "compare_f32",
-    "compare_f64",
-    "dot_f32",
-    "dot_f64",
-    "reduce_add_f32",
-    "reduce_add_f64",
-    "select_w32",
-    "select_w64",
-    "negate_w32",
-    "negate_w64",
-    "abs_w32",
-    "abs_w64",
-];
+const KERNELS: &str = include_str!("kernels.cu");
 
 /// The NVRTC options: no FMA contraction, no flush to zero, IEEE division
 /// and square root.
@@ -436,7 +219,7 @@ impl CudaBackend {
             .load_module(ptx)
             .map_err(|e| format!("cannot load the kernels on {device}: {e}"))?;
         let mut kernels = HashMap::new();
-        for &name in KERNEL_NAMES {
+        for name in launch::KERNELS.iter().map(|kernel| kernel.name) {
             let function = module
                 .load_function(name)
                 .map_err(|e| format!("kernel {name}: {e}"))?;
@@ -535,37 +318,14 @@ impl CudaBackend {
         };
         let data = match (lhs.element, &lhs.data, &rhs.data) {
             (ElementType::F32, Data::F32(a), Data::F32(b)) => {
-                Data::F32(self.run_binary("binary_f32", a, b, n, code, config)?)
+                Data::F32(self.launch("binary_f32", config, n, &elementwise(a, b, n, code))?)
             }
             (ElementType::F64, Data::F64(a), Data::F64(b)) => {
-                Data::F64(self.run_binary("binary_f64", a, b, n, code, config)?)
+                Data::F64(self.launch("binary_f64", config, n, &elementwise(a, b, n, code))?)
             }
             _ => return Ok(None),
         };
         tensor(lhs.element, lhs.shape.clone(), data)
-    }
-
-    fn run_binary<T: DeviceRepr + ValidAsZeroBits + Default + Copy>(
-        &self,
-        kernel: &str,
-        a: &[T],
-        b: &[T],
-        n: usize,
-        code: i32,
-        config: LaunchConfig,
-    ) -> Result<Vec<T>, RuntimeError> {
-        let _guard = self.guard()?;
-        let function = self.kernel(kernel)?;
-        let a = self.upload(a)?;
-        let b = self.upload(b)?;
-        let mut out = self.output::<T>(n)?;
-        let count = n as u64;
-        let mut launch = self.stream.launch_builder(function);
-        launch.arg(&a).arg(&b).arg(&mut out).arg(&count).arg(&code);
-        // SAFETY: the kernel's parameters are (const T*, const T*, T*, u64,
-        // int), matching the arguments; every buffer holds `n` elements.
-        unsafe { launch.launch(config) }.map_err(|e| backend_error(kernel, e))?;
-        self.download(&out, n)
     }
 
     /// `negate` or `abs` of a float tensor (sign-bit operations, as on the
@@ -583,38 +343,26 @@ impl CudaBackend {
             Data::F32(a) if operand.element.is_float() => {
                 let words: Vec<u32> = a.iter().map(|x| x.to_bits()).collect();
                 let name = format!("{stem}_w32");
-                let out = self.run_sign(&name, &words, 0x8000_0000u32, config)?;
+                let args = [
+                    input(&words[..]),
+                    Arg::Out,
+                    scalar(n as u64),
+                    scalar(0x8000_0000u32),
+                ];
+                let out: Vec<u32> = self.launch(&name, config, n, &args)?;
                 Data::F32(out.into_iter().map(f32::from_bits).collect())
             }
             Data::F64(a) => {
                 let words: Vec<u64> = a.iter().map(|x| x.to_bits()).collect();
                 let name = format!("{stem}_w64");
-                let out = self.run_sign(&name, &words, 0x8000_0000_0000_0000u64, config)?;
+                let sign = 0x8000_0000_0000_0000u64;
+                let args = [input(&words[..]), Arg::Out, scalar(n as u64), scalar(sign)];
+                let out: Vec<u64> = self.launch(&name, config, n, &args)?;
                 Data::F64(out.into_iter().map(f64::from_bits).collect())
             }
             _ => return Ok(None),
         };
         tensor(operand.element, operand.shape.clone(), data)
-    }
-
-    fn run_sign<W: DeviceRepr + ValidAsZeroBits + Default + Copy>(
-        &self,
-        kernel: &str,
-        words: &[W],
-        sign: W,
-        config: LaunchConfig,
-    ) -> Result<Vec<W>, RuntimeError> {
-        let _guard = self.guard()?;
-        let function = self.kernel(kernel)?;
-        let n = words.len();
-        let a = self.upload(words)?;
-        let mut out = self.output::<W>(n)?;
-        let count = n as u64;
-        let mut launch = self.stream.launch_builder(function);
-        launch.arg(&a).arg(&mut out).arg(&count).arg(&sign);
-        // SAFETY: parameters (const W*, W*, u64, W) match; `n` elements.
-        unsafe { launch.launch(config) }.map_err(|e| backend_error(kernel, e))?;
-        self.download(&out, n)
     }
 
     /// `compare` of float tensors into `i1`; `None` when not covered.
@@ -643,10 +391,26 @@ impl CudaBackend {
         let total = i32::from(compare_type == Some(CompareType::TotalOrder));
         let out = match (&lhs.data, &rhs.data) {
             (Data::F32(a), Data::F32(b)) => {
-                self.run_compare("compare_f32", a, b, code, total, config)?
+                let args = [
+                    input(&a[..]),
+                    input(&b[..]),
+                    Arg::Out,
+                    scalar(n as u64),
+                    scalar(code),
+                    scalar(total),
+                ];
+                self.launch::<u8>("compare_f32", config, n, &args)?
             }
             (Data::F64(a), Data::F64(b)) => {
-                self.run_compare("compare_f64", a, b, code, total, config)?
+                let args = [
+                    input(&a[..]),
+                    input(&b[..]),
+                    Arg::Out,
+                    scalar(n as u64),
+                    scalar(code),
+                    scalar(total),
+                ];
+                self.launch::<u8>("compare_f64", config, n, &args)?
             }
             _ => return Ok(None),
         };
@@ -655,29 +419,6 @@ impl CudaBackend {
             lhs.shape.clone(),
             Data::Bool(out.into_iter().map(|b| b != 0).collect()),
         )
-    }
-
-    fn run_compare<T: DeviceRepr + Default + Copy>(
-        &self,
-        kernel: &str,
-        a: &[T],
-        b: &[T],
-        code: i32,
-        total: i32,
-        config: LaunchConfig,
-    ) -> Result<Vec<u8>, RuntimeError> {
-        let _guard = self.guard()?;
-        let function = self.kernel(kernel)?;
-        let n = a.len();
-        let (a, b) = (self.upload(a)?, self.upload(b)?);
-        let mut out = self.output::<u8>(n)?;
-        let count = n as u64;
-        let mut launch = self.stream.launch_builder(function);
-        launch.arg(&a).arg(&b).arg(&mut out).arg(&count);
-        launch.arg(&code).arg(&total);
-        // SAFETY: (const T*, const T*, u8*, u64, int, int); `n` elements.
-        unsafe { launch.launch(config) }.map_err(|e| backend_error(kernel, e))?;
-        self.download(&out, n)
     }
 
     /// `pred ? on_true : on_false` (a scalar `pred` or one of the operands'
@@ -709,51 +450,27 @@ impl CudaBackend {
             (Data::F32(t), Data::F32(f)) => {
                 let t: Vec<u32> = t.iter().map(|x| x.to_bits()).collect();
                 let f: Vec<u32> = f.iter().map(|x| x.to_bits()).collect();
-                let out = self.run_select("select_w32", &p, &t, &f, config)?;
+                let out: Vec<u32> = self.launch("select_w32", config, n, &select(&p, &t, &f))?;
                 Data::F32(out.into_iter().map(f32::from_bits).collect())
             }
             (Data::F64(t), Data::F64(f)) => {
                 let t: Vec<u64> = t.iter().map(|x| x.to_bits()).collect();
                 let f: Vec<u64> = f.iter().map(|x| x.to_bits()).collect();
-                let out = self.run_select("select_w64", &p, &t, &f, config)?;
+                let out: Vec<u64> = self.launch("select_w64", config, n, &select(&p, &t, &f))?;
                 Data::F64(out.into_iter().map(f64::from_bits).collect())
             }
             (Data::Signed(t), Data::Signed(f)) => {
                 let t: Vec<u64> = t.iter().map(|&x| x as u64).collect();
                 let f: Vec<u64> = f.iter().map(|&x| x as u64).collect();
-                let out = self.run_select("select_w64", &p, &t, &f, config)?;
+                let out: Vec<u64> = self.launch("select_w64", config, n, &select(&p, &t, &f))?;
                 Data::Signed(out.into_iter().map(|x| x as i64).collect())
             }
             (Data::Unsigned(t), Data::Unsigned(f)) => {
-                Data::Unsigned(self.run_select("select_w64", &p, t, f, config)?)
+                Data::Unsigned(self.launch("select_w64", config, n, &select(&p, t, f))?)
             }
             _ => return Ok(None),
         };
         tensor(on_true.element, on_true.shape.clone(), data)
-    }
-
-    fn run_select<W: DeviceRepr + ValidAsZeroBits + Default + Copy>(
-        &self,
-        kernel: &str,
-        pred: &[u8],
-        t: &[W],
-        f: &[W],
-        config: LaunchConfig,
-    ) -> Result<Vec<W>, RuntimeError> {
-        let _guard = self.guard()?;
-        let function = self.kernel(kernel)?;
-        let n = t.len();
-        let pred_len = pred.len() as u64;
-        let (p, t, f) = (self.upload(pred)?, self.upload(t)?, self.upload(f)?);
-        let mut out = self.output::<W>(n)?;
-        let count = n as u64;
-        let mut launch = self.stream.launch_builder(function);
-        launch.arg(&p).arg(&pred_len).arg(&t).arg(&f);
-        launch.arg(&mut out).arg(&count);
-        // SAFETY: (const u8*, u64, const W*, const W*, W*, u64); `pred`
-        // holds 1 or `n` elements, the others `n`.
-        unsafe { launch.launch(config) }.map_err(|e| backend_error(kernel, e))?;
-        self.download(&out, n)
     }
 
     /// `dot_general` with an `f32` or `f64` result (see the module docs for
@@ -779,36 +496,14 @@ impl CudaBackend {
         let sizes = [shape.batch, shape.rows, shape.depth, shape.cols].map(|s| s as u64);
         let data = match (&a.data, &b.data) {
             (Data::F32(a), Data::F32(b)) => {
-                Data::F32(self.run_dot("dot_f32", a, b, sizes, config)?)
+                Data::F32(self.launch("dot_f32", config, n, &dot(a, b, sizes))?)
             }
             (Data::F64(a), Data::F64(b)) => {
-                Data::F64(self.run_dot("dot_f64", a, b, sizes, config)?)
+                Data::F64(self.launch("dot_f64", config, n, &dot(a, b, sizes))?)
             }
             _ => return Ok(None),
         };
         tensor(result.element, result.shape.clone(), data)
-    }
-
-    fn run_dot<T: DeviceRepr + ValidAsZeroBits + Default + Copy>(
-        &self,
-        kernel: &str,
-        a: &[T],
-        b: &[T],
-        [batch, rows, depth, cols]: [u64; 4],
-        config: LaunchConfig,
-    ) -> Result<Vec<T>, RuntimeError> {
-        let _guard = self.guard()?;
-        let function = self.kernel(kernel)?;
-        let n = (batch * rows * cols) as usize;
-        let (a, b) = (self.upload(a)?, self.upload(b)?);
-        let mut out = self.output::<T>(n)?;
-        let mut launch = self.stream.launch_builder(function);
-        launch.arg(&a).arg(&b).arg(&mut out);
-        launch.arg(&batch).arg(&rows).arg(&depth).arg(&cols);
-        // SAFETY: (const T*, const T*, T*, u64 x4); `a` holds
-        // batch*rows*depth elements, `b` batch*depth*cols, `out` n.
-        unsafe { launch.launch(config) }.map_err(|e| backend_error(kernel, e))?;
-        self.download(&out, n)
     }
 
     /// `reduce` with an `add` body of one `f32`/`f64` input over
@@ -838,46 +533,26 @@ impl CudaBackend {
         let offsets: Vec<u64> = offsets.into_iter().map(|o| o as u64).collect();
         let data = match (input.element, &input.data, &init.data) {
             (ElementType::F32, Data::F32(x), Data::F32(i)) => match i.first() {
-                Some(&i) => {
-                    Data::F32(self.run_reduce("reduce_add_f32", x, &bases, &offsets, i, config)?)
-                }
+                Some(&i) => Data::F32(self.launch(
+                    "reduce_add_f32",
+                    config,
+                    outputs,
+                    &reduce(x, &bases, &offsets, i),
+                )?),
                 None => return Ok(None),
             },
             (ElementType::F64, Data::F64(x), Data::F64(i)) => match i.first() {
-                Some(&i) => {
-                    Data::F64(self.run_reduce("reduce_add_f64", x, &bases, &offsets, i, config)?)
-                }
+                Some(&i) => Data::F64(self.launch(
+                    "reduce_add_f64",
+                    config,
+                    outputs,
+                    &reduce(x, &bases, &offsets, i),
+                )?),
                 None => return Ok(None),
             },
             _ => return Ok(None),
         };
         tensor(input.element, result_shape, data)
-    }
-
-    fn run_reduce<T: DeviceRepr + ValidAsZeroBits + Default + Copy>(
-        &self,
-        kernel: &str,
-        input: &[T],
-        bases: &[u64],
-        offsets: &[u64],
-        init: T,
-        config: LaunchConfig,
-    ) -> Result<Vec<T>, RuntimeError> {
-        let _guard = self.guard()?;
-        let function = self.kernel(kernel)?;
-        let outputs = bases.len() as u64;
-        let count = offsets.len() as u64;
-        let x = self.upload(input)?;
-        let (b, o) = (self.upload(bases)?, self.upload(offsets)?);
-        let mut out = self.output::<T>(bases.len())?;
-        let mut launch = self.stream.launch_builder(function);
-        launch.arg(&x).arg(&b).arg(&o).arg(&mut out);
-        launch.arg(&outputs).arg(&count).arg(&init);
-        // SAFETY: (const T*, const u64*, const u64*, T*, u64, u64, T);
-        // every `bases[i] + offsets[j]` is an index of `input` (from
-        // `reduce_layout` of its shape).
-        unsafe { launch.launch(config) }.map_err(|e| backend_error(kernel, e))?;
-        self.download(&out, bases.len())
     }
 
     /// The op family of the backend (see [`family`]).
@@ -961,6 +636,58 @@ impl CudaBackend {
         };
         Ok(result.map(|t| vec![t]))
     }
+}
+
+/// The arguments of `binary_*`: `(a, b, out, n, op)`.
+fn elementwise<'h, T>(a: &'h [T], b: &'h [T], n: usize, code: i32) -> [Arg<'h>; 5]
+where
+    &'h [T]: Into<launch::Host<'h>>,
+{
+    [input(a), input(b), Arg::Out, scalar(n as u64), scalar(code)]
+}
+
+/// The arguments of `select_*`: `(pred, pred_len, t, f, out, n)`.
+fn select<'h, W>(pred: &'h [u8], t: &'h [W], f: &'h [W]) -> [Arg<'h>; 6]
+where
+    &'h [W]: Into<launch::Host<'h>>,
+{
+    let (pred_len, n) = (pred.len() as u64, t.len() as u64);
+    [
+        input(pred),
+        scalar(pred_len),
+        input(t),
+        input(f),
+        Arg::Out,
+        scalar(n),
+    ]
+}
+
+/// The arguments of `dot_*`: `(a, b, out, batch, rows, depth, cols)`.
+fn dot<'h, T>(a: &'h [T], b: &'h [T], [batch, rows, depth, cols]: [u64; 4]) -> [Arg<'h>; 7]
+where
+    &'h [T]: Into<launch::Host<'h>>,
+{
+    let [batch, rows, depth, cols] = [batch, rows, depth, cols].map(scalar);
+    [input(a), input(b), Arg::Out, batch, rows, depth, cols]
+}
+
+/// The arguments of `reduce_add_*`: `(input, bases, offsets, out, outputs,
+/// count, init)`.
+fn reduce<'h, T>(x: &'h [T], bases: &'h [u64], offsets: &'h [u64], init: T) -> [Arg<'h>; 7]
+where
+    &'h [T]: Into<launch::Host<'h>>,
+    T: Into<launch::Value>,
+{
+    let (outputs, count) = (bases.len() as u64, offsets.len() as u64);
+    [
+        input(x),
+        input(bases),
+        input(offsets),
+        Arg::Out,
+        scalar(outputs),
+        scalar(count),
+        scalar(init),
+    ]
 }
 
 /// A launch of one thread per element of `n`, `None` when there is nothing
