@@ -77,12 +77,28 @@ mod launch;
 
 use launch::{input, scalar, Arg};
 
-use crate::attrs;
+use crate::ops::decoded::{Decoded, ReduceAttrs};
 use crate::ops::linalg::{dot_operands, DotDimensions};
 use crate::ops::reduction::{reduce_layout, ReduceLayout};
 use crate::ops::{BinaryOp, Combiner, CompareType, Direction, OpError, Regions, UnaryOp};
 use crate::value::{Data, ElementType, Tensor, TensorType};
 use crate::RuntimeError;
+
+/// The ops the backend computes (besides `stablehlo.reduce`), decoded by
+/// [`Decoded`].
+const COVERED: &[&str] = &[
+    "stablehlo.add",
+    "stablehlo.subtract",
+    "stablehlo.multiply",
+    "stablehlo.divide",
+    "stablehlo.maximum",
+    "stablehlo.minimum",
+    "stablehlo.negate",
+    "stablehlo.abs",
+    "stablehlo.compare",
+    "stablehlo.select",
+    "stablehlo.dot_general",
+];
 
 /// Threads per block of every launch.
 const BLOCK: u32 = 256;
@@ -563,74 +579,40 @@ impl CudaBackend {
         operands: &[&Tensor],
         regions: &dyn Regions,
     ) -> Result<Option<Vec<Tensor>>, RuntimeError> {
-        let binary = |kind: BinaryOp| match operands {
-            [a, b] => self.binary(kind, a, b),
-            _ => Ok(None),
+        if name == "stablehlo.reduce" {
+            let [input, init] = operands else {
+                return Ok(None);
+            };
+            let Ok(ReduceAttrs {
+                results,
+                dimensions,
+            }) = ReduceAttrs::decode(op)
+            else {
+                return Ok(None);
+            };
+            let adds = regions
+                .body(0)
+                .is_ok_and(|body| body.combiner() == Some(Combiner::Add));
+            if !adds || results.len() != 1 || results[0].element != input.element {
+                return Ok(None);
+            }
+            return Ok(self.reduce_add(input, init, &dimensions)?.map(|t| vec![t]));
+        }
+        if !COVERED.contains(&name) {
+            return Ok(None);
+        }
+        // An op whose attributes do not decode is left to the CPU family,
+        // which reports them.
+        let Some(Ok(decoded)) = Decoded::decode(op, name) else {
+            return Ok(None);
         };
-        let unary = |kind: UnaryOp| match operands {
-            [a] => self.unary(kind, a),
-            _ => Ok(None),
-        };
-        let result = match name {
-            "stablehlo.add" => binary(BinaryOp::Add)?,
-            "stablehlo.subtract" => binary(BinaryOp::Subtract)?,
-            "stablehlo.multiply" => binary(BinaryOp::Multiply)?,
-            "stablehlo.divide" => binary(BinaryOp::Divide)?,
-            "stablehlo.maximum" => binary(BinaryOp::Maximum)?,
-            "stablehlo.minimum" => binary(BinaryOp::Minimum)?,
-            "stablehlo.negate" => unary(UnaryOp::Negate)?,
-            "stablehlo.abs" => unary(UnaryOp::Abs)?,
-            "stablehlo.compare" => {
-                let [a, b] = operands else { return Ok(None) };
-                let Some(direction) = attrs::enum_keyword(op, "comparison_direction")
-                    .ok()
-                    .flatten()
-                    .and_then(|d| Direction::parse(&d))
-                else {
-                    return Ok(None);
-                };
-                let compare_type = match attrs::enum_keyword(op, "compare_type") {
-                    Ok(None) => None,
-                    Ok(Some(text)) => match CompareType::parse(&text) {
-                        Some(t) => Some(t),
-                        None => return Ok(None),
-                    },
-                    Err(_) => return Ok(None),
-                };
-                self.compare(direction, compare_type, a, b)?
-            }
-            "stablehlo.select" => {
-                let [p, t, f] = operands else { return Ok(None) };
-                self.select(p, t, f)?
-            }
-            "stablehlo.dot_general" => {
-                let [a, b] = operands else { return Ok(None) };
-                let Ok(dims) = attrs::text(op, "dot_dimension_numbers")
-                    .and_then(|text| Ok(DotDimensions::parse(&text)?))
-                else {
-                    return Ok(None);
-                };
-                let Ok(result) = attrs::result_type(op, 0) else {
-                    return Ok(None);
-                };
-                self.dot_general(a, b, &dims, &result)?
-            }
-            "stablehlo.reduce" => {
-                let [input, init] = operands else {
-                    return Ok(None);
-                };
-                let (Ok(types), Ok(dims)) =
-                    (attrs::result_types(op), attrs::dimensions(op, "dimensions"))
-                else {
-                    return Ok(None);
-                };
-                let adds = regions
-                    .body(0)
-                    .is_ok_and(|body| body.combiner() == Some(Combiner::Add));
-                if !adds || types.len() != 1 || types[0].element != input.element {
-                    return Ok(None);
-                }
-                self.reduce_add(input, init, &dims)?
+        let result = match (&decoded, operands) {
+            (Decoded::Binary(kind), [a, b]) => self.binary(*kind, a, b)?,
+            (Decoded::Unary(kind), [a]) => self.unary(*kind, a)?,
+            (Decoded::Compare(c), [a, b]) => self.compare(c.direction, c.compare_type, a, b)?,
+            (Decoded::Select, [p, t, f]) => self.select(p, t, f)?,
+            (Decoded::DotGeneral { dimensions, result }, [a, b]) => {
+                self.dot_general(a, b, dimensions, result)?
             }
             _ => None,
         };

@@ -6,6 +6,7 @@ pub mod bitwise;
 pub mod collective;
 pub mod complex;
 pub mod core;
+pub mod decoded;
 pub mod elementwise;
 pub mod linalg;
 pub mod linalg_solve;

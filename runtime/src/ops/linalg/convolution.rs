@@ -1,6 +1,6 @@
-//! `stablehlo.convolution`: its window attributes ([`ConvWindow`]), the
-//! op (shape inference in [`super::shape::conv_geometry`], then the
-//! operands converted and brought to canonical layouts) and the kernel:
+//! `stablehlo.convolution`: its window attributes ([`ConvWindow`], read by
+//! [`crate::ops::decoded`]), the op (shape inference in
+//! [`super::shape::conv_geometry`], then the operands converted and brought to canonical layouts) and the kernel:
 //! window patches gathered into rows and multiplied by each group's kernel
 //! matrix with the tiled GEMM.
 //!
@@ -9,15 +9,12 @@
 //! the order of [`super`]'s module docs; padding and dilation holes
 //! contribute `0 * rhs` products like every other window position.
 
-use melior::ir::OperationRef;
-
 use super::gemm::{for_chunks, gemm, worth_parallel, Panel, ROWS_PER_CHUNK};
 use super::ring::{on_ring, Ring, RingKernel};
 use super::shape::{conv_geometry, ConvGeometry};
 use super::{arrange, finish, mismatch};
-use crate::attrs;
 use crate::ops::transpose;
-use crate::value::{Data, Tensor, TensorType, ValueError};
+use crate::value::{Tensor, TensorType, ValueError};
 
 pub use zkdv_ir::attrs::ConvDimensions;
 
@@ -53,35 +50,6 @@ impl ConvWindow {
             feature_group_count: 1,
             batch_group_count: 1,
         }
-    }
-
-    /// Reads the attributes of a `stablehlo.convolution` op.
-    pub(super) fn from_op(op: &OperationRef<'_, '_>, spatial: usize) -> Result<Self, ValueError> {
-        let padding = match attrs::dense(op, "padding")? {
-            None => vec![(0, 0); spatial],
-            Some(t) => match (&t.data, t.shape.as_slice()) {
-                (Data::Signed(v), [n, 2]) if *n == spatial => {
-                    v.chunks_exact(2).map(|p| (p[0], p[1])).collect()
-                }
-                _ => {
-                    return Err(mismatch(format!(
-                        "convolution: padding must be an integer tensor<{spatial}x2>, found \
-                         {:?}{:?}",
-                        t.element, t.shape
-                    )))
-                }
-            },
-        };
-        Ok(Self {
-            strides: attrs::i64_array_or(op, "window_strides", vec![1; spatial])?,
-            padding,
-            lhs_dilation: attrs::i64_array_or(op, "lhs_dilation", vec![1; spatial])?,
-            rhs_dilation: attrs::i64_array_or(op, "rhs_dilation", vec![1; spatial])?,
-            reversal: attrs::bool_array(op, "window_reversal")?
-                .unwrap_or_else(|| vec![false; spatial]),
-            feature_group_count: attrs::integer_or(op, "feature_group_count", 1)?,
-            batch_group_count: attrs::integer_or(op, "batch_group_count", 1)?,
-        })
     }
 }
 

@@ -63,8 +63,7 @@ use std::borrow::Cow;
 
 use melior::ir::OperationRef;
 
-use super::{arity, transpose, OpError, Regions};
-use crate::attrs;
+use super::{transpose, OpError, Regions};
 use crate::value::{Data, ElementType, Tensor, ValueError};
 
 pub use convolution::{convolution, ConvDimensions, ConvWindow};
@@ -80,40 +79,19 @@ pub const OPS: &[&str] = &[
     "stablehlo.dot_general",
 ];
 
-/// The family entry point: `dot_general`, `dot` and `convolution`.
+/// The family entry point: `dot_general`, `dot` and `convolution`, the
+/// operand count checked, the attributes decoded
+/// ([`super::decoded::Decoded`]), the op run.
 pub fn family(
     op: &OperationRef<'_, '_>,
     name: &str,
     operands: &[&Tensor],
     _regions: &dyn Regions,
 ) -> Result<Option<Vec<Tensor>>, OpError> {
-    let result = match name {
-        "stablehlo.dot_general" => {
-            arity(operands, 2)?;
-            let dims = DotDimensions::parse(&attrs::text(op, "dot_dimension_numbers")?)
-                .map_err(ValueError::from)?;
-            dot_general(operands[0], operands[1], &dims, &attrs::result_type(op, 0)?)
-        }
-        "stablehlo.dot" => {
-            arity(operands, 2)?;
-            dot(operands[0], operands[1], &attrs::result_type(op, 0)?)
-        }
-        "stablehlo.convolution" => {
-            arity(operands, 2)?;
-            let dims = ConvDimensions::parse(&attrs::text(op, "dimension_numbers")?)
-                .map_err(ValueError::from)?;
-            let window = ConvWindow::from_op(op, dims.input_spatial.len())?;
-            convolution(
-                operands[0],
-                operands[1],
-                &dims,
-                &window,
-                &attrs::result_type(op, 0)?,
-            )
-        }
-        _ => return Ok(None),
-    };
-    Ok(Some(vec![result?]))
+    if !OPS.contains(&name) {
+        return Ok(None);
+    }
+    super::decoded::evaluate(op, name, operands)
 }
 
 fn mismatch(message: String) -> ValueError {

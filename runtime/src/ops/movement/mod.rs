@@ -49,7 +49,8 @@ pub use sort::sort;
 
 use melior::ir::OperationRef;
 
-use super::scalar::{index_values, mismatch, simple_compare};
+use super::decoded::comparator;
+use super::scalar::{index_values, mismatch};
 use super::{arity, OpError, Regions};
 use crate::attrs;
 use crate::value::{Data, ElementType, Tensor, ValueError};
@@ -184,7 +185,7 @@ pub fn family(
             // Every sort is stable here, so `is_stable` only needs to be valid.
             attrs::boolean_or(op, "is_stable", false)?;
             let body = regions.body(0)?;
-            let fast = simple_compare(op, 0);
+            let fast = comparator(op, 0);
             sort(operands, dimension, body.as_ref(), fast).map(Some)
         }
         "stablehlo.get_dimension_size" => {

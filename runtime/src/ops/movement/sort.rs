@@ -6,8 +6,9 @@
 //! comparator never causes a panic, only some permutation.
 
 use super::no_operands;
+use crate::ops::decoded::Comparison;
 use crate::ops::scalar::{compare_elements, for_each_index, mismatch, scalar_at, strides};
-use crate::ops::{Body, CompareType, Direction, OpError};
+use crate::ops::{Body, OpError};
 use crate::value::{Data, Tensor};
 
 /// Stable bottom-up merge sort of `items` by a fallible `less`.
@@ -52,7 +53,7 @@ pub fn sort(
     inputs: &[&Tensor],
     dimension: i64,
     comparator: &dyn Body,
-    fast: Option<(Direction, Option<CompareType>)>,
+    fast: Option<Comparison>,
 ) -> Result<Vec<Tensor>, OpError> {
     let first = inputs.first().ok_or_else(no_operands)?;
     let rank = first.shape.len() as i64;
@@ -84,7 +85,11 @@ pub fn sort(
         order.clear();
         order.extend((0..len).map(|k| base + k * st[dim]));
         let mut less = |a: usize, b: usize| -> Result<bool, OpError> {
-            if let Some((direction, compare_type)) = fast {
+            if let Some(Comparison {
+                direction,
+                compare_type,
+            }) = fast
+            {
                 if let Some(v) = compare_elements(direction, compare_type, &first.data, a, b) {
                     return Ok(v);
                 }

@@ -3,6 +3,7 @@
 
 use super::sort::merge_sort;
 use super::*;
+use crate::ops::decoded::Comparison;
 use crate::ops::{Body, Direction};
 use crate::value::TensorType;
 
@@ -168,7 +169,10 @@ fn scatters_in_update_order() {
 fn sorts_stably_with_and_without_fast_path() {
     let keys = ints(&[2, 3], &[3, 1, 3, 2, 2, 1]);
     let payload = ints(&[2, 3], &[0, 1, 2, 3, 4, 5]);
-    let fast = Some((Direction::Lt, None));
+    let fast = Some(Comparison {
+        direction: Direction::Lt,
+        compare_type: None,
+    });
     for f in [None, fast] {
         let out = sort(&[&keys, &payload], -1, &Less, f).unwrap();
         assert_eq!(out[0].data, Data::Signed(vec![1, 3, 3, 1, 2, 2]));
