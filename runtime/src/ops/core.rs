@@ -2,11 +2,11 @@
 //! compare, select, convert and the shape ops (broadcast, reshape,
 //! transpose, iota), on the kernels of `elementwise.rs`, `bitwise.rs` and
 //! `movement/shape.rs`. Each op's attributes are read by its decoded form
-//! ([`Decoded`](decoded::Decoded), `decoded.rs`), which also holds the `match` that calls
-//! the kernels. The interpreter runs the same decoded form from its plan
-//! without coming here; this family runs the ops otherwise (under a
-//! backend, or when an op's operands or attributes are wrong, which it
-//! reports).
+//! ([`Decoded`](decoded::Decoded), `decoded.rs`), which also holds the
+//! `match` that calls the kernels. The interpreter runs the same decoded
+//! form from its plan without coming here; this family runs the ops
+//! otherwise (under a backend, or when an op's operands or attributes are
+//! wrong, which it reports).
 
 use melior::ir::OperationRef;
 

@@ -1,8 +1,8 @@
 //! `stablehlo.convolution`: its window attributes ([`ConvWindow`], read by
 //! [`crate::ops::decoded`]), the op (shape inference in
-//! [`super::shape::conv_geometry`], then the operands converted and brought to canonical layouts) and the kernel:
-//! window patches gathered into rows and multiplied by each group's kernel
-//! matrix with the tiled GEMM.
+//! [`super::shape::conv_geometry`], then the operands converted and brought
+//! to canonical layouts) and the kernel: window patches gathered into rows
+//! and multiplied by each group's kernel matrix with the tiled GEMM.
 //!
 //! Preconditions: none on the operands (the geometry is checked before any
 //! element is read). Invariant: each output element is one cascade sum in
