@@ -10,15 +10,14 @@
 //! buffer of an operand whose last use it is (in-place float
 //! arithmetic, `reshape`, calls and loops moving their arguments in). What
 //! a block needs on every run (its ops as an array, each op's operand and
-//! result values, last uses, result types, and the frequent core ops with
-//! their attributes decoded) is worked out on its first run and kept in the
+//! result values, last uses, result types, and the ops that have a
+//! decoded form with their attributes decoded) is worked out on its first run and kept in the
 //! [`PlanCache`].
 //!
 //! Each op runs through the family the op table names for it
-//! ([`crate::ops::table`], resolved when the block's plan is made; the most
-//! frequent core ops through their decoded form, `decoded.rs`); the
-//! interpreter itself
-//! runs the structural ops: `func.call` (the callee found by symbol in the
+//! ([`crate::ops::table`], resolved when the block's plan is made; the ops
+//! with a decoded form, [`crate::ops::decoded`], run from it directly); the
+//! interpreter itself runs the structural ops: `func.call` (the callee found by symbol in the
 //! enclosing module), `stablehlo.while`, `if`, `case`,
 //! `optimization_barrier` and `composite` (through its decomposition), and
 //! the Shardy layout hints `sdy.sharding_constraint` and `sdy.reshard` as
@@ -48,11 +47,9 @@ use crate::ops::{self, Body, Combiner, Family, OpError, Regions};
 use crate::value::{Data, Tensor, TensorType, ValueError};
 use crate::{Backend, HostTensor, RuntimeError};
 
-mod decoded;
 mod plan;
 mod regions;
 
-use decoded::Decoded;
 pub use plan::PlanCache;
 use plan::{OpPlan, Reuse, OWNED};
 use regions::OpRegions;

@@ -1,10 +1,11 @@
 //! The plans the interpreter makes once per block and op and reuses on
 //! every run ([`PlanCache`]): a block's ops as an array with their operand
 //! and result values and last uses, each op's result types, constant value,
-//! decoded attributes ([`super::decoded`]), buffer reuse and family (from
+//! decoded attributes ([`crate::ops::decoded`]), buffer reuse and family (from
 //! the op table, [`crate::ops::table`]).
 
 use super::*;
+use crate::ops::decoded::{self, Decoded};
 
 /// What the interpreter learns about a module once and reuses on every run:
 /// for each block, after which op each value dies; for each op, its name,
@@ -72,7 +73,10 @@ pub(super) struct OpPlan {
     /// Values that ops nested in the op's regions read (they stay in the
     /// frame while the op runs).
     pub(super) nested_uses: Vec<*const c_void>,
-    /// The op with its attributes decoded, for the most frequent core ops.
+    /// The op with its attributes decoded, when it has a decoded form and
+    /// its attributes decode (else its family runs it, which reports them);
+    /// `None` for a constant without operands, whose value is
+    /// [`OpPlan::constant`].
     pub(super) decoded: Option<Decoded>,
 }
 
@@ -156,21 +160,15 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
     pub(super) fn plan(&self, op: &OperationRef<'c, 'a>) -> OpPlan {
         let name = op_name(op);
         let constant = (name == "stablehlo.constant" && op.operand_count() == 0)
-            .then(|| attrs::text(op, "value").and_then(|text| Tensor::from_dense_text(&text)));
+            .then(|| decoded::constant(op));
         let canonical_nans = ops_table::has(&name, Props::NEW_FLOATS)
             || (name.starts_with("chlo.") && name != "chlo.top_k");
         let reuse = if OWNED.contains(&name.as_str()) {
             Reuse::Owned
         } else {
-            use ops::BinaryOp;
-            match name.as_str() {
-                "stablehlo.reshape" => Reuse::Reshape,
-                "stablehlo.add" => Reuse::Binary(BinaryOp::Add),
-                "stablehlo.subtract" => Reuse::Binary(BinaryOp::Subtract),
-                "stablehlo.multiply" => Reuse::Binary(BinaryOp::Multiply),
-                "stablehlo.divide" => Reuse::Binary(BinaryOp::Divide),
-                "stablehlo.maximum" => Reuse::Binary(BinaryOp::Maximum),
-                "stablehlo.minimum" => Reuse::Binary(BinaryOp::Minimum),
+            match (name.as_str(), decoded::binary_op(&name)) {
+                ("stablehlo.reshape", _) => Reuse::Reshape,
+                (_, Some(kind)) => Reuse::Binary(kind),
                 _ => Reuse::None,
             }
         };
@@ -186,7 +184,10 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             } else {
                 Vec::new()
             },
-            decoded: Decoded::of(op, &name),
+            decoded: match &constant {
+                Some(_) => None,
+                None => Decoded::decode(op, &name).and_then(Result::ok),
+            },
             results: attrs::result_types(op),
             constant,
             terminator: name == "func.return" || name == "stablehlo.return" || name == "sdy.return",

@@ -1,6 +1,6 @@
 //! An op's regions as [`Body`] values that families apply (reductions,
 //! scatter, sort, map), calling back into the interpreter, with the
-//! single-binary-op fast path ([`combiner_of`]).
+//! single-binary-op fast path ([`crate::ops::decoded::combiner`]).
 
 use super::*;
 
@@ -19,7 +19,7 @@ impl Regions for OpRegions<'_, '_, '_, '_, '_, '_> {
             op: self.op,
             block,
             frame: self.frame,
-            combiner: combiner_of(block),
+            combiner: ops::decoded::combiner(block),
         }))
     }
 }
@@ -42,32 +42,4 @@ impl Body for RegionBody<'_, '_, '_, '_, '_, '_> {
     fn combiner(&self) -> Option<Combiner> {
         self.combiner
     }
-}
-
-/// `Some(op)` when `block` is `^bb0(%a, %b): %r = op(%a, %b); return %r`.
-pub(super) fn combiner_of(block: BlockRef<'_, '_>) -> Option<Combiner> {
-    if block.argument_count() != 2 {
-        return None;
-    }
-    let first = block.first_operation()?;
-    let ret = first.next_in_block()?;
-    if ret.next_in_block().is_some() || op_name(&ret) != "stablehlo.return" {
-        return None;
-    }
-    let combiner = match op_name(&first).as_str() {
-        "stablehlo.add" => Combiner::Add,
-        "stablehlo.multiply" => Combiner::Multiply,
-        "stablehlo.maximum" => Combiner::Maximum,
-        "stablehlo.minimum" => Combiner::Minimum,
-        "stablehlo.and" => Combiner::And,
-        "stablehlo.or" => Combiner::Or,
-        "stablehlo.xor" => Combiner::Xor,
-        _ => return None,
-    };
-    let a = block.argument(0).ok()?.to_raw().ptr;
-    let b = block.argument(1).ok()?.to_raw().ptr;
-    let operands: Vec<_> = first.operands().map(|v| v.to_raw().ptr).collect();
-    let result = first.result(0).ok()?.to_raw().ptr;
-    let returned: Vec<_> = ret.operands().map(|v| v.to_raw().ptr).collect();
-    (operands == [a, b] && returned == [result]).then_some(combiner)
 }

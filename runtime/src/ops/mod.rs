@@ -6,6 +6,7 @@ pub mod bitwise;
 pub mod collective;
 pub mod complex;
 pub mod core;
+pub mod decoded;
 pub mod elementwise;
 pub mod linalg;
 pub mod linalg_solve;
@@ -15,7 +16,6 @@ pub mod per_element;
 pub mod reduction;
 pub mod scalar;
 pub mod selection;
-pub mod shape;
 pub mod table;
 
 pub use bitwise::{bitwise, not, BitwiseOp};
@@ -23,7 +23,7 @@ pub use elementwise::{
     binary, binary_in_place, compare, convert, select, unary, BinaryOp, CompareType, Direction,
     UnaryOp,
 };
-pub use shape::{broadcast_in_dim, iota, reshape, transpose};
+pub use movement::{broadcast_in_dim, iota, reshape, transpose};
 
 use melior::ir::OperationRef;
 

@@ -35,9 +35,9 @@
 
 use melior::ir::OperationRef;
 
+use super::decoded::{comparator, Comparison, ReduceAttrs};
 use super::scalar::{
-    compare_elements, for_each_index, mismatch, promote, scalar_at, simple_compare, store, strides,
-    Kernel,
+    compare_elements, for_each_index, mismatch, promote, scalar_at, store, strides, Kernel,
 };
 use super::{arity, Body, Combiner, OpError, Regions};
 use crate::attrs;
@@ -61,11 +61,13 @@ pub fn family(
 ) -> Result<Option<Vec<Tensor>>, OpError> {
     match name {
         "stablehlo.reduce" => {
-            let types = attrs::result_types(op)?;
-            let dims = attrs::dimensions(op, "dimensions")?;
+            let ReduceAttrs {
+                results,
+                dimensions,
+            } = ReduceAttrs::decode(op)?;
             let body = regions.body(0)?;
-            let (inputs, inits) = split_inputs(operands, types.len())?;
-            reduce(inputs, inits, &dims, body.as_ref(), &types).map(Some)
+            let (inputs, inits) = split_inputs(operands, results.len())?;
+            reduce(inputs, inits, &dimensions, body.as_ref(), &results).map(Some)
         }
         "stablehlo.reduce_window" => {
             let types = attrs::result_types(op)?;
@@ -93,7 +95,7 @@ pub fn family(
             };
             let select = regions.body(0)?;
             let scatter = regions.body(1)?;
-            let fast = simple_compare(op, 0);
+            let fast = comparator(op, 0);
             let element = attrs::result_type(op, 0)?.element;
             select_and_scatter(
                 operands,
@@ -621,7 +623,7 @@ pub fn select_and_scatter(
     operands: &[&Tensor],
     window: &Window,
     select: &dyn Body,
-    fast: Option<(super::Direction, Option<super::CompareType>)>,
+    fast: Option<Comparison>,
     scatter: &dyn Body,
     result_element: ElementType,
 ) -> Result<Tensor, OpError> {
@@ -652,9 +654,14 @@ pub fn select_and_scatter(
                 current = Some(candidate);
                 continue;
             };
-            let fast_answer = fast.and_then(|(direction, compare_type)| {
-                compare_elements(direction, compare_type, &operand.data, cur, candidate)
-            });
+            let fast_answer = fast.and_then(
+                |Comparison {
+                     direction,
+                     compare_type,
+                 }| {
+                    compare_elements(direction, compare_type, &operand.data, cur, candidate)
+                },
+            );
             let keep = match fast_answer {
                 Some(keep) => keep,
                 None => {

@@ -3,20 +3,43 @@
 //! `compare`/`sort` regions, and `Kernel`, a region's combiner as a typed
 //! scalar function. Families import these from here, never from each other.
 
-use melior::ir::block::BlockLike;
-use melior::ir::operation::OperationLike;
-use melior::ir::{OperationRef, RegionLike, ValueLike};
-use zkdv_ir::op_name;
-
 use super::{Combiner, CompareType, Direction};
-use crate::attrs;
 use crate::value::{Data, ElementType, Tensor, ValueError};
 
 pub(crate) fn mismatch(message: String) -> ValueError {
     ValueError::Mismatch(message)
 }
 
-pub(crate) use super::shape::{for_each_index, strides};
+pub(crate) fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * shape[d + 1];
+    }
+    strides
+}
+
+/// Calls `f` with every multi-index of `shape`, row-major.
+pub(crate) fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
+    if shape.contains(&0) {
+        return;
+    }
+    let mut index = vec![0; shape.len()];
+    loop {
+        f(&index);
+        let mut d = shape.len();
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            index[d] += 1;
+            if index[d] < shape[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
 
 /// Like [`for_each_index`] with a fallible callback.
 pub(crate) fn try_for_each_index<E>(
@@ -145,40 +168,6 @@ pub(crate) fn promote(t: &Tensor, element: ElementType) -> Result<Tensor, ValueE
     } else {
         super::convert(t, element)
     }
-}
-
-/// A comparator that is exactly `compare(arg0, arg1)`: its direction and
-/// compare type, read from region `index` of `op`.
-pub(crate) fn simple_compare(
-    op: &OperationRef<'_, '_>,
-    index: usize,
-) -> Option<(Direction, Option<CompareType>)> {
-    let block = op.region(index).ok()?.first_block()?;
-    if block.argument_count() < 2 {
-        return None;
-    }
-    let first = block.first_operation()?;
-    let ret = first.next_in_block()?;
-    if ret.next_in_block().is_some()
-        || op_name(&ret) != "stablehlo.return"
-        || op_name(&first) != "stablehlo.compare"
-    {
-        return None;
-    }
-    let a = block.argument(0).ok()?.to_raw().ptr;
-    let b = block.argument(1).ok()?.to_raw().ptr;
-    let operands: Vec<_> = first.operands().map(|v| v.to_raw().ptr).collect();
-    let result = first.result(0).ok()?.to_raw().ptr;
-    let returned: Vec<_> = ret.operands().map(|v| v.to_raw().ptr).collect();
-    if operands != [a, b] || returned != [result] {
-        return None;
-    }
-    let direction = Direction::parse(&attrs::enum_keyword(&first, "comparison_direction").ok()??)?;
-    let compare_type = match attrs::enum_keyword(&first, "compare_type").ok()? {
-        None => None,
-        Some(text) => Some(CompareType::parse(&text)?),
-    };
-    Some((direction, compare_type))
 }
 
 /// `compare(data[i], data[j])` exactly as `stablehlo.compare` decides it

@@ -1,6 +1,6 @@
 //! The op table: the one place that says which function evaluates an op.
 //!
-//! Each family file (`core.rs`, `linalg.rs`, ...) declares the ops it
+//! Each family file (`core.rs`, `linalg/mod.rs`, ...) declares the ops it
 //! evaluates (`OPS`) next to its entry point (`family`); this table joins
 //! them. The interpreter resolves an op's family once, when a block's plan is
 //! built, and calls it directly from then on: no op is offered to families in

@@ -1,45 +1,15 @@
-//! Shape ops: broadcast_in_dim, reshape, transpose and iota.
+//! Shape ops, the one home of each: `reshape`, `transpose`, `reverse`,
+//! `broadcast_in_dim` and `iota`, and the shape-operand check of their
+//! dynamic forms (`dynamic_reshape`, `dynamic_broadcast_in_dim`,
+//! `dynamic_iota`, which run the same functions).
 //!
 //! Each computes, for every result index, the operand index it reads (the
-//! specification's formula), then gathers those elements.
+//! specification's formula), then gathers those elements. Preconditions:
+//! none; shapes, permutations and dimensions are checked first.
 
-use super::convert;
+use crate::ops::convert;
+use crate::ops::scalar::{for_each_index, index_values, mismatch, strides};
 use crate::value::{Data, ElementType, Tensor, TensorType, ValueError};
-
-pub(crate) fn strides(shape: &[usize]) -> Vec<usize> {
-    let mut strides = vec![1; shape.len()];
-    for d in (0..shape.len().saturating_sub(1)).rev() {
-        strides[d] = strides[d + 1] * shape[d + 1];
-    }
-    strides
-}
-
-/// Calls `f` with every multi-index of `shape`, row-major.
-pub(crate) fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
-    if shape.contains(&0) {
-        return;
-    }
-    let mut index = vec![0; shape.len()];
-    loop {
-        f(&index);
-        let mut d = shape.len();
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            index[d] += 1;
-            if index[d] < shape[d] {
-                break;
-            }
-            index[d] = 0;
-        }
-    }
-}
-
-fn mismatch(message: String) -> ValueError {
-    ValueError::Mismatch(message)
-}
 
 /// `result[i] = operand[j]` with `j[k] = i[dims[k]]`, or 0 where the operand
 /// dimension is 1.
@@ -178,6 +148,57 @@ pub fn iota(result: &TensorType, dimension: usize) -> Result<Tensor, ValueError>
         Data::Signed(values),
     )?;
     convert(&indices, result.element)
+}
+
+/// Checks a dynamic op's shape operand (of `dynamic_reshape`,
+/// `dynamic_broadcast_in_dim`, `dynamic_iota`) against the result shape.
+pub(super) fn check_shape_operand(shape: &Tensor, expected: &[usize]) -> Result<(), ValueError> {
+    let values = index_values(shape)?;
+    let same = values.len() == expected.len()
+        && values
+            .iter()
+            .zip(expected)
+            .all(|(&v, &e)| usize::try_from(v).ok() == Some(e));
+    if !same {
+        return Err(mismatch(format!(
+            "the shape operand {values:?} differs from the result shape {expected:?}"
+        )));
+    }
+    Ok(())
+}
+
+/// Reverses `operand` along `dimensions`.
+pub fn reverse(operand: &Tensor, dimensions: &[usize]) -> Result<Tensor, ValueError> {
+    let rank = operand.shape.len();
+    let mut flip = vec![false; rank];
+    for &d in dimensions {
+        if d >= rank || std::mem::replace(&mut flip[d], true) {
+            return Err(mismatch(format!(
+                "reverse: dimensions {dimensions:?} for rank {rank}"
+            )));
+        }
+    }
+    let st = strides(&operand.shape);
+    let mut indices = Vec::with_capacity(operand.data.len());
+    for_each_index(&operand.shape, |i| {
+        indices.push(
+            (0..rank)
+                .map(|d| {
+                    let k = if flip[d] {
+                        operand.shape[d] - 1 - i[d]
+                    } else {
+                        i[d]
+                    };
+                    k * st[d]
+                })
+                .sum(),
+        );
+    });
+    Tensor::new(
+        operand.element,
+        operand.shape.clone(),
+        operand.data.gather(&indices),
+    )
 }
 
 #[cfg(test)]
