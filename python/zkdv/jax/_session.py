@@ -23,7 +23,6 @@ once the check has its inputs on the host and the check finishes on a separate v
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from typing import Any, overload
 import numpy as np
 
 from zkdv import passes, runtime
-from zkdv.config import Tolerance, ZKDVConfig
+from zkdv.config import Tolerance
 from zkdv.jax._attest import AttestedFunction
 from zkdv.jax._checks import compare_state, opt_state_discontinuity, replay
 from zkdv.jax._jit import ProvedFunction
@@ -130,22 +129,7 @@ class ZKDV(Session):
 
     _framework = "jax"
 
-    def __init__(
-        self,
-        directory: str | os.PathLike[str],
-        config: ZKDVConfig | None = None,
-        *,
-        max_in_flight: int = 2,
-        replay_snapshot_interval: int = 12,
-        retain: str | None = None,
-    ) -> None:
-        super().__init__(
-            directory,
-            config,
-            max_in_flight=max_in_flight,
-            replay_snapshot_interval=replay_snapshot_interval,
-            retain=retain,
-        )
+    def _setup(self) -> None:
         # Guards what the first compiled program fixes: the layout, the attested function and
         # the registered programs.
         self._lock = threading.Lock()

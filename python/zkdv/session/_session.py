@@ -28,20 +28,8 @@ __all__ = ["Session"]
 class Session(ABC):
     """A proof session writing its transcript to ``directory``; the frontends' base class.
 
-    Args:
-        directory: Where the transcript goes: ``records.cborl`` and the content-addressed
-            artifacts (created if missing; an existing transcript there is an error).
-        config: The session's :class:`zkdv.ZKDVConfig` (``ZKDVConfig()`` when omitted).
-        max_in_flight: The most dispatched transactions not yet retired (at least 1; default
-            2). Per-transaction overlap policies may tighten it.
-        replay_snapshot_interval: ``N``: a full host copy of the pre-state is taken every
-            ``N`` steps, so a check replays at most ``N - 1`` transitions (at least 1;
-            default 12).
-        retain: What to store beside the transcript for an auditor (``zkdv audit``):
-            ``"all"`` (each step's packed batch, update sketches and full pre-state, as a
-            snapshot every step, and the replay program), ``"snapshots"`` (the snapshots and
-            the replay program), or ``None`` (nothing; the default). The committer thread
-            writes each artifact before the record that names it.
+    The constructor's arguments are those of :class:`zkdv.jax.ZKDV` and
+    :class:`zkdv.torch.ZKDV`, which document them.
     """
 
     _framework: ClassVar[str]
@@ -72,8 +60,13 @@ class Session(ABC):
         self._records = Records()
         self._checker = Checker(self._records, self._flow, self._replay, self._job_done)
         self._committer = Committer(self._records, self._flow, self._checker, self._retain)
+        self._setup()
 
     # -- the frontend's part ------------------------------------------------------------------
+
+    @abstractmethod
+    def _setup(self) -> None:
+        """Initialize the frontend's own state (the end of the constructor)."""
 
     @abstractmethod
     def _commit(self, pending: Any) -> None:

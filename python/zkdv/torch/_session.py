@@ -25,7 +25,6 @@ optimizer applies are committed with the batch (docs/torch.md).
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +36,6 @@ from torch.utils import _pytree as pytree
 
 from zkdv import runtime
 from zkdv.checks import ZKDVPoisonedError
-from zkdv.config import ZKDVConfig
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, StateReplay
 from zkdv.session._checker import element
@@ -123,22 +121,7 @@ class ZKDV(Session):
 
     _framework = "torch"
 
-    def __init__(
-        self,
-        directory: str | os.PathLike[str],
-        config: ZKDVConfig | None = None,
-        *,
-        max_in_flight: int = 2,
-        replay_snapshot_interval: int = 12,
-        retain: str | None = None,
-    ) -> None:
-        super().__init__(
-            directory,
-            config,
-            max_in_flight=max_in_flight,
-            replay_snapshot_interval=replay_snapshot_interval,
-            retain=retain,
-        )
+    def _setup(self) -> None:
         self._model: nn.Module | None = None
         self._ddp: nn.parallel.DistributedDataParallel | None = None
         self._sharded = False
