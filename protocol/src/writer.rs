@@ -23,9 +23,9 @@ use crate::hash::{Bytes, Hash32};
 use crate::reader::{Record, RECORDS_FILE};
 use crate::records::{
     Artifact, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Payload, ProgramBody,
-    Rank, RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance, TolerancePolicy,
-    PROTOCOL_VERSION,
+    Rank, RootBody, Sampling, SnapshotBody, Status, StepBody, PROTOCOL_VERSION,
 };
+use crate::tolerance::{Tolerance, TolerancePolicy};
 use crate::verify::{Mode, Verifier};
 
 /// The caller's part of the root record; the writer adds the challenge-key
