@@ -129,11 +129,11 @@ pub use inspect::{inspect_path, Inspection, LayoutSummary, ProgramSummary};
 pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
     Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Overlap,
-    Payload, Precision, ProgramBody, Rank, RootBody, Sampling, SnapshotBody, Status, StepBody,
-    StepEvidence, Verdict, PROTOCOL_VERSION,
+    Payload, Precision, ProgramBody, Rank, RootBody, RootInput, Sampling, SnapshotBody, Status,
+    StepBody, StepEvidence, Verdict, PROTOCOL_VERSION,
 };
 pub use tolerance::{
     Outcome, Tolerance, ToleranceError, TolerancePolicy, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD,
 };
 pub use verify::{read_verified, verify_path, verify_reader, CheckCounts, Report, Verified};
-pub use writer::{RootInput, StepReceipt, Writer, WriterOptions};
+pub use writer::{StepReceipt, Writer, WriterOptions};

@@ -2,7 +2,9 @@
 //!
 //! A payload is a CBOR map `{"v", "kind", "seq", "prev", "body"}`; the body's
 //! shape depends on `kind`. Bodies reject unknown fields, so a record written
-//! by a newer protocol version is never half-understood.
+//! by a newer protocol version is never half-understood. The root record's
+//! fields are declared once, for the record ([`RootBody`]) and the writer's
+//! input ([`RootInput`]) alike.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -165,15 +167,82 @@ impl Leaf {
     }
 }
 
-/// Body of the root record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RootBody {
+/// Declares [`RootBody`], the root record's body, and [`RootInput`], the
+/// part of it a session chooses, from one list of the chosen fields: each
+/// is written once, with its documentation, and
+/// [`RootInput::into_body`] moves every one of them. The two structs
+/// differ only where they must: the writer draws the probe seed when an
+/// input has none and adds the challenge-key commitment and the session
+/// key; a field marked `#[input(default)]` may be left out of an input.
+/// `rank` is the record's last field, after those the writer adds.
+macro_rules! root_record {
+    ($(
+        $(#[doc = $doc:literal])*
+        $(#[input($($input:tt)*)])?
+        pub $name:ident: $ty:ty,
+    )*) => {
+        /// Body of the root record.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct RootBody {
+            $($(#[doc = $doc])* pub $name: $ty,)*
+            /// Seed of the session's probe maps.
+            pub probe_seed: Hash32,
+            /// `derive_key(KEY_COMMITMENT_CONTEXT, challenge_key)`.
+            pub challenge_key_commitment: Hash32,
+            /// Ed25519 public key that signs every record, if the session signs.
+            pub session_key: Option<Bytes<32>>,
+            /// The process's place in a data-parallel group, when the session is one
+            /// rank of several (each rank writes its own transcript). Absent for a
+            /// single process, and then not encoded at all.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub rank: Option<Rank>,
+        }
+
+        /// The caller's part of the root record ([`RootBody`]); the writer
+        /// adds the challenge-key commitment, the session key and (unless
+        /// given) a fresh probe seed.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct RootInput {
+            $($(#[doc = $doc])* $(#[serde($($input)*)])? pub $name: $ty,)*
+            /// Probe seed; drawn from the operating system when absent.
+            #[serde(default)]
+            pub probe_seed: Option<Hash32>,
+            /// The rank of a data-parallel group this session is, if any.
+            #[serde(default)]
+            pub rank: Option<Rank>,
+        }
+
+        impl RootInput {
+            /// The root record of this input, with `probe_seed` (this
+            /// input's, or one the writer drew) and the fields the writer
+            /// adds.
+            pub(crate) fn into_body(
+                self,
+                probe_seed: Hash32,
+                challenge_key_commitment: Hash32,
+                session_key: Option<Bytes<32>>,
+            ) -> RootBody {
+                RootBody {
+                    $($name: self.$name,)*
+                    probe_seed,
+                    challenge_key_commitment,
+                    session_key,
+                    rank: self.rank,
+                }
+            }
+        }
+    };
+}
+
+root_record! {
     /// Prover name, `whitebox-jax` or `whitebox-torch`.
     pub prover: String,
     /// The configuration's name.
     pub config_name: String,
     /// Versions of the software that produced the transcript.
+    #[input(default)]
     pub versions: BTreeMap<String, String>,
     /// Sampling policy.
     pub sampling: Sampling,
@@ -191,20 +260,10 @@ pub struct RootBody {
     /// Parameter layout in tree order.
     pub params: Vec<Leaf>,
     /// Optimizer-state layout in tree order (may be empty).
+    #[input(default)]
     pub opt_state: Vec<Leaf>,
     /// Layout of the packed batch.
     pub batch: Vec<Leaf>,
-    /// Seed of the session's probe maps.
-    pub probe_seed: Hash32,
-    /// `derive_key(KEY_COMMITMENT_CONTEXT, challenge_key)`.
-    pub challenge_key_commitment: Hash32,
-    /// Ed25519 public key that signs every record, if the session signs.
-    pub session_key: Option<Bytes<32>>,
-    /// The process's place in a data-parallel group, when the session is one
-    /// rank of several (each rank writes its own transcript). Absent for a
-    /// single process, and then not encoded at all.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rank: Option<Rank>,
 }
 
 /// One rank of a data-parallel group (DDP): which one, of how many, and the
@@ -458,4 +517,44 @@ pub struct CloseBody {
     pub status: Status,
     /// The failure that poisoned the session, if any.
     pub failure: Option<Failure>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An input as the Python session gives it: only the required fields.
+    fn input() -> serde_json::Value {
+        serde_json::json!({
+            "prover": "whitebox-jax",
+            "config_name": "c",
+            "sampling": {"every": {"n": 1}},
+            "tolerance": {"abs": 0.0, "rel": 0.0, "spread": 0.0, "replays": 0},
+            "tolerance_policy": "fixed",
+            "rolling_window": 1,
+            "probe_ratio": 1.0,
+            "snapshot_interval": 1,
+            "params": [],
+            "batch": [],
+        })
+    }
+
+    #[test]
+    fn an_input_may_leave_out_what_the_record_must_hold() {
+        let root: RootInput = serde_json::from_value(input()).unwrap();
+        assert!(root.versions.is_empty() && root.opt_state.is_empty());
+        assert!(root.probe_seed.is_none() && root.rank.is_none());
+        let body = root.into_body(Hash32([1; 32]), Hash32([2; 32]), None);
+        assert_eq!(body.probe_seed, Hash32([1; 32]));
+        // The record itself holds every field but `rank`.
+        let mut record = serde_json::to_value(&body).unwrap();
+        assert!(record.get("rank").is_none());
+        serde_json::from_value::<RootBody>(record.clone()).unwrap();
+        record.as_object_mut().unwrap().remove("versions");
+        assert!(serde_json::from_value::<RootBody>(record).is_err());
+        // Neither takes a field it does not declare.
+        let mut unknown = input();
+        unknown["challenge_key_commitment"] = serde_json::json!(vec![0u8; 32]);
+        assert!(serde_json::from_value::<RootInput>(unknown).is_err());
+    }
 }
