@@ -7,9 +7,8 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::reader::{resolve, Reader};
-use crate::records::{
-    Body, CheckKind, Leaf, ProgramBody, Rank, Sampling, Status, Tolerance, TolerancePolicy, Verdict,
-};
+use crate::records::{Body, CheckKind, Leaf, ProgramBody, Rank, Sampling, Status, Verdict};
+use crate::tolerance::{Tolerance, TolerancePolicy};
 use crate::verify::{verify_path, CheckCounts};
 
 /// One program record.

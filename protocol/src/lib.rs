@@ -103,12 +103,14 @@
 #![warn(missing_docs)]
 
 mod challenge;
+mod check;
 mod envelope;
 mod error;
 mod hash;
 mod inspect;
 mod reader;
 mod records;
+mod tolerance;
 mod verify;
 mod writer;
 
@@ -117,6 +119,7 @@ pub mod packing;
 pub use challenge::{
     audit_key, derive_audit_challenge, derive_challenge, key_commitment, AuditChallenge, Challenge,
 };
+pub use check::InvalidCheck;
 pub use envelope::{encode as encode_envelope, record_digest, RawRecord, MAX_PAYLOAD_BYTES};
 pub use error::{Error, Position, Problem, Result};
 pub use hash::{
@@ -126,9 +129,11 @@ pub use inspect::{inspect_path, Inspection, LayoutSummary, ProgramSummary};
 pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
     Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Overlap,
-    Payload, Precision, ProgramBody, Rank, RootBody, Sampling, SnapshotBody, Status, StepBody,
-    StepEvidence, Tolerance, TolerancePolicy, Verdict, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD,
-    PROTOCOL_VERSION,
+    Payload, Precision, ProgramBody, Rank, RootBody, RootInput, Sampling, SnapshotBody, Status,
+    StepBody, StepEvidence, Verdict, PROTOCOL_VERSION,
+};
+pub use tolerance::{
+    Outcome, Tolerance, ToleranceError, TolerancePolicy, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD,
 };
 pub use verify::{read_verified, verify_path, verify_reader, CheckCounts, Report, Verified};
-pub use writer::{RootInput, StepReceipt, Writer, WriterOptions};
+pub use writer::{StepReceipt, Writer, WriterOptions};

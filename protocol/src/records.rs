@@ -2,7 +2,9 @@
 //!
 //! A payload is a CBOR map `{"v", "kind", "seq", "prev", "body"}`; the body's
 //! shape depends on `kind`. Bodies reject unknown fields, so a record written
-//! by a newer protocol version is never half-understood.
+//! by a newer protocol version is never half-understood. The root record's
+//! fields are declared once, for the record ([`RootBody`]) and the writer's
+//! input ([`RootInput`]) alike.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -10,6 +12,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::hash::{Bytes, Hash32};
+use crate::tolerance::{Tolerance, TolerancePolicy};
 
 /// The protocol version this crate writes and reads.
 pub const PROTOCOL_VERSION: u64 = 3;
@@ -132,142 +135,6 @@ pub enum Sampling {
     },
 }
 
-/// Comparison tolerance: `|committed - recomputed| <= abs + rel *
-/// |committed| + spread * s`, where `s` is the spread a check measured for
-/// the value (over its ensemble of `replays` perturbed replays; zero when
-/// none was measured).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Tolerance {
-    /// Absolute term, finite and non-negative.
-    pub abs: f64,
-    /// Relative term, finite and non-negative.
-    pub rel: f64,
-    /// Factor on the measured spread, finite and non-negative.
-    pub spread: f64,
-    /// Perturbed replays an update check runs to measure the spread (0:
-    /// none, and then `spread` plays no part).
-    pub replays: u64,
-}
-
-/// The factor on a value's measured spread under [`TolerancePolicy::Program`].
-///
-/// Over 4,800 honest checks of bf16, f16 and f32 training steps the largest
-/// `|committed - recomputed| / spread` was about 2.4, so 32 leaves the bound
-/// at least ten times the largest honest difference (`docs/soundness.md`).
-pub const ENSEMBLE_SPREAD: f64 = 32.0;
-/// The perturbation ensemble's size under [`TolerancePolicy::Program`]:
-/// members `0..ENSEMBLE_REPLAYS` (`zkdv_runtime::rounding`).
-pub const ENSEMBLE_REPLAYS: u64 = 8;
-
-impl Tolerance {
-    /// `abs + rel * |committed|` alone, without a perturbation ensemble.
-    pub const fn fixed(abs: f64, rel: f64) -> Tolerance {
-        Tolerance {
-            abs,
-            rel,
-            spread: 0.0,
-            replays: 0,
-        }
-    }
-
-    /// The largest `|committed - recomputed|` that passes for a finite
-    /// `committed` value whose measured spread is `spread`.
-    pub fn bound(&self, committed: f64, spread: f64) -> f64 {
-        self.abs + self.rel * committed.abs() + self.spread * spread
-    }
-
-    /// Whether `recomputed` is within tolerance of `committed`, given the
-    /// measured rounding `spread` of the value (0 when none was measured).
-    ///
-    /// Non-finite values are data (a NaN in a batch, an overflow that a
-    /// loss scaler then skips), not rounding: they agree only with the same
-    /// non-finite value (NaN with NaN, `+inf` with `+inf`), and never with
-    /// a finite one. A committed infinity therefore allows no difference
-    /// (without the rule, `|inf - x| <= inf` would accept anything).
-    ///
-    /// ```
-    /// use zkdv_protocol::Tolerance;
-    /// let t = Tolerance::fixed(1e-6, 1e-5);
-    /// assert!(t.accepts(1.0, 1.0 + 1e-6, 0.0));
-    /// assert!(!t.accepts(1.0, 1.1, 0.0));
-    /// assert!(t.accepts(f64::NAN, f64::NAN, 0.0));
-    /// assert!(!t.accepts(f64::INFINITY, 1.0, 0.0));
-    /// assert!(!t.accepts(1.0, f64::NAN, 0.0));
-    /// ```
-    pub fn accepts(&self, committed: f64, recomputed: f64, spread: f64) -> bool {
-        if !(committed.is_finite() && recomputed.is_finite()) {
-            return (committed.is_nan() && recomputed.is_nan()) || committed == recomputed;
-        }
-        (committed - recomputed).abs() <= self.bound(committed, spread)
-    }
-
-    /// The position of the first pair out of tolerance, if any; `spread`,
-    /// when given, holds one measured spread per value.
-    pub fn first_outside(
-        &self,
-        committed: &[f64],
-        recomputed: &[f64],
-        spread: Option<&[f64]>,
-    ) -> Option<usize> {
-        committed
-            .iter()
-            .zip(recomputed)
-            .enumerate()
-            .position(|(i, (&c, &r))| {
-                !self.accepts(c, r, spread.and_then(|s| s.get(i)).copied().unwrap_or(0.0))
-            })
-    }
-
-    /// What one ensemble member adds to a value's spread: its distance from
-    /// the nominal replay, or nothing where either is non-finite (a member
-    /// that overflows measures no rounding, and an infinite spread would
-    /// accept anything).
-    pub fn ensemble_difference(member: f64, nominal: f64) -> f64 {
-        let d = (member - nominal).abs();
-        if d.is_finite() {
-            d
-        } else {
-            0.0
-        }
-    }
-
-    /// Whether every term is finite and non-negative.
-    pub fn is_valid(&self) -> bool {
-        [self.abs, self.rel, self.spread]
-            .iter()
-            .all(|x| x.is_finite() && *x >= 0.0)
-    }
-
-    /// The tolerance of a program with `precision` in a session whose root
-    /// has this tolerance and `policy`: under [`TolerancePolicy::Program`]
-    /// the root's `abs` and `rel` plus the perturbation ensemble
-    /// ([`ENSEMBLE_SPREAD`], [`ENSEMBLE_REPLAYS`]); under
-    /// [`TolerancePolicy::Fixed`] the root's. The precision decides which
-    /// perturbations act (narrow roundings only exist in a program that
-    /// computes in `f16` or `bf16`), not the rule.
-    pub fn for_program(&self, policy: TolerancePolicy, _precision: &Precision) -> Tolerance {
-        match policy {
-            TolerancePolicy::Program => Tolerance {
-                spread: ENSEMBLE_SPREAD,
-                replays: ENSEMBLE_REPLAYS,
-                ..*self
-            },
-            TolerancePolicy::Fixed => *self,
-        }
-    }
-}
-
-/// How a session's programs get their tolerance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TolerancePolicy {
-    /// Every program uses the root's tolerance (one the user gave).
-    Fixed,
-    /// Each program's follows from its precision ([`Tolerance::for_program`]).
-    Program,
-}
-
 /// What `--zkdv-precision-report` found in an attested program.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -300,15 +167,82 @@ impl Leaf {
     }
 }
 
-/// Body of the root record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RootBody {
+/// Declares [`RootBody`], the root record's body, and [`RootInput`], the
+/// part of it a session chooses, from one list of the chosen fields: each
+/// is written once, with its documentation, and
+/// [`RootInput::into_body`] moves every one of them. The two structs
+/// differ only where they must: the writer draws the probe seed when an
+/// input has none and adds the challenge-key commitment and the session
+/// key; a field marked `#[input(default)]` may be left out of an input.
+/// `rank` is the record's last field, after those the writer adds.
+macro_rules! root_record {
+    ($(
+        $(#[doc = $doc:literal])*
+        $(#[input($($input:tt)*)])?
+        pub $name:ident: $ty:ty,
+    )*) => {
+        /// Body of the root record.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct RootBody {
+            $($(#[doc = $doc])* pub $name: $ty,)*
+            /// Seed of the session's probe maps.
+            pub probe_seed: Hash32,
+            /// `derive_key(KEY_COMMITMENT_CONTEXT, challenge_key)`.
+            pub challenge_key_commitment: Hash32,
+            /// Ed25519 public key that signs every record, if the session signs.
+            pub session_key: Option<Bytes<32>>,
+            /// The process's place in a data-parallel group, when the session is one
+            /// rank of several (each rank writes its own transcript). Absent for a
+            /// single process, and then not encoded at all.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub rank: Option<Rank>,
+        }
+
+        /// The caller's part of the root record ([`RootBody`]); the writer
+        /// adds the challenge-key commitment, the session key and (unless
+        /// given) a fresh probe seed.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct RootInput {
+            $($(#[doc = $doc])* $(#[serde($($input)*)])? pub $name: $ty,)*
+            /// Probe seed; drawn from the operating system when absent.
+            #[serde(default)]
+            pub probe_seed: Option<Hash32>,
+            /// The rank of a data-parallel group this session is, if any.
+            #[serde(default)]
+            pub rank: Option<Rank>,
+        }
+
+        impl RootInput {
+            /// The root record of this input, with `probe_seed` (this
+            /// input's, or one the writer drew) and the fields the writer
+            /// adds.
+            pub(crate) fn into_body(
+                self,
+                probe_seed: Hash32,
+                challenge_key_commitment: Hash32,
+                session_key: Option<Bytes<32>>,
+            ) -> RootBody {
+                RootBody {
+                    $($name: self.$name,)*
+                    probe_seed,
+                    challenge_key_commitment,
+                    session_key,
+                    rank: self.rank,
+                }
+            }
+        }
+    };
+}
+
+root_record! {
     /// Prover name, `whitebox-jax` or `whitebox-torch`.
     pub prover: String,
     /// The configuration's name.
     pub config_name: String,
     /// Versions of the software that produced the transcript.
+    #[input(default)]
     pub versions: BTreeMap<String, String>,
     /// Sampling policy.
     pub sampling: Sampling,
@@ -326,20 +260,10 @@ pub struct RootBody {
     /// Parameter layout in tree order.
     pub params: Vec<Leaf>,
     /// Optimizer-state layout in tree order (may be empty).
+    #[input(default)]
     pub opt_state: Vec<Leaf>,
     /// Layout of the packed batch.
     pub batch: Vec<Leaf>,
-    /// Seed of the session's probe maps.
-    pub probe_seed: Hash32,
-    /// `derive_key(KEY_COMMITMENT_CONTEXT, challenge_key)`.
-    pub challenge_key_commitment: Hash32,
-    /// Ed25519 public key that signs every record, if the session signs.
-    pub session_key: Option<Bytes<32>>,
-    /// The process's place in a data-parallel group, when the session is one
-    /// rank of several (each rank writes its own transcript). Absent for a
-    /// single process, and then not encoded at all.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rank: Option<Rank>,
 }
 
 /// One rank of a data-parallel group (DDP): which one, of how many, and the
@@ -593,4 +517,44 @@ pub struct CloseBody {
     pub status: Status,
     /// The failure that poisoned the session, if any.
     pub failure: Option<Failure>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An input as the Python session gives it: only the required fields.
+    fn input() -> serde_json::Value {
+        serde_json::json!({
+            "prover": "whitebox-jax",
+            "config_name": "c",
+            "sampling": {"every": {"n": 1}},
+            "tolerance": {"abs": 0.0, "rel": 0.0, "spread": 0.0, "replays": 0},
+            "tolerance_policy": "fixed",
+            "rolling_window": 1,
+            "probe_ratio": 1.0,
+            "snapshot_interval": 1,
+            "params": [],
+            "batch": [],
+        })
+    }
+
+    #[test]
+    fn an_input_may_leave_out_what_the_record_must_hold() {
+        let root: RootInput = serde_json::from_value(input()).unwrap();
+        assert!(root.versions.is_empty() && root.opt_state.is_empty());
+        assert!(root.probe_seed.is_none() && root.rank.is_none());
+        let body = root.into_body(Hash32([1; 32]), Hash32([2; 32]), None);
+        assert_eq!(body.probe_seed, Hash32([1; 32]));
+        // The record itself holds every field but `rank`.
+        let mut record = serde_json::to_value(&body).unwrap();
+        assert!(record.get("rank").is_none());
+        serde_json::from_value::<RootBody>(record.clone()).unwrap();
+        record.as_object_mut().unwrap().remove("versions");
+        assert!(serde_json::from_value::<RootBody>(record).is_err());
+        // Neither takes a field it does not declare.
+        let mut unknown = input();
+        unknown["challenge_key_commitment"] = serde_json::json!(vec![0u8; 32]);
+        assert!(serde_json::from_value::<RootInput>(unknown).is_err());
+    }
 }

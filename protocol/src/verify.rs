@@ -435,8 +435,7 @@ impl Verifier {
     }
 
     fn check_record(&mut self, at: Position, check: &CheckBody) -> Result<(), Problem> {
-        let session = self.session();
-        let root = &session.body;
+        let root = &self.session().body;
         if check.step >= self.steps.len() as u64 {
             return Err(Problem::Invalid(format!(
                 "check of step {} precedes that step's record",
@@ -457,87 +456,26 @@ impl Verifier {
                 check.tolerance, check.step, tolerance
             )));
         }
-        let may_measure = tolerance.replays > 0;
-        if !check.spread.is_empty() && (!may_measure || check.spread.len() != check.committed.len())
-        {
-            return Err(Problem::Invalid(format!(
-                "check records {} spread values; {}",
-                check.spread.len(),
-                if may_measure {
-                    format!("a check records none or {}", check.committed.len())
-                } else {
-                    "only a check under a perturbation ensemble records any".to_owned()
-                }
-            )));
-        }
-        if let Some(s) = check.spread.iter().find(|s| !(s.is_finite() && **s >= 0.0)) {
-            return Err(Problem::Invalid(format!(
-                "spread {s} must be finite and non-negative"
-            )));
-        }
-        if check.committed.is_empty() || check.committed.len() != check.recomputed.len() {
-            return Err(Problem::Invalid(format!(
-                "check compares {} committed with {} recomputed values (need equal, non-zero counts)",
-                check.committed.len(),
-                check.recomputed.len()
-            )));
-        }
-        match check.kind {
-            CheckKind::Update => {
-                let expected = if session.optimizer_state > 0 { 2 } else { 1 };
-                if check.indices.len() != expected || check.committed.len() != expected {
-                    return Err(Problem::Invalid(format!(
-                        "update check needs {expected} indices and values (parameter{}), found {} and {}",
-                        if expected == 2 { ", optimizer state" } else { "" },
-                        check.indices.len(),
-                        check.committed.len()
-                    )));
-                }
-            }
-            CheckKind::State => {
-                if !check.indices.is_empty() {
-                    return Err(Problem::Invalid(
-                        "state check must not carry indices".into(),
-                    ));
-                }
-            }
-        }
-        if check.replay_length >= root.snapshot_interval {
-            return Err(Problem::Invalid(format!(
-                "replay of {} transitions exceeds what snapshot interval {} allows",
-                check.replay_length, root.snapshot_interval
-            )));
-        }
-        let spread = (!check.spread.is_empty()).then_some(check.spread.as_slice());
-        let bad = check
-            .tolerance
-            .first_outside(&check.committed, &check.recomputed, spread);
-        let within = bad.is_none();
-        if within != (check.verdict == Verdict::Pass) {
-            return Err(Problem::Invalid(format!(
-                "verdict {:?} contradicts the recorded values{}",
-                check.verdict,
-                bad.map(|i| format!(
-                    " (value {i}: committed {}, recomputed {})",
-                    check.committed[i], check.recomputed[i]
-                ))
-                .unwrap_or_default()
-            )));
-        }
-        if let Some(i) = bad {
+        check
+            .validate(root)
+            .map_err(|e| Problem::Invalid(e.to_string()))?;
+        // The body is valid, so its values compare, and a refused pair means
+        // a failed check.
+        if let Some(o) = check.outcome().ok().flatten().filter(|o| !o.passed) {
             if self.mode == Mode::Audit {
                 return Err(Problem::CheckFailed {
                     step: check.step,
                     kind: check.kind,
                     detail: format!(
-                        "value {i}{} committed {} but replay gives {}",
+                        "value {}{} committed {} but replay gives {}",
+                        o.index,
                         check
                             .indices
-                            .get(i)
+                            .get(o.index)
                             .map(|c| format!(" (coordinate {c})"))
                             .unwrap_or_default(),
-                        check.committed[i],
-                        check.recomputed[i]
+                        o.committed,
+                        o.recomputed
                     ),
                 });
             }

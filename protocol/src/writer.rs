@@ -7,13 +7,11 @@
 //! record at the end, which the reader reports. `close` fsyncs the file and
 //! the directory.
 
-use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use ed25519_dalek::{Signer, SigningKey};
-use serde::{Deserialize, Serialize};
 
 use crate::challenge::{derive_challenge, key_commitment, Challenge};
 use crate::envelope::{encode, record_digest, EnvelopeReader};
@@ -22,50 +20,10 @@ use crate::evidence::{Bundle, EVIDENCE_EXTENSION};
 use crate::hash::{Bytes, Hash32};
 use crate::reader::{Record, RECORDS_FILE};
 use crate::records::{
-    Artifact, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Payload, ProgramBody,
-    Rank, RootBody, Sampling, SnapshotBody, Status, StepBody, Tolerance, TolerancePolicy,
-    PROTOCOL_VERSION,
+    Artifact, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Payload, ProgramBody, RootBody,
+    RootInput, SnapshotBody, Status, StepBody, PROTOCOL_VERSION,
 };
 use crate::verify::{Mode, Verifier};
-
-/// The caller's part of the root record; the writer adds the challenge-key
-/// commitment, the session key and (unless given) a fresh probe seed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RootInput {
-    /// Prover name, `whitebox-jax` or `whitebox-torch`.
-    pub prover: String,
-    /// Configuration name.
-    pub config_name: String,
-    /// Software versions.
-    #[serde(default)]
-    pub versions: BTreeMap<String, String>,
-    /// Sampling policy.
-    pub sampling: Sampling,
-    /// Float tolerance of checks.
-    pub tolerance: Tolerance,
-    /// How programs derive theirs from it.
-    pub tolerance_policy: TolerancePolicy,
-    /// Rolling-hash window in words.
-    pub rolling_window: u64,
-    /// Probe ratio in `(0, 1]`.
-    pub probe_ratio: f64,
-    /// Snapshot interval in steps.
-    pub snapshot_interval: u64,
-    /// Parameter layout.
-    pub params: Vec<Leaf>,
-    /// Optimizer-state layout.
-    #[serde(default)]
-    pub opt_state: Vec<Leaf>,
-    /// Packed batch layout.
-    pub batch: Vec<Leaf>,
-    /// Probe seed; drawn from the operating system when absent.
-    #[serde(default)]
-    pub probe_seed: Option<Hash32>,
-    /// The rank of a data-parallel group this session is, if any.
-    #[serde(default)]
-    pub rank: Option<Rank>,
-}
 
 /// Secrets of a session. Both are drawn from the operating system unless
 /// given (tests and test vectors give them).
@@ -182,26 +140,13 @@ impl Writer {
             Some(seed) => seed,
             None => Hash32(random32()?),
         };
-        let body = RootBody {
-            prover: root.prover,
-            config_name: root.config_name,
-            versions: root.versions,
-            sampling: root.sampling,
-            tolerance: root.tolerance,
-            tolerance_policy: root.tolerance_policy,
-            rolling_window: root.rolling_window,
-            probe_ratio: root.probe_ratio,
-            snapshot_interval: root.snapshot_interval,
-            params: root.params,
-            opt_state: root.opt_state,
-            batch: root.batch,
+        let body = root.into_body(
             probe_seed,
-            challenge_key_commitment: key_commitment(&challenge_key),
-            session_key: signing_key
+            key_commitment(&challenge_key),
+            signing_key
                 .as_ref()
                 .map(|k| Bytes(k.verifying_key().to_bytes())),
-            rank: root.rank,
-        };
+        );
         let mut writer = Writer {
             dir: dir.to_owned(),
             file,

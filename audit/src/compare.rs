@@ -1,0 +1,215 @@
+//! The audit's comparisons, each through the protocol's tolerance rule
+//! ([`Tolerance::compare`]): a step's replayed update sketches against the
+//! retained ones, the replayed state against the next retained snapshot,
+//! and the attested program at the audit's coordinates against the
+//! replay's values there. Each names its first difference as a
+//! [`Failure`].
+
+use zkdv_hashing::DType;
+use zkdv_protocol::evidence::Bundle;
+use zkdv_protocol::{AuditChallenge, Outcome, Tolerance, ToleranceError};
+use zkdv_runtime::{Program, Tensor};
+
+use crate::replay::{run_as, StepError};
+use crate::transcript::Transcript;
+use crate::values::flat_element;
+use crate::Failure;
+
+/// The failure a refused pair of a comparison at `step` makes.
+fn failure(step: u64, what: String, refused: Outcome) -> Failure {
+    Failure {
+        step,
+        what,
+        committed: refused.committed,
+        recomputed: refused.recomputed,
+        allowed: refused.allowed,
+    }
+}
+
+/// The pair a comparison refused, if any.
+fn refused(outcome: Option<Outcome>) -> Option<Outcome> {
+    outcome.filter(|o| !o.passed)
+}
+
+/// Step `step`'s retained update sketch values (`committed`, from `update`)
+/// against the replay's, with the measured `spread` when there is one.
+pub(crate) fn update_sketches(
+    tolerance: &Tolerance,
+    step: u64,
+    update: &Bundle,
+    committed: &[f64],
+    recomputed: &[f64],
+    spread: Option<&[f64]>,
+) -> Result<Option<Failure>, ToleranceError> {
+    let outcome = tolerance.compare(committed, recomputed, spread)?;
+    Ok(refused(outcome).map(|o| {
+        let what = locate(update, o.index).map_or_else(
+            || format!("update sketch value {}", o.index),
+            |(path, k)| format!("update sketch of {path}[{k}]"),
+        );
+        failure(step, what, o)
+    }))
+}
+
+/// The state replayed through step `step` (`mine`) against the tensors of
+/// the retained snapshot of step `step + 1` (`theirs`), leaf by leaf, with
+/// the measured `spread` of each leaf when there is one.
+pub(crate) fn snapshot(
+    t: &Transcript,
+    tolerance: &Tolerance,
+    step: u64,
+    theirs: &[Vec<f64>],
+    mine: &[Vec<f64>],
+    spread: Option<&[Vec<f64>]>,
+) -> Result<Option<Failure>, ToleranceError> {
+    for (index, (a, b)) in theirs.iter().zip(mine).enumerate() {
+        let leaf_spread = spread.and_then(|s| s.get(index)).map(Vec::as_slice);
+        if let Some(o) = refused(tolerance.compare(a, b, leaf_spread)?) {
+            let what = format!(
+                "state {}[{}] at snapshot {}",
+                t.state_path(index),
+                o.index,
+                step + 1
+            );
+            return Ok(Some(failure(step, what, o)));
+        }
+    }
+    Ok(None)
+}
+
+/// The attested program at the audit's coordinates against the replay's
+/// values there (`outputs` of the replay from `inputs`); `Some` names the
+/// first difference (with step 0: the caller knows the step).
+pub(crate) fn attested(
+    attested: &Program,
+    inputs: &[Tensor],
+    outputs: &[Tensor],
+    challenge: &AuditChallenge,
+    n_params: usize,
+    n_state: usize,
+    tolerance: &Tolerance,
+) -> Result<Option<Failure>, StepError> {
+    let index = |i: u64| {
+        Tensor::from_le_bytes(DType::U64, &[], &i.to_le_bytes()).map_err(|e| e.to_string())
+    };
+    let mut arguments = inputs.to_vec();
+    arguments.push(index(challenge.parameter_index)?);
+    arguments.push(index(challenge.optimizer_state_index.unwrap_or(0))?);
+    let run = |member: Option<u64>| -> Result<Vec<f64>, String> {
+        let results = run_as(attested, arguments.clone(), member)
+            .map_err(|e| format!("the attested program failed: {e}"))?;
+        results
+            .iter()
+            .take(2)
+            .map(|r| flat_element(std::slice::from_ref(r), 0))
+            .collect()
+    };
+    let recomputed = run(None)?;
+    // What the replay computed there: the delta, then the post-optimizer state.
+    let missing = || {
+        format!(
+            "the replay program returns {} results, fewer than the state and a delta per \
+             parameter",
+            outputs.len()
+        )
+    };
+    let deltas = outputs
+        .get(n_state..n_state + n_params)
+        .ok_or_else(missing)?;
+    let post_state = outputs.get(n_params..n_state).ok_or_else(missing)?;
+    let mut reference = vec![f64::from(
+        flat_element(deltas, challenge.parameter_index)? as f32
+    )];
+    if let Some(s) = challenge.optimizer_state_index {
+        reference.push(f64::from(flat_element(post_state, s)? as f32));
+    }
+    // The values both give.
+    let n = reference.len().min(recomputed.len());
+    let (reference, recomputed) = (&reference[..n], &recomputed[..n]);
+    let spread = if tolerance.needs_spread(reference, recomputed) {
+        Some(
+            tolerance.measure_spread(recomputed, |m| -> Result<_, StepError> {
+                let mut values = run(Some(m))?;
+                values.truncate(n);
+                Ok(values)
+            })?,
+        )
+    } else {
+        None
+    };
+    let outcome = tolerance.compare(reference, recomputed, spread.as_deref())?;
+    Ok(refused(outcome).map(|o| {
+        let what = if o.index == 0 {
+            format!(
+                "attested delta at parameter index {}",
+                challenge.parameter_index
+            )
+        } else {
+            format!(
+                "attested optimizer state at index {}",
+                challenge.optimizer_state_index.unwrap_or(0)
+            )
+        };
+        failure(0, what, o)
+    }))
+}
+
+/// The leaf and position of flat sketch value `i`.
+fn locate(update: &Bundle, mut i: usize) -> Option<(String, usize)> {
+    for leaf in &update.leaves {
+        let n = leaf.data.len() / leaf.dtype.size_bytes().max(1);
+        if i < n {
+            return Some((leaf.path.clone(), i));
+        }
+        i -= n;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zkdv_protocol::evidence::EvidenceLeaf;
+
+    fn update(leaves: &[(&str, usize)]) -> Bundle {
+        let mut bundle = Bundle::default();
+        for &(path, n) in leaves {
+            bundle.leaves.push(EvidenceLeaf {
+                path: path.into(),
+                dtype: DType::F32,
+                shape: vec![n as u64],
+                data: vec![0; 4 * n],
+            });
+        }
+        bundle
+    }
+
+    #[test]
+    fn the_first_sketch_value_outside_the_tolerance_is_named_with_its_bound() {
+        let tolerance = Tolerance {
+            abs: 1e-6,
+            rel: 1e-3,
+            spread: 2.0,
+            replays: 8,
+        };
+        let update = update(&[("w", 1), ("b", 2)]);
+        let committed = [1.0, 2.0, 3.0];
+        let compare = |recomputed: &[f64], spread: Option<&[f64]>| {
+            update_sketches(&tolerance, 7, &update, &committed, recomputed, spread).unwrap()
+        };
+        assert_eq!(compare(&[1.0, 2.0, 3.0], None), None);
+        let f = compare(&[1.0, 2.01, 3.5], None).unwrap();
+        assert_eq!(
+            (f.step, f.what.as_str(), f.committed, f.recomputed),
+            (7, "update sketch of b[0]", 2.0, 2.01)
+        );
+        assert!((f.allowed - (1e-6 + 2e-3)).abs() < 1e-12);
+        // The spread widens the bound: 0.01 is inside 2e-3 + 2 * 0.005.
+        assert_eq!(compare(&[1.0, 2.01, 3.5], Some(&[0.0, 0.005, 0.3])), None);
+        // A NaN never passes, and allows nothing.
+        let f = compare(&[1.0, 2.0, f64::NAN], None).unwrap();
+        assert_eq!(f.what, "update sketch of b[1]");
+        // Values of another count than the replay's are refused.
+        assert!(update_sketches(&tolerance, 7, &update, &committed, &[1.0], None).is_err());
+    }
+}

@@ -1,0 +1,234 @@
+//! Retained evidence, bound to the records that commit to it: a snapshot's
+//! tensors re-hash to the snapshot record's state commitment, a step's
+//! batch to its batch commitment, its update sketches to its update
+//! commitment. Nothing is replayed from evidence that does not.
+
+use zkdv_hashing::{commit_batch, DType, ProbeMap};
+use zkdv_protocol::evidence::Bundle;
+use zkdv_protocol::packing::BatchLayout;
+use zkdv_protocol::{RootBody, SnapshotBody, StepBody, StepEvidence};
+use zkdv_runtime::{Program, Tensor};
+
+use crate::replay::StepError;
+use crate::transcript::{evidence_error, Transcript};
+use crate::values::{tensor, values};
+use crate::AuditError;
+
+/// The snapshot's tensors in root order (parameters, then optimizer state),
+/// checked against the snapshot record's commitment and the root's layout.
+pub(crate) fn load_state(
+    t: &Transcript,
+    snapshot: &SnapshotBody,
+) -> Result<Vec<Tensor>, AuditError> {
+    let artifact = snapshot.artifact.as_ref().ok_or_else(|| {
+        AuditError::Unusable(format!("snapshot {} was not retained", snapshot.step))
+    })?;
+    let bundle = t.bundle(artifact)?;
+    let digest = bundle
+        .tree_commitment()
+        .map_err(|e| evidence_error(artifact, e.to_string()))?;
+    if digest.as_bytes() != snapshot.state.as_bytes() {
+        return Err(evidence_error(
+            artifact,
+            format!(
+                "does not re-hash to snapshot {}'s state commitment",
+                snapshot.step
+            ),
+        ));
+    }
+    let layout: Vec<_> = t.root.params.iter().chain(&t.root.opt_state).collect();
+    if layout.len() != bundle.leaves.len() {
+        return Err(evidence_error(
+            artifact,
+            format!(
+                "holds {} tensors, the root's layout {}",
+                bundle.leaves.len(),
+                layout.len()
+            ),
+        ));
+    }
+    bundle
+        .leaves
+        .iter()
+        .zip(layout)
+        .map(|(leaf, expected)| {
+            if leaf.shape != expected.shape || leaf.dtype.tag() != expected.dtype {
+                return Err(evidence_error(
+                    artifact,
+                    format!(
+                        "tensor {:?} is {} {:?}, the root's {} is {} {:?}",
+                        leaf.path,
+                        leaf.dtype.tag(),
+                        leaf.shape,
+                        expected.path,
+                        expected.dtype,
+                        expected.shape
+                    ),
+                ));
+            }
+            tensor(leaf).map_err(|e| evidence_error(artifact, e))
+        })
+        .collect()
+}
+
+/// What replaying one step needs, checked against its records once.
+pub(crate) struct StepInputs {
+    /// The replay program's batch arguments.
+    pub(crate) batch: Vec<Tensor>,
+    /// The retained update sketches.
+    pub(crate) update: Bundle,
+    /// Their values, concatenated.
+    pub(crate) committed: Vec<f64>,
+    /// The probe map of each update sketch.
+    pub(crate) probes: Vec<ProbeMap>,
+}
+
+/// The evidence of step `j`, bound to its record, ready for `replay` (the
+/// replay program of the step's own program record).
+pub(crate) fn prepare_step(
+    t: &Transcript,
+    replay: &Program,
+    j: u64,
+    step: &StepBody,
+) -> Result<StepInputs, StepError> {
+    let evidence = step.evidence.as_ref().ok_or_else(|| {
+        AuditError::Unusable(format!(
+            "step {j} has no retained batch: the session retained snapshots only \
+             (ZKDV(..., retain=\"all\") retains what an audit replays)"
+        ))
+    })?;
+    let words = batch_words(t, j, step, evidence)?;
+    let update = update_sketches(t, j, step, evidence)?;
+    let n_state = t.root.params.len() + t.root.opt_state.len();
+    let batch = unpack_batch(replay, n_state, step, &words)?;
+    let probes = probe_maps(&t.root, &update)?;
+    let committed = update
+        .leaves
+        .iter()
+        .map(|l| tensor(l).and_then(|x| values(&x)))
+        .collect::<Result<Vec<_>, _>>()?
+        .concat();
+    Ok(StepInputs {
+        batch,
+        update,
+        committed,
+        probes,
+    })
+}
+
+/// The packed batch of step `j`, which must re-hash to its record's batch
+/// commitment.
+fn batch_words(
+    t: &Transcript,
+    j: u64,
+    step: &StepBody,
+    evidence: &StepEvidence,
+) -> Result<Vec<u32>, AuditError> {
+    let batch = t.bundle(&evidence.batch)?;
+    let words = match batch.leaves.as_slice() {
+        [leaf] => leaf
+            .words()
+            .map_err(|e| evidence_error(&evidence.batch, e.to_string()))?,
+        _ => {
+            return Err(evidence_error(
+                &evidence.batch,
+                "holds more than the packed batch".into(),
+            ))
+        }
+    };
+    let b = &step.batch;
+    let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+    let commitment = commit_batch(&words, size(b.rows), size(b.width), size(b.window))
+        .map_err(|e| evidence_error(&evidence.batch, e.to_string()))?;
+    if commitment.root.as_bytes() != b.root.as_bytes() {
+        return Err(evidence_error(
+            &evidence.batch,
+            format!("does not re-hash to step {j}'s batch commitment"),
+        ));
+    }
+    Ok(words)
+}
+
+/// The update sketches of step `j`, which must re-hash to its record's
+/// update commitment.
+fn update_sketches(
+    t: &Transcript,
+    j: u64,
+    step: &StepBody,
+    evidence: &StepEvidence,
+) -> Result<Bundle, AuditError> {
+    let update = t.bundle(&evidence.update)?;
+    let digest = update
+        .tree_commitment()
+        .map_err(|e| evidence_error(&evidence.update, e.to_string()))?;
+    if digest.as_bytes() != step.update.as_bytes() {
+        return Err(evidence_error(
+            &evidence.update,
+            format!("does not re-hash to step {j}'s update commitment"),
+        ));
+    }
+    Ok(update)
+}
+
+/// The replay's typed batch arguments, unpacked from the packed `words`
+/// with the layout of the step's own program (its replay program's batch
+/// arguments, those after the `n_state` state arguments; the verifier has
+/// checked the step's packed shape against that program record's batch
+/// layout).
+fn unpack_batch(
+    replay: &Program,
+    n_state: usize,
+    step: &StepBody,
+    words: &[u32],
+) -> Result<Vec<Tensor>, String> {
+    let b = &step.batch;
+    let leaves: Vec<(Vec<u64>, DType)> = replay
+        .arguments()
+        .get(n_state..)
+        .unwrap_or(&[])
+        .iter()
+        .map(|a| {
+            Ok((
+                a.shape.iter().map(|&d| d as u64).collect(),
+                a.element.dtype().map_err(|e| e.to_string())?,
+            ))
+        })
+        .collect::<Result<_, String>>()?;
+    let layout = BatchLayout::of(&leaves, b.window).map_err(|e| e.to_string())?;
+    if layout.shape() != (b.rows, b.width) {
+        return Err(format!(
+            "the replay program's batch arguments pack to {:?}, the step committed {} x {}",
+            layout.shape(),
+            b.rows,
+            b.width
+        ));
+    }
+    let unpacked = layout.unpack(words).map_err(|e| e.to_string())?;
+    leaves
+        .iter()
+        .zip(&unpacked)
+        .map(|((shape, dtype), bytes)| {
+            Tensor::from_le_bytes(*dtype, shape, bytes).map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// The probe map of each update sketch: a local gradient is sketched with
+/// its parameter's map.
+fn probe_maps(root: &RootBody, update: &Bundle) -> Result<Vec<ProbeMap>, String> {
+    update
+        .leaves
+        .iter()
+        .map(|leaf| {
+            let path = leaf.path.strip_prefix("local_grad/").unwrap_or(&leaf.path);
+            let shape = root
+                .params
+                .iter()
+                .find(|p| p.path == path)
+                .map(|p| p.shape.clone())
+                .ok_or_else(|| format!("update sketch {path:?} names no parameter"))?;
+            ProbeMap::generate(root.probe_seed.as_bytes(), path, &shape, root.probe_ratio)
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}

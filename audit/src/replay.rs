@@ -1,0 +1,452 @@
+//! Replaying a segment: the steps from a retained snapshot to the last
+//! audited step that shares it, each re-executed by its program record's
+//! replay program from the retained batch, and compared as it goes
+//! ([`crate::compare`]) with the retained update sketches, the attested
+//! program at an audited step, and the next retained snapshot.
+//!
+//! When a comparison exceeds its fixed bound under a tolerance with a
+//! perturbation ensemble, the segment so far is replayed by each member of
+//! the ensemble to measure the rounding spread of every compared value
+//! ([`zkdv_protocol::Tolerance::measure_spread`]); the replay starts from a
+//! snapshot, so a value's spread includes what rounding carried over from
+//! the segment's earlier steps.
+
+use std::collections::{BTreeMap, HashMap};
+
+use zkdv_hashing::ProbeMap;
+use zkdv_protocol::evidence::Bundle;
+use zkdv_protocol::{Artifact, AuditChallenge, StepBody, Tolerance, ToleranceError};
+use zkdv_runtime::{Program, Tensor};
+
+use crate::compare;
+use crate::evidence::{load_state, prepare_step, StepInputs};
+use crate::transcript::Transcript;
+use crate::values::{dtype_of, state_values};
+use crate::{AuditError, Failure};
+
+/// An error and the step it concerns (which orders errors the same way
+/// however the segments were scheduled).
+pub(crate) type Located = (u64, AuditError);
+
+/// Why a step could not be replayed, before it is located at the step.
+pub(crate) enum StepError {
+    /// An error that names what it concerns (an artifact, a record).
+    Audit(AuditError),
+    /// What the step's records or evidence do not allow, reported as
+    /// `step {j}: {why}`.
+    Unusable(String),
+}
+
+impl StepError {
+    /// The error, located at step `j`.
+    pub(crate) fn at(self, j: u64) -> Located {
+        match self {
+            StepError::Audit(e) => (j, e),
+            StepError::Unusable(why) => (j, AuditError::Unusable(format!("step {j}: {why}"))),
+        }
+    }
+}
+
+impl From<AuditError> for StepError {
+    fn from(e: AuditError) -> Self {
+        StepError::Audit(e)
+    }
+}
+
+impl From<String> for StepError {
+    fn from(why: String) -> Self {
+        StepError::Unusable(why)
+    }
+}
+
+impl From<ToleranceError> for StepError {
+    fn from(e: ToleranceError) -> Self {
+        StepError::Unusable(e.to_string())
+    }
+}
+
+/// The replay and attested programs of each program record, parsed once per
+/// worker (a parsed program owns its MLIR context).
+#[derive(Default)]
+pub(crate) struct Programs {
+    parsed: HashMap<u64, (Program, Program)>,
+}
+
+impl Programs {
+    /// The replay and attested programs of program record `seq`.
+    pub(crate) fn get(
+        &mut self,
+        t: &Transcript,
+        seq: u64,
+    ) -> Result<&(Program, Program), AuditError> {
+        use std::collections::hash_map::Entry;
+        match self.parsed.entry(seq) {
+            Entry::Occupied(entry) => Ok(entry.into_mut()),
+            Entry::Vacant(entry) => {
+                let body = t.programs.get(&seq).ok_or_else(|| {
+                    AuditError::Unusable(format!("no program record {seq} in the transcript"))
+                })?;
+                let replay = body.replay.as_ref().ok_or_else(|| {
+                    AuditError::Unusable(format!(
+                        "program record {seq} names no replay program: the session did not \
+                         retain evidence (ZKDV(..., retain=\"all\"))"
+                    ))
+                })?;
+                let parse = |artifact: &Artifact, what: &str| -> Result<Program, AuditError> {
+                    Program::parse(&t.text(artifact)?, &artifact.name, "main").map_err(|e| {
+                        AuditError::Unusable(format!("the {what} program cannot be run: {e}"))
+                    })
+                };
+                Ok(entry.insert((parse(replay, "replay")?, parse(&body.attested, "attested")?)))
+            }
+        }
+    }
+}
+
+/// What replaying a segment found.
+pub(crate) struct SegmentOutcome {
+    /// Transitions replayed.
+    pub(crate) transitions: u64,
+    /// Retained snapshots compared with the replayed state.
+    pub(crate) snapshots_compared: u64,
+    /// The first difference, if any (the replay stops there).
+    pub(crate) failure: Option<Failure>,
+}
+
+/// Run `program` as written, or as member `m` of the perturbation ensemble
+/// (inputs moved by an ulp, results rounded in the member's mode).
+pub(crate) fn run_as(
+    program: &Program,
+    mut inputs: Vec<Tensor>,
+    member: Option<u64>,
+) -> Result<Vec<Tensor>, zkdv_runtime::RuntimeError> {
+    match member {
+        Some(m) => {
+            zkdv_runtime::rounding::perturb_inputs(m, &mut inputs);
+            zkdv_runtime::rounding::with_member(m, || program.run(inputs))
+        }
+        None => program.run(inputs),
+    }
+}
+
+/// What one replay of a step gives: the post-state, the deltas' and local
+/// gradients' sketches, and the outputs themselves.
+pub(crate) struct Replayed {
+    /// The replay program's results: the post-state (`n_state` leaves),
+    /// then the deltas and (DDP) the local gradients.
+    pub(crate) outputs: Vec<Tensor>,
+    /// The sketch of each update leaf.
+    pub(crate) sketches: Vec<Vec<f64>>,
+    /// Leaves of the state.
+    n_state: usize,
+}
+
+impl Replayed {
+    /// The post-state.
+    pub(crate) fn state(&self) -> &[Tensor] {
+        &self.outputs[..self.n_state]
+    }
+}
+
+/// Replay one step from `inputs` (the pre-state, then the batch), as
+/// written or as ensemble member `member`, and sketch its update with the
+/// update's probe maps.
+fn run_replay(
+    replay: &Program,
+    inputs: &[Tensor],
+    member: Option<u64>,
+    n_state: usize,
+    update: &Bundle,
+    probes: &[ProbeMap],
+) -> Result<Replayed, String> {
+    let outputs = run_as(replay, inputs.to_vec(), member)
+        .map_err(|e| format!("the replay program failed: {e}"))?;
+    if outputs.len() < n_state {
+        return Err(format!(
+            "the replay program returns {} results, the state has {n_state} leaves",
+            outputs.len()
+        ));
+    }
+    // The update tree's leaves are the deltas, then (DDP) the local gradients,
+    // which follow the deltas among the results.
+    let sketched = &outputs[n_state..];
+    if sketched.len() < update.leaves.len() {
+        return Err(format!(
+            "the replay program returns {} results after the state, the update has {} sketches",
+            sketched.len(),
+            update.leaves.len()
+        ));
+    }
+    let mut sketches = Vec::with_capacity(update.leaves.len());
+    for (probe, out) in probes.iter().zip(sketched) {
+        let dtype = dtype_of(out)?;
+        sketches.push(
+            probe
+                .sketch_bytes(dtype, &out.le_bytes())
+                .map_err(|e| format!("sketch: {e}"))?,
+        );
+    }
+    Ok(Replayed {
+        outputs,
+        sketches,
+        n_state,
+    })
+}
+
+/// The measured rounding spread of the values a segment's last step
+/// compares.
+pub(crate) struct Spread {
+    /// Of each update sketch value of the step (concatenated).
+    pub(crate) sketches: Vec<f64>,
+    /// Of each state value after the step, leaf by leaf.
+    pub(crate) state: Vec<Vec<f64>>,
+}
+
+/// A segment being replayed: its snapshot's state and the steps replayed so
+/// far, each with the program record it ran (a segment may cross a program
+/// change, another batch layout, and every step replays with its own
+/// program).
+struct Segment<'a> {
+    t: &'a Transcript,
+    initial: Vec<Tensor>,
+    steps: Vec<(u64, StepInputs)>,
+    n_state: usize,
+}
+
+impl Segment<'_> {
+    /// Replay step `j` (record `step`) from `state`; its inputs join the
+    /// segment.
+    fn replay_step(
+        &mut self,
+        programs: &mut Programs,
+        j: u64,
+        step: &StepBody,
+        state: &[Tensor],
+    ) -> Result<(Vec<Tensor>, Replayed), StepError> {
+        let (replay, _) = programs.get(self.t, step.program)?;
+        let inputs = prepare_step(self.t, replay, j, step)?;
+        let arguments = [state, &inputs.batch].concat();
+        let replayed = run_replay(
+            replay,
+            &arguments,
+            None,
+            self.n_state,
+            &inputs.update,
+            &inputs.probes,
+        )?;
+        self.steps.push((step.program, inputs));
+        Ok((arguments, replayed))
+    }
+
+    /// The inputs of the last step replayed.
+    fn last(&self) -> &StepInputs {
+        let (_, inputs) = self
+            .steps
+            .last()
+            .expect("a segment compares only after replaying a step");
+        inputs
+    }
+
+    /// The rounding spread of what the last step compares, over the
+    /// ensemble of `tolerance`, around the `nominal` replay of that step.
+    fn measure(
+        &self,
+        programs: &mut Programs,
+        tolerance: &Tolerance,
+        nominal: &Replayed,
+    ) -> Result<Spread, StepError> {
+        let nominal_sketches = nominal.sketches.concat();
+        let nominal_state = state_values(nominal.state())?;
+        let flat: Vec<f64> = nominal_sketches
+            .iter()
+            .chain(nominal_state.iter().flatten())
+            .copied()
+            .collect();
+        let spread = tolerance.measure_spread(&flat, |m| self.member(programs, m))?;
+        let (sketches, mut rest) = spread.split_at(nominal_sketches.len());
+        let state = nominal_state
+            .iter()
+            .map(|leaf| {
+                let (this, next) = rest.split_at(leaf.len());
+                rest = next;
+                this.to_vec()
+            })
+            .collect();
+        Ok(Spread {
+            sketches: sketches.to_vec(),
+            state,
+        })
+    }
+
+    /// The segment replayed by ensemble member `m`: the last step's sketch
+    /// values, then the state values after it, as [`Segment::measure`]
+    /// flattens the nominal replay's.
+    fn member(&self, programs: &mut Programs, m: u64) -> Result<Vec<f64>, StepError> {
+        let mut state = self.initial.clone();
+        let mut sketches = Vec::new();
+        for (program, inputs) in &self.steps {
+            let (replay, _) = programs.get(self.t, *program)?;
+            let arguments = [state.as_slice(), &inputs.batch].concat();
+            let out = run_replay(
+                replay,
+                &arguments,
+                Some(m),
+                self.n_state,
+                &inputs.update,
+                &inputs.probes,
+            )?;
+            state = out.state().to_vec();
+            sketches = out.sketches.concat();
+        }
+        sketches.extend(state_values(&state)?.concat());
+        Ok(sketches)
+    }
+
+    /// Step `j`'s update sketches against the retained ones, measuring the
+    /// spread (into `spread`) when the fixed bound is exceeded.
+    fn check_update(
+        &self,
+        programs: &mut Programs,
+        j: u64,
+        tolerance: &Tolerance,
+        nominal: &Replayed,
+        spread: &mut Option<Spread>,
+    ) -> Result<Option<Failure>, StepError> {
+        let inputs = self.last();
+        let recomputed = nominal.sketches.concat();
+        if tolerance.needs_spread(&inputs.committed, &recomputed) {
+            *spread = Some(self.measure(programs, tolerance, nominal)?);
+        }
+        Ok(compare::update_sketches(
+            tolerance,
+            j,
+            &inputs.update,
+            &inputs.committed,
+            &recomputed,
+            spread.as_ref().map(|s| s.sketches.as_slice()),
+        )?)
+    }
+
+    /// The state after step `j` against the `production` tensors of the
+    /// next retained snapshot, measuring the spread (unless `spread` holds
+    /// it already) when the fixed bound is exceeded.
+    fn check_snapshot(
+        &self,
+        programs: &mut Programs,
+        j: u64,
+        tolerance: &Tolerance,
+        nominal: &Replayed,
+        production: &[Tensor],
+        spread: &mut Option<Spread>,
+    ) -> Result<Option<Failure>, StepError> {
+        let theirs = state_values(production)?;
+        let mine = state_values(nominal.state())?;
+        let needs_spread = theirs
+            .iter()
+            .zip(&mine)
+            .any(|(a, b)| tolerance.needs_spread(a, b));
+        if needs_spread && spread.is_none() {
+            *spread = Some(self.measure(programs, tolerance, nominal)?);
+        }
+        // A spread measured for the sketches widens bounds that already
+        // hold: it changes no outcome here.
+        let spread = spread.as_ref().map(|s| s.state.as_slice());
+        Ok(compare::snapshot(
+            self.t, tolerance, j, &theirs, &mine, spread,
+        )?)
+    }
+}
+
+/// Replay the segment from the retained snapshot of step `start` to the
+/// last of the `audited` steps; `tick` is called after each transition.
+pub(crate) fn replay_segment(
+    t: &Transcript,
+    programs: &mut Programs,
+    start: u64,
+    audited: &BTreeMap<u64, AuditChallenge>,
+    tick: &dyn Fn(),
+) -> Result<SegmentOutcome, Located> {
+    let end = audited.keys().max().copied().unwrap_or(start);
+    let n_params = t.root.params.len();
+    let n_state = n_params + t.root.opt_state.len();
+    let snapshot = t.snapshots.get(&start).ok_or_else(|| {
+        (
+            start,
+            AuditError::Unusable(format!("no snapshot record of step {start}")),
+        )
+    })?;
+    let initial = load_state(t, snapshot).map_err(|e| (start, e))?;
+    let mut state = initial.clone();
+    let mut segment = Segment {
+        t,
+        initial,
+        steps: Vec::new(),
+        n_state,
+    };
+    let mut outcome = SegmentOutcome {
+        transitions: 0,
+        snapshots_compared: 0,
+        failure: None,
+    };
+    for j in start..=end {
+        let Some((step, _)) = t.steps.get(j as usize) else {
+            break;
+        };
+        let tolerance = t
+            .programs
+            .get(&step.program)
+            .map(|p| p.tolerance)
+            .ok_or_else(|| {
+                StepError::Unusable(format!("unknown program {}", step.program)).at(j)
+            })?;
+        let (arguments, nominal) = segment
+            .replay_step(programs, j, step, &state)
+            .map_err(|e| e.at(j))?;
+        outcome.transitions += 1;
+        tick();
+        // The spread is measured at most once per step, by the first
+        // comparison that needs it.
+        let mut spread = None;
+        let failure = segment
+            .check_update(programs, j, &tolerance, &nominal, &mut spread)
+            .map_err(|e| e.at(j))?;
+        if let Some(failure) = failure {
+            outcome.failure = Some(failure);
+            return Ok(outcome);
+        }
+        // At an audited step, the attested program at the audit's coordinates.
+        if let Some(challenge) = audited.get(&j) {
+            let (_, attested) = programs.get(t, step.program).map_err(|e| (j, e))?;
+            let failure = compare::attested(
+                attested,
+                &arguments,
+                &nominal.outputs,
+                challenge,
+                n_params,
+                n_state,
+                &tolerance,
+            )
+            .map_err(|e| e.at(j))?;
+            if let Some(failure) = failure {
+                outcome.failure = Some(Failure { step: j, ..failure });
+                return Ok(outcome);
+            }
+        }
+        state = nominal.state().to_vec();
+        // The next snapshot, when retained: the replayed state must be its
+        // tensors, within the tolerance and the ensemble's spread.
+        if let Some(next) = t.snapshots.get(&(j + 1)).filter(|s| s.artifact.is_some()) {
+            let production = load_state(t, next).map_err(|e| (j + 1, e))?;
+            let failure = segment
+                .check_snapshot(programs, j, &tolerance, &nominal, &production, &mut spread)
+                .map_err(|e| e.at(j))?;
+            if let Some(failure) = failure {
+                outcome.failure = Some(failure);
+                return Ok(outcome);
+            }
+            outcome.snapshots_compared += 1;
+            state = production;
+        }
+    }
+    Ok(outcome)
+}
