@@ -353,32 +353,143 @@ fn program_tolerance<'py>(
     to_py(py, &tolerance.for_program(policy, &precision))
 }
 
-/// The position of the first pair out of `tolerance`
-/// (`Tolerance::first_outside`, the protocol's comparison), or `None`.
-/// `committed`, `recomputed` and `spread` (when given) are 1-D `float64`
-/// arrays of equal length.
-#[pyfunction]
-#[pyo3(signature = (tolerance, committed, recomputed, spread=None))]
-fn tolerance_first_outside(
-    tolerance: &Bound<'_, PyAny>,
-    committed: numpy::PyReadonlyArray1<'_, f64>,
-    recomputed: numpy::PyReadonlyArray1<'_, f64>,
-    spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
-) -> PyResult<Option<usize>> {
-    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+/// `committed`, `recomputed` and `spread` as slices of equal length, or a
+/// `ValueError` naming `what`.
+fn tolerance_operands<'a>(
+    what: &str,
+    committed: &'a numpy::PyReadonlyArray1<'_, f64>,
+    recomputed: &'a numpy::PyReadonlyArray1<'_, f64>,
+    spread: Option<&'a numpy::PyReadonlyArray1<'_, f64>>,
+) -> PyResult<(&'a [f64], &'a [f64], Option<&'a [f64]>)> {
     let committed = committed.as_slice()?;
     let recomputed = recomputed.as_slice()?;
-    let spread = spread.as_ref().map(|s| s.as_slice()).transpose()?;
+    let spread = spread.map(|s| s.as_slice()).transpose()?;
     if recomputed.len() != committed.len() || spread.is_some_and(|s| s.len() != committed.len()) {
         return Err(value_error(format!(
-            "tolerance_first_outside: {} committed, {} recomputed and {} spread values (need \
-             equal counts)",
+            "{what}: {} committed, {} recomputed and {} spread values (need equal counts)",
             committed.len(),
             recomputed.len(),
             spread.map_or(committed.len(), <[f64]>::len)
         )));
     }
-    Ok(tolerance.first_outside(committed, recomputed, spread))
+    Ok((committed, recomputed, spread))
+}
+
+/// `Tolerance::compare`, the protocol's comparison: the first pair out of
+/// `tolerance`, else the pair closest to its bound, as
+/// `(index, committed, recomputed, spread, allowed, margin, passed)`;
+/// `None` when there are no values. `committed`, `recomputed` and `spread`
+/// (when given) are 1-D `float64` arrays of equal length.
+#[pyfunction]
+#[pyo3(signature = (tolerance, committed, recomputed, spread=None))]
+#[allow(clippy::type_complexity)]
+fn tolerance_compare(
+    tolerance: &Bound<'_, PyAny>,
+    committed: numpy::PyReadonlyArray1<'_, f64>,
+    recomputed: numpy::PyReadonlyArray1<'_, f64>,
+    spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
+) -> PyResult<Option<(usize, f64, f64, f64, f64, f64, bool)>> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let (c, r, s) = tolerance_operands(
+        "tolerance_compare",
+        &committed,
+        &recomputed,
+        spread.as_ref(),
+    )?;
+    let outcome = tolerance.compare(c, r, s).map_err(value_error)?;
+    Ok(outcome.map(|o| {
+        (
+            o.index,
+            o.committed,
+            o.recomputed,
+            o.spread,
+            o.allowed,
+            o.margin,
+            o.passed,
+        )
+    }))
+}
+
+/// `Tolerance::margin` of each pair: `|committed - recomputed|` over its
+/// bound (0 for equal non-finite values, infinity for unequal ones).
+#[pyfunction]
+#[pyo3(signature = (tolerance, committed, recomputed, spread=None))]
+fn tolerance_margins<'py>(
+    py: Python<'py>,
+    tolerance: &Bound<'py, PyAny>,
+    committed: numpy::PyReadonlyArray1<'py, f64>,
+    recomputed: numpy::PyReadonlyArray1<'py, f64>,
+    spread: Option<numpy::PyReadonlyArray1<'py, f64>>,
+) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let (c, r, s) = tolerance_operands(
+        "tolerance_margins",
+        &committed,
+        &recomputed,
+        spread.as_ref(),
+    )?;
+    let margins: Vec<f64> = c
+        .iter()
+        .zip(r)
+        .enumerate()
+        .map(|(i, (&c, &r))| tolerance.margin(c, r, s.map_or(0.0, |s| s[i])))
+        .collect();
+    Ok(numpy::PyArray1::from_vec(py, margins))
+}
+
+/// `Tolerance::needs_spread`: whether `tolerance` runs a perturbation
+/// ensemble and a pair is refused under the fixed bound.
+#[pyfunction]
+fn tolerance_needs_spread(
+    tolerance: &Bound<'_, PyAny>,
+    committed: numpy::PyReadonlyArray1<'_, f64>,
+    recomputed: numpy::PyReadonlyArray1<'_, f64>,
+) -> PyResult<bool> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let (c, r, _) = tolerance_operands("tolerance_needs_spread", &committed, &recomputed, None)?;
+    Ok(tolerance.needs_spread(c, r))
+}
+
+/// An error of a Python ensemble member, or of the comparison of its values.
+enum MemberError {
+    Python(PyErr),
+    Tolerance(protocol::ToleranceError),
+}
+
+impl From<protocol::ToleranceError> for MemberError {
+    fn from(e: protocol::ToleranceError) -> Self {
+        MemberError::Tolerance(e)
+    }
+}
+
+/// `Tolerance::measure_spread`: each value's spread over the ensemble's
+/// members `0..tolerance.replays`, where `member(m)` returns member `m`'s
+/// values (a 1-D `float64` array, as long as `nominal`).
+#[pyfunction]
+fn tolerance_spread<'py>(
+    py: Python<'py>,
+    tolerance: &Bound<'py, PyAny>,
+    nominal: numpy::PyReadonlyArray1<'py, f64>,
+    member: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let spread = tolerance
+        .measure_spread(nominal.as_slice()?, |m| {
+            let values = member.call1((m,)).map_err(MemberError::Python)?;
+            let values: numpy::PyReadonlyArray1<'_, f64> =
+                values.extract().map_err(MemberError::Python)?;
+            Ok::<_, MemberError>(
+                values
+                    .as_slice()
+                    .map_err(|e| MemberError::Python(e.into()))?
+                    .to_vec(),
+            )
+        })
+        .map_err(|e| match e {
+            MemberError::Python(e) => e,
+            MemberError::Tolerance(e) => value_error(e),
+        })?;
+    Ok(numpy::PyArray1::from_vec(py, spread))
 }
 
 /// One named tensor of an evidence artifact: `(path, dtype tag, shape,
@@ -449,6 +560,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(derive_challenge, m)?)?;
     m.add_function(wrap_pyfunction!(key_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(program_tolerance, m)?)?;
-    m.add_function(wrap_pyfunction!(tolerance_first_outside, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_margins, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_needs_spread, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_spread, m)?)?;
     Ok(())
 }

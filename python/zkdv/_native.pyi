@@ -1,5 +1,6 @@
 """Type stubs of the Rust extension ``zkdv._native``."""
 
+from collections.abc import Callable
 from os import PathLike
 from typing import Any
 
@@ -119,12 +120,24 @@ def pipelines() -> list[dict[str, Any]]: ...
 def program_tolerance(
     tolerance: dict[str, Any], policy: str, precision: dict[str, Any]
 ) -> dict[str, Any]: ...
-def tolerance_first_outside(
+def tolerance_compare(
     tolerance: dict[str, Any],
     committed: np.ndarray,
     recomputed: np.ndarray,
     spread: np.ndarray | None = None,
-) -> int | None: ...
+) -> tuple[int, float, float, float, float, float, bool] | None: ...
+def tolerance_margins(
+    tolerance: dict[str, Any],
+    committed: np.ndarray,
+    recomputed: np.ndarray,
+    spread: np.ndarray | None = None,
+) -> np.ndarray: ...
+def tolerance_needs_spread(
+    tolerance: dict[str, Any], committed: np.ndarray, recomputed: np.ndarray
+) -> bool: ...
+def tolerance_spread(
+    tolerance: dict[str, Any], nominal: np.ndarray, member: Callable[[int], np.ndarray]
+) -> np.ndarray: ...
 
 class RuntimeError(Exception): ...
 

@@ -151,10 +151,9 @@ class CheckResult:
     @property
     def first_failure(self) -> int | None:
         """Position, in ``committed``, of the first value out of tolerance; ``None`` if none."""
-        for position, (c, r) in enumerate(zip(self.committed, self.recomputed, strict=True)):
-            if not self.tolerance.accepts(c, r, self.spread_of(position)):
-                return position
-        return None
+        return self.tolerance.first_outside(
+            self.committed, self.recomputed, self.spread if self.spread else None
+        )
 
     def spread_of(self, position: int) -> float:
         """The measured spread of value ``position`` (``0`` when none was measured)."""
@@ -164,18 +163,10 @@ class CheckResult:
         """The largest ``|committed - recomputed| / allowed difference`` over the values: how
         close the check came to failing (above ``1`` it failed; a non-finite value that differs
         from its counterpart counts as infinite, one equal to it as 0)."""
-        worst = 0.0
-        for position, (c, r) in enumerate(zip(self.committed, self.recomputed, strict=True)):
-            if not (math.isfinite(c) and math.isfinite(r)):
-                # Non-finite values agree only with the same value, with no room to spare.
-                if not self.tolerance.accepts(c, r):
-                    return math.inf
-                continue
-            allowed = self.tolerance.bound(c, self.spread_of(position))
-            difference = abs(c - r)
-            if difference > 0.0:
-                worst = max(worst, difference / allowed if allowed > 0.0 else math.inf)
-        return worst
+        margins = self.tolerance.margins(
+            self.committed, self.recomputed, self.spread if self.spread else None
+        )
+        return float(margins.max())
 
     def to_record(self) -> dict[str, Any]:
         """The check record body, as :meth:`zkdv.transcript.TranscriptWriter.append_check`

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-__all__ = ["DebugCheckEvery", "SamplingPolicy", "Tolerance", "ZKDVConfig"]
+__all__ = ["DebugCheckEvery", "Outcome", "SamplingPolicy", "Tolerance", "ZKDVConfig"]
 
 _U64_LIMIT = 1 << 64
 
@@ -102,48 +102,90 @@ class Tolerance:
             raise ValueError(f"Tolerance: replays must be in [0, 1024], got {replays!r}")
         object.__setattr__(self, "replays", int(replays))
 
-    def bound(self, committed: float, spread: float = 0.0) -> float:
-        """The largest ``|committed - recomputed|`` that passes, given the measured spread."""
-        return self.abs + self.rel * abs(committed) + self.spread * spread
-
-    def accepts(self, committed: float, recomputed: float, spread: float = 0.0) -> bool:
-        """Whether ``recomputed`` is within tolerance of ``committed``.
-
-        ``spread`` is the value's measured spread (``0`` when none was measured). Non-finite
-        values agree only with the same non-finite value (NaN with NaN, an infinity with the
-        same infinity), never with a finite one. This is the protocol's comparison, evaluated
-        by the Rust core (``Tolerance::accepts``).
-        """
-        return (
-            self.first_outside(
-                np.array([committed], np.float64),
-                np.array([recomputed], np.float64),
-                np.array([spread], np.float64),
-            )
-            is None
-        )
-
-    def first_outside(
+    def compare(
         self,
-        committed: np.ndarray,
-        recomputed: np.ndarray,
-        spread: np.ndarray | None = None,
-    ) -> int | None:
-        """The position of the first pair that :meth:`accepts` refuses, or ``None``.
+        committed: np.ndarray | Sequence[float],
+        recomputed: np.ndarray | Sequence[float],
+        spread: np.ndarray | Sequence[float] | None = None,
+    ) -> Outcome | None:
+        """The pair that decides a comparison: the first pair out of tolerance, else the pair
+        closest to its bound (``None`` for no values).
 
         ``committed``, ``recomputed`` and ``spread`` (one measured spread per value, when
-        given) are flattened and compared as ``float64``, by the Rust core.
+        given) are flattened and compared as ``float64`` by the Rust core
+        (``Tolerance::compare``, the rule the verifier and ``zkdv audit`` apply). Non-finite
+        values agree only with the same non-finite value (NaN with NaN, an infinity with the
+        same infinity), never with a finite one.
         """
         from zkdv import _native
 
-        def flat(values: np.ndarray) -> np.ndarray:
-            return np.ascontiguousarray(np.asarray(values, np.float64).reshape(-1))
-
-        return _native.tolerance_first_outside(
+        outcome = _native.tolerance_compare(
             self.to_record(),
-            flat(committed),
-            flat(recomputed),
-            None if spread is None else flat(spread),
+            _flat(committed),
+            _flat(recomputed),
+            None if spread is None else _flat(spread),
+        )
+        return None if outcome is None else Outcome(*outcome)
+
+    def margins(
+        self,
+        committed: np.ndarray | Sequence[float],
+        recomputed: np.ndarray | Sequence[float],
+        spread: np.ndarray | Sequence[float] | None = None,
+    ) -> np.ndarray:
+        """Each pair's ``|committed - recomputed|`` over its bound (``Tolerance::margin``): above
+        ``1`` it fails; equal non-finite values give 0, unequal ones infinity."""
+        from zkdv import _native
+
+        return _native.tolerance_margins(
+            self.to_record(),
+            _flat(committed),
+            _flat(recomputed),
+            None if spread is None else _flat(spread),
+        )
+
+    def bound(self, committed: float, spread: float = 0.0) -> float:
+        """The largest ``|committed - recomputed|`` that passes for a finite ``committed`` value
+        of measured spread ``spread`` (``Tolerance::bound``)."""
+        outcome = self.compare([committed], [committed], [spread])
+        assert outcome is not None
+        return outcome.allowed
+
+    def accepts(self, committed: float, recomputed: float, spread: float = 0.0) -> bool:
+        """Whether ``recomputed`` is within tolerance of ``committed`` given the value's measured
+        ``spread`` (``0`` when none was measured): :meth:`compare` of one pair."""
+        outcome = self.compare([committed], [recomputed], [spread])
+        return outcome is not None and outcome.passed
+
+    def first_outside(
+        self,
+        committed: np.ndarray | Sequence[float],
+        recomputed: np.ndarray | Sequence[float],
+        spread: np.ndarray | Sequence[float] | None = None,
+    ) -> int | None:
+        """The position of the first pair that :meth:`accepts` refuses, or ``None``."""
+        outcome = self.compare(committed, recomputed, spread)
+        return None if outcome is None or outcome.passed else outcome.index
+
+    def needs_spread(
+        self, committed: np.ndarray | Sequence[float], recomputed: np.ndarray | Sequence[float]
+    ) -> bool:
+        """Whether a check must measure the spread: the tolerance runs a perturbation ensemble
+        and a pair is refused under the fixed bound (``Tolerance::needs_spread``)."""
+        from zkdv import _native
+
+        return _native.tolerance_needs_spread(self.to_record(), _flat(committed), _flat(recomputed))
+
+    def measure_spread(
+        self, nominal: np.ndarray | Sequence[float], member: Callable[[int], np.ndarray]
+    ) -> np.ndarray:
+        """Each value's spread over the perturbation ensemble (``Tolerance::measure_spread``):
+        the largest finite ``|member(m) - nominal|`` over ``m`` in ``range(replays)``, where
+        ``member(m)`` returns member ``m``'s values."""
+        from zkdv import _native
+
+        return _native.tolerance_spread(
+            self.to_record(), _flat(nominal), lambda m: _flat(member(m))
         )
 
     def for_program(self, policy: str, precision: Mapping[str, Any]) -> Tolerance:
@@ -173,6 +215,29 @@ class Tolerance:
             spread=record["spread"],
             replays=record["replays"],
         )
+
+
+def _flat(values: np.ndarray | Sequence[float]) -> np.ndarray:
+    return np.ascontiguousarray(np.asarray(values, np.float64).reshape(-1))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The pair that decides a comparison (:meth:`Tolerance.compare`)."""
+
+    index: int
+    """Its position among the compared values."""
+    committed: float
+    recomputed: float
+    spread: float
+    """Its measured spread (0 when none was given)."""
+    allowed: float
+    """The largest difference the tolerance allowed it (0 for a non-finite committed value,
+    which only the same value matches)."""
+    margin: float
+    """``|committed - recomputed| / allowed``."""
+    passed: bool
+    """Whether it, and so every pair compared, is within tolerance."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,19 +119,16 @@ def compare_state(
         finite = np.abs(x[np.isfinite(x)]) if x.size else x
         scale = float(np.max(finite)) if finite.size else 0.0
         drift = state_steps * 2.0**-22 * math.sqrt(block) * scale
-        allowed = tolerance.abs + tolerance.rel * np.abs(s_acc) + drift
         # The session's rule (non-finite values agree only with themselves), its absolute
         # term widened by the accumulation drift.
         widened = dataclasses.replace(tolerance, abs=tolerance.abs + drift)
-        where = widened.first_outside(s_acc, s_exact)
-        if where is not None:
+        outcome = widened.compare(s_acc, s_exact)
+        if outcome is not None and not outcome.passed:
             detail = (
                 f"the parameter state at step {step} does not follow from the committed "
-                f"updates: leaf {path!r}, sketch value #{where}: accumulated "
-                f"{float(s_acc.reshape(-1)[where])!r}, actual "
-                f"{float(s_exact.reshape(-1)[where])!r} (allowed difference "
-                f"{float(np.broadcast_to(allowed, s_acc.shape).reshape(-1)[where])!r}); the "
-                "parameters were changed outside the attested step"
+                f"updates: leaf {path!r}, sketch value #{outcome.index}: accumulated "
+                f"{outcome.committed!r}, actual {outcome.recomputed!r} (allowed difference "
+                f"{outcome.allowed!r}); the parameters were changed outside the attested step"
             )
             return ZKDVPoisonedError(step, kind="state", detail=detail)
     return None

@@ -63,30 +63,17 @@ def recompute(
     ``always_measure_spread``) and the tolerance asks for replays."""
     values = len(committed)
 
-    def run(member: int | None = None) -> list[float]:
+    def run(member: int | None = None) -> np.ndarray:
         result = attested.run(list(arguments), max_ops=MAX_OPS, ensemble=member)
-        return [float(np.asarray(r).reshape(())) for r in result[:values]]
+        return np.array([float(np.asarray(r).reshape(())) for r in result[:values]])
 
     recomputed = run()
     spread: list[float] = []
     if tolerance.replays and (
-        always_measure_spread or verdict(tolerance, committed, recomputed) == "fail"
+        always_measure_spread or tolerance.needs_spread(committed, recomputed)
     ):
-        spread = [0.0] * values
-        for member in range(tolerance.replays):
-            for k, v in enumerate(run(member)):
-                spread[k] = max(spread[k], ensemble_difference(v, recomputed[k]))
-    return recomputed, spread
-
-
-def ensemble_difference(member: Any, nominal: Any) -> Any:
-    """What an ensemble member adds to a value's spread (``Tolerance::ensemble_difference``,
-    elementwise over arrays): ``|member - nominal|``, or 0 where that is not finite (a member
-    that overflows measures no rounding; an infinite spread would accept anything)."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        difference = np.abs(np.asarray(member, np.float64) - np.asarray(nominal, np.float64))
-    out = np.where(np.isfinite(difference), difference, 0.0)
-    return float(out) if out.ndim == 0 else out
+        spread = tolerance.measure_spread(recomputed, run).tolist()
+    return recomputed.tolist(), spread
 
 
 def verdict(
@@ -96,11 +83,7 @@ def verdict(
     spread: Sequence[float] | None = None,
 ) -> Literal["pass", "fail"]:
     """``"pass"`` when every recomputed value is within the tolerance of the committed one."""
-    outside = tolerance.first_outside(
-        np.asarray(committed, np.float64),
-        np.asarray(recomputed, np.float64),
-        np.asarray(spread, np.float64) if spread else None,
-    )
+    outside = tolerance.first_outside(committed, recomputed, spread if spread else None)
     return "pass" if outside is None else "fail"
 
 
@@ -112,37 +95,24 @@ def state_result(
     replay_length: int,
     spread: np.ndarray | None = None,
 ) -> CheckResult:
-    """A state check's record: the first pair out of tolerance, else the worst pair.
-
-    The comparison is the one ``Tolerance.accepts`` makes (``|c - r| <= abs + rel * |c| +
-    spread * s``, a NaN never passes), vectorized over every sketch value of the replay;
-    ``spread`` (one value per sketch value, from the replay program's perturbation ensemble)
-    is given only when the replay is another program than production's.
+    """A state check's record: the first pair out of tolerance, else the worst pair
+    (:meth:`zkdv.Tolerance.compare`, over every sketch value of the replay). ``spread`` (one
+    value per sketch value, from the replay program's perturbation ensemble) is given only when
+    the replay is another program than production's.
     """
     if committed.size == 0:
         committed, recomputed = np.zeros(1), np.zeros(1)
-    outside = tolerance.first_outside(committed, recomputed, spread)
-    if outside is not None:
-        at = outside
-    else:
-        # Every pair passed: report the one closest to its bound (non-finite pairs, equal by
-        # the rule, have no distance to it).
-        allowed = tolerance.abs + tolerance.rel * np.abs(committed)
-        if spread is not None:
-            allowed = allowed + tolerance.spread * spread
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            ratio = np.where(allowed > 0, np.abs(committed - recomputed) / allowed, 0.0)
-        at = int(np.argmax(np.where(np.isfinite(ratio), ratio, 0.0)))
-    c, r = float(committed[at]), float(recomputed[at])
-    s = () if spread is None else (float(spread[at]),)
+    outcome = tolerance.compare(committed, recomputed, spread)
+    assert outcome is not None
+    s = () if spread is None else (outcome.spread,)
     return CheckResult(
         step=step,
         kind="state",
         indices=(),
-        committed=(c,),
-        recomputed=(r,),
+        committed=(outcome.committed,),
+        recomputed=(outcome.recomputed,),
         tolerance=tolerance,
-        verdict=verdict(tolerance, [c], [r], list(s)),
+        verdict="pass" if outcome.passed else "fail",
         replay_length=replay_length,
         spread=s,
     )
@@ -311,11 +281,7 @@ class Checker:
         length = replayed.replay_length
         result = state_result(job.step, state.committed, state.recomputed, tolerance, length)
         if not result.passed and tolerance.replays and state.members is not None:
-            spread = np.zeros_like(state.recomputed)
-            for member in range(tolerance.replays):
-                spread = np.maximum(
-                    spread, ensemble_difference(state.members(member), state.recomputed)
-                )
+            spread = tolerance.measure_spread(state.recomputed, state.members)
             result = state_result(
                 job.step, state.committed, state.recomputed, tolerance, length, spread
             )
