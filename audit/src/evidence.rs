@@ -36,6 +36,20 @@ pub(crate) fn load_state(
             ),
         ));
     }
+    if let Some(params) = &snapshot.params {
+        let model = bundle
+            .commitment_of(|p| p.starts_with("params/"))
+            .map_err(|e| evidence_error(artifact, e.to_string()))?;
+        if model.as_bytes() != params.as_bytes() {
+            return Err(evidence_error(
+                artifact,
+                format!(
+                    "its parameters do not re-hash to snapshot {}'s model commitment",
+                    snapshot.step
+                ),
+            ));
+        }
+    }
     let layout: Vec<_> = t.root.params.iter().chain(&t.root.opt_state).collect();
     if layout.len() != bundle.leaves.len() {
         return Err(evidence_error(

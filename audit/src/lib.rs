@@ -36,6 +36,7 @@
 
 mod compare;
 mod evidence;
+mod expect;
 mod replay;
 mod transcript;
 mod values;
@@ -49,6 +50,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use zkdv_protocol::{audit_key, derive_audit_challenge, AuditChallenge, Hash32, Problem};
 
+pub use crate::expect::{Expectation, Expectations, Status};
 use crate::replay::{replay_segment, Programs};
 use crate::transcript::Transcript;
 
@@ -71,6 +73,8 @@ pub struct Options {
     pub seed: String,
     /// Segments replayed in parallel (at least 1).
     pub jobs: usize,
+    /// The client's expectations the transcript must meet.
+    pub expect: Expectations,
 }
 
 /// Where a failed audit found a difference.
@@ -110,14 +114,18 @@ pub struct Report {
     pub snapshots_compared: u64,
     /// Wall-clock seconds of the replays.
     pub seconds: f64,
-    /// The first difference, by step; `None` when the audit passed.
+    /// The first difference, by step; `None` when every audited step
+    /// reproduced.
     pub failure: Option<Failure>,
+    /// Every expectation of the client's, checked or not.
+    pub expectations: Vec<Expectation>,
 }
 
 impl Report {
-    /// Whether every audited step reproduced.
+    /// Whether every audited step reproduced and every expectation given
+    /// was met.
     pub fn passed(&self) -> bool {
-        self.failure.is_none()
+        self.failure.is_none() && !self.expectations.iter().any(|e| e.status.fails())
     }
 }
 
@@ -156,11 +164,12 @@ impl AuditError {
     }
 }
 
-/// Select the steps to audit from the auditor's key.
+/// Select the steps to audit from the auditor's key, and `forced` ones.
 fn select(
     t: &Transcript,
     key: &Hash32,
     selection: Selection,
+    forced: &[u64],
 ) -> Result<BTreeMap<u64, AuditChallenge>, AuditError> {
     let n_params = t.root.parameter_count().unwrap_or(0);
     let n_state = t.root.optimizer_state_count().unwrap_or(0);
@@ -170,15 +179,19 @@ fn select(
             .map_err(|e| AuditError::Unusable(e.to_string()))?;
         draws.push((step.step, challenge));
     }
-    let chosen: Vec<(u64, AuditChallenge)> = match selection {
-        Selection::Fraction(f) => draws.into_iter().filter(|(_, c)| c.draw < f).collect(),
+    let mut chosen: BTreeMap<u64, AuditChallenge> = forced
+        .iter()
+        .filter_map(|&f| draws.iter().find(|(step, _)| *step == f).copied())
+        .collect();
+    match selection {
+        Selection::Fraction(f) => chosen.extend(draws.into_iter().filter(|(_, c)| c.draw < f)),
         Selection::Steps(n) => {
             draws.sort_by(|a, b| a.1.draw.total_cmp(&b.1.draw));
             draws.truncate(usize::try_from(n).unwrap_or(usize::MAX));
-            draws
+            chosen.extend(draws);
         }
-    };
-    Ok(chosen.into_iter().collect())
+    }
+    Ok(chosen)
 }
 
 /// Run an audit of the transcript directory `dir`; `progress(done, total)`
@@ -201,7 +214,24 @@ pub fn audit(
     }
     let transcript = Transcript::read(dir)?;
     let key = audit_key(options.seed.as_bytes());
-    let chosen = select(&transcript, &key, options.selection)?;
+    // An expected first or last model binds the first or last transition:
+    // those steps are audited whatever the draw (module `expect`).
+    let last = (transcript.steps.len() as u64).checked_sub(1);
+    let forced: Vec<u64> = [
+        options.expect.initial.is_some().then_some(0),
+        options
+            .expect
+            .final_model
+            .is_some()
+            .then_some(last)
+            .flatten(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|_| last.is_some())
+    .collect();
+    let expectations = expect::check(&transcript, &options.expect);
+    let chosen = select(&transcript, &key, options.selection, &forced)?;
     // Segments: the audited steps that share their newest retained snapshot.
     let mut segments: BTreeMap<u64, BTreeMap<u64, AuditChallenge>> = BTreeMap::new();
     for (&step, &challenge) in &chosen {
@@ -279,6 +309,7 @@ pub fn audit(
         snapshots_compared,
         seconds: started.elapsed().as_secs_f64(),
         failure,
+        expectations,
     })
 }
 
@@ -292,6 +323,7 @@ mod tests {
             selection,
             seed: "s".into(),
             jobs: 1,
+            expect: Expectations::default(),
         };
         let none = |_: u64, _: u64| {};
         let dir = Path::new("/nonexistent");

@@ -150,9 +150,21 @@ impl Bundle {
     /// `commit_tree` over `(path, commit_tensor(leaf).digest)`: the update
     /// and snapshot commitments of the records.
     pub fn tree_commitment(&self) -> Result<Digest, Problem> {
+        self.commitment_of(|_| true)
+    }
+
+    /// The tree commitment of the leaves whose path `keep` accepts, in their
+    /// order: with `|p| p.starts_with("params/")`, a snapshot's model alone
+    /// (`SnapshotBody::params`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Bundle::tree_commitment`].
+    pub fn commitment_of(&self, keep: impl Fn(&str) -> bool) -> Result<Digest, Problem> {
         let digests = self
             .leaves
             .iter()
+            .filter(|l| keep(&l.path))
             .map(|l| {
                 commit_tensor(l.dtype, &l.shape, &l.data)
                     .map(|c| (l.path.clone(), c.digest()))

@@ -415,10 +415,20 @@ pub struct StepEvidence {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SnapshotBody {
-    /// The step whose pre-state was copied.
+    /// The step whose pre-state was copied. A snapshot of step `n` written
+    /// after the last step `n - 1` is the *final* snapshot: the state the
+    /// session delivered (it may be off the snapshot interval, and no step
+    /// record may follow it).
     pub step: u64,
-    /// Full tree commitment of the host pre-state.
+    /// Full tree commitment of the host pre-state: `commit_tree` over
+    /// `params/<path>` and `opt_state/<path>`, each a tensor commitment.
     pub state: Hash32,
+    /// The model alone: `commit_tree` over the `params/<path>` entries of
+    /// [`SnapshotBody::state`], which a client computes from the parameters
+    /// it holds (`zkdv audit --initial/--final`). Absent in transcripts
+    /// written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<Hash32>,
     /// The stored snapshot, when it was retained.
     pub artifact: Option<Artifact>,
 }

@@ -186,6 +186,9 @@ pub(crate) struct Verifier {
     steps: Vec<StepSeen>,
     last_post_state: Hash32,
     snapshots: BTreeSet<u64>,
+    /// The step of a final snapshot off the snapshot interval, after which
+    /// no step record may come.
+    final_snapshot: Option<u64>,
     checks: BTreeMap<(u64, CheckKind), CheckSeen>,
     counts: CheckCounts,
     failed: bool,
@@ -206,6 +209,7 @@ impl Verifier {
             steps: Vec::new(),
             last_post_state: Hash32::ZERO,
             snapshots: BTreeSet::new(),
+            final_snapshot: None,
             checks: BTreeMap::new(),
             counts: CheckCounts::default(),
             failed: false,
@@ -353,6 +357,13 @@ impl Verifier {
                 step.step
             )));
         }
+        if let Some(last) = self.final_snapshot {
+            return Err(Problem::Invalid(format!(
+                "step {} follows the final snapshot of step {last} (a snapshot off the \
+                 snapshot interval is the state after the last step)",
+                step.step
+            )));
+        }
         if !self.programs.contains_key(&step.program) {
             return Err(Problem::Invalid(format!(
                 "step {} names program record {}, which is not an earlier program record",
@@ -417,10 +428,15 @@ impl Verifier {
             )));
         }
         if snapshot.step % interval != 0 {
-            return Err(Problem::Invalid(format!(
-                "snapshot of step {} is off the snapshot interval {interval}",
-                snapshot.step
-            )));
+            // Only the final snapshot (the state after the last step) may be
+            // off the interval; no step record may follow it.
+            if snapshot.step != steps {
+                return Err(Problem::Invalid(format!(
+                    "snapshot of step {} is off the snapshot interval {interval}",
+                    snapshot.step
+                )));
+            }
+            self.final_snapshot = Some(snapshot.step);
         }
         if !self.snapshots.insert(snapshot.step) {
             return Err(Problem::Invalid(format!(

@@ -19,6 +19,7 @@ __all__ = [
     "ProbeMap",
     "TensorCommitment",
     "commit_batch",
+    "commit_model",
     "commit_tensor",
     "commit_tensor_tree",
     "commit_tree",
@@ -136,6 +137,18 @@ def commit_tensor_tree(leaves: Iterable[tuple[str, np.ndarray]]) -> bytes:
         TypeError: for a dtype a commitment cannot represent.
     """
     return _native.commit_tensor_tree([(str(path), _native_array(a)) for path, a in leaves])
+
+
+def commit_model(params: Iterable[tuple[str, np.ndarray]]) -> bytes:
+    """The model commitment of named parameter arrays: :func:`commit_tensor_tree` over
+    ``("params/<path>", array)``, in the order given.
+
+    A snapshot record commits to it beside the full state (its ``params``), and
+    ``zkdv audit --initial/--final`` compares it with the client's. The frontends compute it
+    from their framework's objects with the session's own paths and order
+    (``zkdv.torch.model_hash``, ``zkdv.jax.model_hash``).
+    """
+    return commit_tensor_tree((f"params/{path}", array) for path, array in params)
 
 
 def commit_tree(leaves: Iterable[tuple[str, bytes]]) -> bytes:

@@ -75,6 +75,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
             writer.append_snapshot(SnapshotBody {
                 step,
                 state: Hash32::of(&snapshot.blake3.0),
+                params: None,
                 artifact: Some(snapshot),
             })?;
         }

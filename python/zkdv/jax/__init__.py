@@ -5,15 +5,35 @@
 - :func:`index`: select one coordinate of a pytree with a ``uint64`` index (for
   ``proof.attest`` functions);
 - :mod:`zkdv.jax.contrib`: ``TrainState``, Flax's train state with the transition declared
-  automatically.
+  automatically;
+- :func:`model_hash`: the model commitment of a parameter tree, for ``zkdv audit
+  --initial/--final``.
 
 Loaded lazily by ``zkdv.jax``; needs ``pip install 'zkdv[jax]'``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import jax
+import numpy as np
+
+from zkdv import hashing
 from zkdv.jax import contrib
+from zkdv.jax._build import _paths
 from zkdv.jax._session import ZKDV
 from zkdv.jax._transaction import Transaction, index
 
-__all__ = ["ZKDV", "Transaction", "contrib", "index"]
+__all__ = ["ZKDV", "Transaction", "contrib", "index", "model_hash"]
+
+
+def model_hash(params: Any) -> str:
+    """The model commitment of the parameter tree ``params`` (hex): what a session's snapshots
+    commit to for the parameters of its ``Transaction`` (or ``TrainState``), and what
+    ``zkdv audit --initial HASH`` and ``--final HASH`` compare with the transcript's first
+    and final snapshots. A client computes it from the model it gave and the model it was
+    delivered.
+    """
+    leaves = [np.asarray(x) for x in jax.tree.leaves(params)]
+    return hashing.commit_model(zip(_paths(params), leaves, strict=True)).hex()

@@ -438,6 +438,22 @@ class ZKDV(Session):
     def _job_done(self, job: CheckJob[SegmentView]) -> None:
         self._snapshots.release(job.payload.source)
 
+    def _final_state(
+        self,
+    ) -> tuple[list[tuple[str, np.ndarray]], list[tuple[str, np.ndarray]]] | None:
+        if self._last_post_params is None or self._last_post_opt_state is None:
+            return None
+        assert self._layout is not None
+        try:
+            params = [np.asarray(x) for x in self._last_post_params]
+            opt_state = [np.asarray(x) for x in self._last_post_opt_state]
+        except RuntimeError:
+            return None  # donated to a later computation outside the session
+        return (
+            list(zip([p for p, _ in self._layout.params], params, strict=True)),
+            list(zip([p for p, _ in self._layout.opt_state], opt_state, strict=True)),
+        )
+
     def _last_state_check(self) -> None:
         """The final parameters against the committed updates."""
         last = self._last_post_params

@@ -92,13 +92,19 @@ class Committer:
         params: Sequence[tuple[str, np.ndarray]],
         opt_state: Sequence[tuple[str, np.ndarray]],
     ) -> None:
-        """Write the snapshot record of step ``step``'s pre-state (named host arrays), with
-        the pre-state itself as evidence when the session retains any."""
+        """Write the snapshot record of step ``step``'s pre-state (named host arrays): the
+        commitment of the whole state and of the model alone (the parameters), with the state
+        itself as evidence when the session retains any."""
         leaves = [(f"params/{p}", x) for p, x in params]
         leaves += [(f"opt_state/{p}", x) for p, x in opt_state]
-        digest = hashing.commit_tree((p, hashing.commit_tensor(x).digest) for p, x in leaves)
+        digests = [(p, hashing.commit_tensor(x).digest) for p, x in leaves]
+        state = hashing.commit_tree(digests)
+        # The model alone, which a client can compute from the parameters it holds.
+        model = hashing.commit_tree(digests[: len(params)])
         artifact = self._records.evidence(leaves) if self._retain else None
-        self._records.snapshot({"step": step, "state": digest, "artifact": artifact})
+        self._records.snapshot(
+            {"step": step, "state": state, "params": model, "artifact": artifact}
+        )
 
     def transition(
         self,

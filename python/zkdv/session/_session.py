@@ -14,6 +14,8 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
+
 from zkdv.checks import CheckResult
 from zkdv.config import ZKDVConfig
 from zkdv.session._arguments import retention, session_config, start_arguments
@@ -82,6 +84,13 @@ class Session(ABC):
         """Before the close record: check the state the last transaction left against what it
         committed (poisons the session when it differs)."""
 
+    @abstractmethod
+    def _final_state(
+        self,
+    ) -> tuple[list[tuple[str, np.ndarray]], list[tuple[str, np.ndarray]]] | None:
+        """The state the last transaction left, as named host arrays (parameters, optimizer
+        state), for the final snapshot; ``None`` when it is no longer readable."""
+
     def _job_done(self, job: CheckJob[Any]) -> None:  # noqa: B027  (optional hook)
         """Release what ``job`` held (called once its checks finished, whatever the outcome)."""
 
@@ -144,6 +153,11 @@ class Session(ABC):
             # is. Without records no step ever ran and there is nothing to write.
             if self._flow.failure is None:
                 self._last_state_check()
+            if self._flow.failure is None and self._steps:
+                # The final snapshot: the delivered state, which `zkdv audit --final` binds.
+                final = self._final_state()
+                if final is not None:
+                    self._committer.snapshot(self._steps, *final)
             failure = self._flow.failure
             self._records.close(None if failure is None else failure.to_failure_record())
         self._flow.raise_if_poisoned()

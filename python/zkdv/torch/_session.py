@@ -638,3 +638,17 @@ class ZKDV(Session):
 
     def _last_state_check(self) -> None:
         self._continuity("close")
+
+    def _final_state(
+        self,
+    ) -> tuple[list[tuple[str, np.ndarray]], list[tuple[str, np.ndarray]]] | None:
+        if self._last_state is None or self._program is None:
+            return None
+        paths = [n for n, _ in self._state_leaves()[0]]
+        state = [host(t) for t in self._last_state]
+        n = len(paths)
+        opt_paths = self._program.lowered.opt_paths
+        return (
+            list(zip(paths, state[:n], strict=True)),
+            list(zip(opt_paths, state[n:], strict=True)),
+        )

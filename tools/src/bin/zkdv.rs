@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use serde_json::json;
 use zkdv_protocol::{
-    inspect_path, verify_path, Error, Inspection, Problem, Report, Sampling, Tolerance,
+    inspect_path, verify_path, Error, Hash32, Inspection, Problem, Report, Sampling, Tolerance,
     TolerancePolicy,
 };
 
@@ -67,6 +67,15 @@ enum Command {
         /// Segments replayed in parallel.
         #[arg(long, default_value_t = 1)]
         jobs: usize,
+        /// The model the run had to start from: its model commitment (64
+        /// hex digits, from `zkdv.torch.model_hash(model)` or
+        /// `zkdv.jax.model_hash(params)`). Step 0 is then always audited.
+        #[arg(long, value_name = "HASH")]
+        initial: Option<Hash32>,
+        /// The model the client was delivered, as for --initial. The last
+        /// step is then always audited.
+        #[arg(long = "final", value_name = "HASH")]
+        final_model: Option<Hash32>,
         /// Print a JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -87,13 +96,19 @@ fn main() -> ExitCode {
             fraction,
             seed,
             jobs,
+            initial,
+            final_model,
             json,
         } => {
             let selection = match fraction {
                 Some(f) => zkdv_audit::Selection::Fraction(f),
                 None => zkdv_audit::Selection::Steps(steps.unwrap_or(16)),
             };
-            audit(&path, selection, seed, jobs, json)
+            let expect = zkdv_audit::Expectations {
+                initial,
+                final_model,
+            };
+            audit(&path, selection, seed, jobs, expect, json)
         }
     }
 }
@@ -147,6 +162,7 @@ fn audit(
     selection: zkdv_audit::Selection,
     seed: Option<String>,
     jobs: usize,
+    expect: zkdv_audit::Expectations,
     json: bool,
 ) -> ExitCode {
     use std::io::IsTerminal;
@@ -168,6 +184,7 @@ fn audit(
         selection,
         seed,
         jobs,
+        expect,
     };
     let bar = !json && std::io::stderr().is_terminal();
     let progress = |done: u64, total: u64| {
@@ -248,9 +265,31 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
         r.seconds,
         plural(r.snapshots_compared, "snapshot"),
     );
+    for e in &r.expectations {
+        let status = match e.status {
+            zkdv_audit::Status::Matched => "matched",
+            zkdv_audit::Status::Differs => "DIFFERS",
+            zkdv_audit::Status::NotRecorded => "NOT RECORDED",
+            zkdv_audit::Status::NotGiven => "not given",
+            zkdv_audit::Status::NotSupported => "not checked",
+        };
+        let _ = writeln!(s, "expect       {}: {status}: {}", e.name, e.note);
+        if e.status.fails() {
+            if let Some(expected) = &e.expected {
+                let recorded = e.recorded.as_deref().unwrap_or("none");
+                let _ = writeln!(s, "             given {expected}, recorded {recorded}");
+            }
+        }
+    }
     match &r.failure {
-        None => {
+        None if r.passed() => {
             let _ = writeln!(s, "result       passed");
+        }
+        None => {
+            let _ = writeln!(
+                s,
+                "result       FAILED: every audited step reproduced, but an expectation was not met"
+            );
         }
         Some(f) => {
             let _ = writeln!(
