@@ -17,10 +17,17 @@
 //!
 //! The hash is the model commitment `zkdv.torch.model_hash(model)` and
 //! `zkdv.jax.model_hash(params)` compute (a tree commitment over
-//! `params/<path>`). The other expectations an audit should hold a prover
-//! to (the programs from the client's code, the data and their order, a
-//! tolerance ceiling of the auditor's) are listed in every report as not
-//! checked.
+//! `params/<path>`).
+//!
+//! The tolerance is the auditor's, not the prover's: every program's
+//! tolerance (the bound every comparison of the audit uses) must be within a
+//! ceiling, `--max-tolerance` or by default [`DEFAULT_CEILING`], the
+//! tolerance a session uses unless told otherwise. A prover that records a
+//! lax tolerance (`abs 0.1, rel 1`) to let a changed update pass is refused.
+//!
+//! The other expectations an audit should hold a prover to (the programs
+//! from the client's code, the data and their order) are listed in every
+//! report as not checked.
 //!
 //! What the two bind: the first and last states the transcript commits to
 //! are the client's, and the first and last transitions reproduce from and
@@ -28,17 +35,31 @@
 //! them: each audited step replays from its snapshot to the next.
 
 use serde::Serialize;
-use zkdv_protocol::{Hash32, SnapshotBody};
+use zkdv_protocol::{Hash32, SnapshotBody, Tolerance, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD};
 
 use crate::transcript::Transcript;
 
-/// The client's expectations given to an audit.
+/// The auditor's default tolerance ceiling: a session's default tolerance
+/// (`abs 1e-6`, `rel 1e-5`) with the perturbation ensemble's factor on the
+/// spread.
+pub const DEFAULT_CEILING: Tolerance = Tolerance {
+    abs: 1e-6,
+    rel: 1e-5,
+    spread: ENSEMBLE_SPREAD,
+    replays: ENSEMBLE_REPLAYS,
+};
+
+/// The client's and the auditor's expectations given to an audit.
 #[derive(Debug, Clone, Default)]
 pub struct Expectations {
     /// The model commitment of the parameters the run started from.
     pub initial: Option<Hash32>,
     /// The model commitment of the parameters the client was delivered.
     pub final_model: Option<Hash32>,
+    /// The most lenient tolerance the auditor accepts (its `abs`, `rel` and
+    /// `spread` are each a ceiling; `replays` is not compared);
+    /// [`DEFAULT_CEILING`] when `None`.
+    pub max_tolerance: Option<Tolerance>,
 }
 
 /// How an expectation fared.
@@ -163,9 +184,44 @@ pub(crate) fn check(t: &Transcript, given: &Expectations) -> Vec<Expectation> {
             "not checked: the committed batches are bound to the transcript, not to a dataset \
              commitment of the client's",
         ),
-        unsupported(
-            "tolerance",
-            "not checked: the tolerance is the transcript's, under no ceiling of the auditor's",
-        ),
+        tolerance(t, given.max_tolerance),
     ]
+}
+
+/// Every program's tolerance against the auditor's ceiling.
+fn tolerance(t: &Transcript, ceiling: Option<Tolerance>) -> Expectation {
+    let (max, whose) = match ceiling {
+        Some(c) => (c, "the auditor's"),
+        None => (DEFAULT_CEILING, "the default"),
+    };
+    let render = |x: &Tolerance| format!("abs {}, rel {}, spread {}", x.abs, x.rel, x.spread);
+    let mut programs: Vec<_> = t.programs.iter().collect();
+    programs.sort_by_key(|(seq, _)| **seq);
+    let lax = programs.into_iter().find(|(_, p)| {
+        let x = &p.tolerance;
+        !(x.abs <= max.abs && x.rel <= max.rel && x.spread <= max.spread)
+    });
+    let (status, note, recorded) = match lax {
+        None => (
+            Status::Matched,
+            format!("every program's tolerance is within {whose} ceiling"),
+            None,
+        ),
+        Some((seq, p)) => (
+            Status::Differs,
+            format!(
+                "program record {seq} ({}) records a tolerance above {whose} ceiling: a laxer \
+                 bound lets a changed update pass (give --max-tolerance to accept it)",
+                p.name
+            ),
+            Some(render(&p.tolerance)),
+        ),
+    };
+    Expectation {
+        name: "tolerance",
+        status,
+        expected: Some(render(&max)),
+        recorded,
+        note,
+    }
 }

@@ -50,7 +50,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use zkdv_protocol::{audit_key, derive_audit_challenge, AuditChallenge, Hash32, Problem};
 
-pub use crate::expect::{Expectation, Expectations, Status};
+pub use crate::expect::{Expectation, Expectations, Status, DEFAULT_CEILING};
 use crate::replay::{replay_segment, Programs};
 use crate::transcript::Transcript;
 

@@ -353,6 +353,13 @@ fn program_tolerance<'py>(
     to_py(py, &tolerance.for_program(policy, &precision))
 }
 
+/// The committed, recomputed and (optional) spread values of a comparison.
+type Operands<'a> = (&'a [f64], &'a [f64], Option<&'a [f64]>);
+
+/// An `Outcome` as Python receives it: `(index, committed, recomputed,
+/// spread, allowed, margin, passed)`.
+type OutcomeTuple = (usize, f64, f64, f64, f64, f64, bool);
+
 /// `committed`, `recomputed` and `spread` as slices of equal length, or a
 /// `ValueError` naming `what`.
 fn tolerance_operands<'a>(
@@ -360,7 +367,7 @@ fn tolerance_operands<'a>(
     committed: &'a numpy::PyReadonlyArray1<'_, f64>,
     recomputed: &'a numpy::PyReadonlyArray1<'_, f64>,
     spread: Option<&'a numpy::PyReadonlyArray1<'_, f64>>,
-) -> PyResult<(&'a [f64], &'a [f64], Option<&'a [f64]>)> {
+) -> PyResult<Operands<'a>> {
     let committed = committed.as_slice()?;
     let recomputed = recomputed.as_slice()?;
     let spread = spread.map(|s| s.as_slice()).transpose()?;
@@ -382,13 +389,12 @@ fn tolerance_operands<'a>(
 /// (when given) are 1-D `float64` arrays of equal length.
 #[pyfunction]
 #[pyo3(signature = (tolerance, committed, recomputed, spread=None))]
-#[allow(clippy::type_complexity)]
 fn tolerance_compare(
     tolerance: &Bound<'_, PyAny>,
     committed: numpy::PyReadonlyArray1<'_, f64>,
     recomputed: numpy::PyReadonlyArray1<'_, f64>,
     spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
-) -> PyResult<Option<(usize, f64, f64, f64, f64, f64, bool)>> {
+) -> PyResult<Option<OutcomeTuple>> {
     let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
     let (c, r, s) = tolerance_operands(
         "tolerance_compare",

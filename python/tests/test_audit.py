@@ -356,7 +356,8 @@ def test_the_audit_binds_the_clients_first_and_last_model(tmp_path):
     status = {e["name"]: e["status"] for e in report["expectations"]}
     assert status["initial model"] == status["final model"] == "matched"
     # What the audit cannot bind yet is said, not implied.
-    assert status["programs"] == status["data"] == status["tolerance"] == "not_supported"
+    assert status["programs"] == status["data"] == "not_supported"
+    assert status["tolerance"] == "matched"  # the session's default, within the default ceiling
 
     # A model other than the one delivered (or another start) is refused by name.
     other = mlp()
@@ -381,3 +382,29 @@ def test_the_audit_binds_the_clients_first_and_last_model(tmp_path):
         check=False,
     )
     assert text.returncode == 1 and "final model: DIFFERS" in text.stdout, text.stdout
+
+
+def test_the_tolerance_is_the_auditors(tmp_path):
+    # A prover that records a lax tolerance lets a changed update pass every comparison; the
+    # audit holds every program's tolerance to the auditor's ceiling (by default a session's
+    # own default tolerance), whatever the transcript says.
+    lax = zkdv.ZKDVConfig(tolerance=zkdv.Tolerance(abs=0.1, rel=1.0))
+    run(tmp_path / "proof", 3, config=lax, corrupt={1})
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "t")
+    assert code == 1
+    (tolerance,) = [e for e in out["report"]["expectations"] if e["name"] == "tolerance"]
+    assert tolerance["status"] == "differs" and "abs 0.1, rel 1" in tolerance["recorded"]
+    # The corrupted step reproduced within the lax bound: only the ceiling caught it.
+    assert out["report"]["failure"] is None
+    # An auditor that accepts the lax tolerance says so, and the audit then passes.
+    code, out = audit(
+        tmp_path / "proof", "--fraction", "1", "--seed", "t", "--max-tolerance", "0.1,1,32"
+    )
+    assert code == 0, out
+    bad = subprocess.run(
+        [str(ZKDV_CLI), "audit", str(tmp_path / "proof"), "--max-tolerance", "0.1,x,32"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and "--max-tolerance" in bad.stderr, bad.stderr

@@ -639,7 +639,7 @@ def test_snapshots_every_interval_bound_replay(tmp_path):
         state, _ = step(state, x, y)
     proof.close()
     summary = transcript.inspect(tmp_path / "proof")
-    assert summary["snapshots"] == [0, 4, 8]
+    assert summary["snapshots"] == [0, 4, 8, 10]  # and the final snapshot, after step 9
     assert max(c.replay_length for c in proof.checks) == 3
     assert sorted({c.replay_length for c in proof.checks}) == [0, 1, 2, 3]
 
@@ -778,7 +778,8 @@ def test_snapshots_use_a_bounded_pool_primed_before_training(tmp_path, policy):
     # Ten snapshots went through a pool of three trees, never more than three at once.
     assert pool.most_in_use <= pool.size == 3
     assert pool.in_use == 1  # only the last segment's tree: every other one came back
-    assert transcript.inspect(tmp_path / "proof")["snapshots"] == list(range(0, 20, 2))
+    # Every other step's pre-state, and the final state (the final snapshot, off the pool).
+    assert transcript.inspect(tmp_path / "proof")["snapshots"] == [*range(0, 20, 2), 20]
     assert len(proof.checks) == 40 and all(c.passed for c in proof.checks)
 
 

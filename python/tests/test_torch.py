@@ -860,8 +860,9 @@ def test_retained_evidence_rehashes_to_the_records_commitments(tmp_path):
     snapshots = [r["body"] for r in records if r["kind"] == "snapshot"]
     (program,) = [r["body"] for r in records if r["kind"] == "program"]
     assert (directory / program["replay"]["name"]).read_text().startswith('"builtin.module"')
-    # Retaining everything, every step's pre-state is a snapshot (whatever the interval).
-    assert [s["step"] for s in snapshots] == [0, 1, 2, 3, 4]
+    # Retaining everything, every step's pre-state is a snapshot (whatever the interval), and
+    # the state after the last step is the final snapshot.
+    assert [s["step"] for s in snapshots] == [0, 1, 2, 3, 4, 5]
     assert records[0]["body"]["snapshot_interval"] == 1
     for body in steps:
         ((name, words),) = transcript.read_evidence(directory / body["evidence"]["batch"]["name"])
@@ -872,6 +873,9 @@ def test_retained_evidence_rehashes_to_the_records_commitments(tmp_path):
     for body in snapshots:
         state = transcript.read_evidence(directory / body["artifact"]["name"])
         assert zkdv.hashing.commit_tensor_tree(state) == body["state"]
+        # The model alone: what a client computes from its parameters (zkdv.torch.model_hash).
+        params = [(p, x) for p, x in state if p.startswith("params/")]
+        assert zkdv.hashing.commit_tensor_tree(params) == body["params"]
     # Without retain, nothing is stored and the records carry no evidence.
     model = mlp()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)

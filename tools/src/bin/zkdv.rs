@@ -76,6 +76,12 @@ enum Command {
         /// step is then always audited.
         #[arg(long = "final", value_name = "HASH")]
         final_model: Option<Hash32>,
+        /// The most lenient tolerance accepted, as ABS,REL,SPREAD (the
+        /// absolute and relative terms and the factor on the ensemble's
+        /// spread; default 1e-6,1e-5,32, a session's default): a transcript
+        /// whose programs record a laxer one fails.
+        #[arg(long, value_name = "ABS,REL,SPREAD", value_parser = parse_ceiling)]
+        max_tolerance: Option<Tolerance>,
         /// Print a JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -98,6 +104,7 @@ fn main() -> ExitCode {
             jobs,
             initial,
             final_model,
+            max_tolerance,
             json,
         } => {
             let selection = match fraction {
@@ -107,10 +114,36 @@ fn main() -> ExitCode {
             let expect = zkdv_audit::Expectations {
                 initial,
                 final_model,
+                max_tolerance,
             };
             audit(&path, selection, seed, jobs, expect, json)
         }
     }
+}
+
+/// `--max-tolerance ABS,REL,SPREAD`: three finite, non-negative numbers.
+fn parse_ceiling(text: &str) -> Result<Tolerance, String> {
+    let terms: Vec<f64> = text
+        .split(',')
+        .map(|t| t.trim().parse::<f64>().map_err(|e| format!("{t:?}: {e}")))
+        .collect::<Result<_, _>>()?;
+    let [abs, rel, spread] = terms[..] else {
+        return Err(format!(
+            "expected ABS,REL,SPREAD (three numbers), got {text:?}"
+        ));
+    };
+    let ceiling = Tolerance {
+        abs,
+        rel,
+        spread,
+        replays: 0,
+    };
+    if !ceiling.is_valid() {
+        return Err(format!(
+            "each term must be finite and non-negative, got {text:?}"
+        ));
+    }
+    Ok(ceiling)
 }
 
 /// A path that does not exist is a usage error, not an invalid transcript.
