@@ -25,9 +25,16 @@
 //! tolerance a session uses unless told otherwise. A prover that records a
 //! lax tolerance (`abs 0.1, rel 1`) to let a changed update pass is refused.
 //!
-//! The other expectations an audit should hold a prover to (the programs
-//! from the client's code, the data and their order) are listed in every
-//! report as not checked.
+//! The programs are the client's when it gives their hashes (`--program`,
+//! the blake3 of each program artifact its own code produces: run on the
+//! client's machine with the versions the root records,
+//! `zkdv.transcript.program_hashes` lists them): every program record's
+//! attested program, the one checks and audits run at challenged
+//! coordinates, and its replay program, the one an audit replays the
+//! evidence with, must be among them. The production program is not
+//! compared: a sealed AOT Inductor package differs on every compile.
+//!
+//! The data and their order are listed in every report as not checked.
 //!
 //! What the two bind: the first and last states the transcript commits to
 //! are the client's, and the first and last transitions reproduce from and
@@ -56,6 +63,8 @@ pub struct Expectations {
     pub initial: Option<Hash32>,
     /// The model commitment of the parameters the client was delivered.
     pub final_model: Option<Hash32>,
+    /// The blake3 of every program artifact the client's code produces.
+    pub programs: Vec<Hash32>,
     /// The most lenient tolerance the auditor accepts (its `abs`, `rel` and
     /// `spread` are each a ceiling; `replays` is not compared);
     /// [`DEFAULT_CEILING`] when `None`.
@@ -174,11 +183,7 @@ pub(crate) fn check(t: &Transcript, given: &Expectations) -> Vec<Expectation> {
             "initial",
         ),
         model("final model", given.final_model, final_snapshot(t), "final"),
-        unsupported(
-            "programs",
-            "not checked: the attested and replay programs are the transcript's, not derived \
-             from the client's code",
-        ),
+        programs(t, &given.programs),
         unsupported(
             "data",
             "not checked: the committed batches are bound to the transcript, not to a dataset \
@@ -186,6 +191,61 @@ pub(crate) fn check(t: &Transcript, given: &Expectations) -> Vec<Expectation> {
         ),
         tolerance(t, given.max_tolerance),
     ]
+}
+
+/// Every program record's attested and replay programs against the client's.
+fn programs(t: &Transcript, given: &[Hash32]) -> Expectation {
+    if given.is_empty() {
+        return Expectation {
+            name: "programs",
+            status: Status::NotGiven,
+            expected: None,
+            recorded: None,
+            note: "not checked: the attested and replay programs are the transcript's; give the \
+                   client's with --program"
+                .into(),
+        };
+    }
+    let mut records: Vec<_> = t.programs.iter().collect();
+    records.sort_by_key(|(seq, _)| **seq);
+    let foreign = records.into_iter().find_map(|(seq, p)| {
+        [
+            ("attested", Some(&p.attested)),
+            ("replay", p.replay.as_ref()),
+        ]
+        .into_iter()
+        .filter_map(|(role, a)| a.map(|a| (role, a)))
+        .find(|(_, a)| !given.contains(&a.blake3))
+        .map(|(role, a)| (*seq, p.name.clone(), role, a.blake3))
+    });
+    let (status, note, recorded) = match foreign {
+        None => (
+            Status::Matched,
+            "every program record's attested and replay programs are the client's".to_owned(),
+            None,
+        ),
+        Some((seq, name, role, hash)) => (
+            Status::Differs,
+            format!(
+                "program record {seq} ({name}): its {role} program is not one the client's code \
+                 produces"
+            ),
+            Some(hash.to_string()),
+        ),
+    };
+    Expectation {
+        name: "programs",
+        status,
+        expected: Some(
+            given
+                .iter()
+                .map(Hash32::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+        ),
+        recorded,
+        note,
+    }
 }
 
 /// Every program's tolerance against the auditor's ceiling.

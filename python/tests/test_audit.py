@@ -408,3 +408,50 @@ def test_the_tolerance_is_the_auditors(tmp_path):
         check=False,
     )
     assert bad.returncode == 2 and "--max-tolerance" in bad.stderr, bad.stderr
+
+
+def test_the_programs_are_the_clients(tmp_path):
+    # A prover that writes its cheat into the attested step too (here: learn from half of each
+    # batch) produces a transcript whose checks all pass; the programs it commits are not the
+    # ones the client's own code produces, which the client derives by running one step of its
+    # code on a copy of its model.
+    run(tmp_path / "client", 1, model=mlp())
+    client = transcript.program_hashes(tmp_path / "client")
+    assert len(client) == 2  # the attested and the replay program
+    run(tmp_path / "proof", 4)
+    flags = [a for h in client for a in ("--program", h)]
+    code, out = audit(tmp_path / "proof", "--steps", "2", "--seed", "p", *flags)
+    assert code == 0, out
+    status = {e["name"]: e["status"] for e in out["report"]["expectations"]}
+    assert status["programs"] == "matched"
+
+    model = mlp()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    proof = zkdv.torch.ZKDV(tmp_path / "cheat", retain="all")
+    proof._seal_package = False
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def attested_step(model, optimizer, batch):
+        inputs, targets = batch
+        half = inputs.shape[0] // 2
+        loss = functional.cross_entropy(proof.forward(model, inputs[:half]), targets[:half])
+        proof.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+
+    for inputs, targets in batches(4):
+        with proof.transaction(batch=(inputs, targets)):
+            half = inputs.shape[0] // 2
+            loss = functional.cross_entropy(model(inputs[:half]), targets[:half])
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+    proof.close()
+    code, out = audit(tmp_path / "cheat", "--steps", "2", "--seed", "p")
+    assert code == 0, out  # without the client's programs, the cheat reproduces
+    code, out = audit(tmp_path / "cheat", "--steps", "2", "--seed", "p", *flags)
+    assert code == 1
+    (programs,) = [e for e in out["report"]["expectations"] if e["name"] == "programs"]
+    assert programs["status"] == "differs" and "attested program" in programs["note"]

@@ -22,6 +22,7 @@ __all__ = [
     "derive_challenge",
     "inspect",
     "key_commitment",
+    "program_hashes",
     "read_evidence",
     "read_records",
     "verify",
@@ -54,6 +55,26 @@ def read_records(path: str | PathLike[str]) -> list[dict[str, Any]]:
         TranscriptError: at the first record that cannot be read.
     """
     return _native.read_records(path)
+
+
+def program_hashes(path: str | PathLike[str]) -> list[str]:
+    """The blake3 (hex) of every attested and replay program a transcript's program records
+    name, in record order: what ``zkdv audit --program HASH`` compares a transcript's programs
+    with.
+
+    A client derives its own by running its training code under a session on its own machine
+    (one step on a copy of the model, with ``retain="all"`` so that the replay program is
+    stored, and the versions the audited transcript's root records), then calling this on that
+    session's directory.
+    """
+    out = []
+    for record in read_records(path):
+        if record["kind"] == "program":
+            body = record["body"]
+            for role in ("attested", "replay"):
+                if body.get(role) is not None:
+                    out.append(bytes(body[role]["blake3"]).hex())
+    return out
 
 
 def derive_challenge(

@@ -76,6 +76,12 @@ enum Command {
         /// step is then always audited.
         #[arg(long = "final", value_name = "HASH")]
         final_model: Option<Hash32>,
+        /// A program the client's code produces (the blake3 of its bytes, 64
+        /// hex digits, from `zkdv.transcript.program_hashes` of the client's
+        /// own run); repeat for each. Every program record's attested and
+        /// replay programs must be among them.
+        #[arg(long = "program", value_name = "HASH")]
+        programs: Vec<Hash32>,
         /// The most lenient tolerance accepted, as ABS,REL,SPREAD (the
         /// absolute and relative terms and the factor on the ensemble's
         /// spread; default 1e-6,1e-5,32, a session's default): a transcript
@@ -104,6 +110,7 @@ fn main() -> ExitCode {
             jobs,
             initial,
             final_model,
+            programs,
             max_tolerance,
             json,
         } => {
@@ -114,6 +121,7 @@ fn main() -> ExitCode {
             let expect = zkdv_audit::Expectations {
                 initial,
                 final_model,
+                programs,
                 max_tolerance,
             };
             audit(&path, selection, seed, jobs, expect, json)
