@@ -34,7 +34,9 @@
 //! evidence with, must be among them. The production program is not
 //! compared: a sealed AOT Inductor package differs on every compile.
 //!
-//! The data and their order are listed in every report as not checked.
+//! The data are the client's when it gives a manifest of its examples and
+//! their order (`--data`, module `data`): every replayed step's batch must
+//! hold the client's examples, in the order given.
 //!
 //! What the two bind: the first and last states the transcript commits to
 //! are the client's, and the first and last transitions reproduce from and
@@ -44,6 +46,7 @@
 use serde::Serialize;
 use zkdv_protocol::{Hash32, SnapshotBody, Tolerance, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD};
 
+use crate::data::DataExpectation;
 use crate::transcript::Transcript;
 
 /// The auditor's default tolerance ceiling: a session's default tolerance
@@ -65,6 +68,8 @@ pub struct Expectations {
     pub final_model: Option<Hash32>,
     /// The blake3 of every program artifact the client's code produces.
     pub programs: Vec<Hash32>,
+    /// The client's examples and their order.
+    pub data: Option<DataExpectation>,
     /// The most lenient tolerance the auditor accepts (its `abs`, `rel` and
     /// `spread` are each a ceiling; `replays` is not compared);
     /// [`DEFAULT_CEILING`] when `None`.
@@ -84,8 +89,6 @@ pub enum Status {
     NotRecorded,
     /// Not given: the audit did not check it.
     NotGiven,
-    /// No way to give it yet: the audit cannot check it.
-    NotSupported,
 }
 
 impl Status {
@@ -163,16 +166,6 @@ fn flag(name: &str) -> &'static str {
     }
 }
 
-fn unsupported(name: &'static str, note: &str) -> Expectation {
-    Expectation {
-        name,
-        status: Status::NotSupported,
-        expected: None,
-        recorded: None,
-        note: note.to_owned(),
-    }
-}
-
 /// Every expectation the report states, checked against `t`.
 pub(crate) fn check(t: &Transcript, given: &Expectations) -> Vec<Expectation> {
     vec![
@@ -184,13 +177,50 @@ pub(crate) fn check(t: &Transcript, given: &Expectations) -> Vec<Expectation> {
         ),
         model("final model", given.final_model, final_snapshot(t), "final"),
         programs(t, &given.programs),
-        unsupported(
-            "data",
-            "not checked: the committed batches are bound to the transcript, not to a dataset \
-             commitment of the client's",
-        ),
         tolerance(t, given.max_tolerance),
     ]
+    .into_iter()
+    .chain(given.data.is_none().then(|| {
+        Expectation {
+            name: "data",
+            status: Status::NotGiven,
+            expected: None,
+            recorded: None,
+            note: "not checked: the committed batches are bound to the transcript, not to the \
+               client's data; give a manifest of its examples and order with --data"
+                .into(),
+        }
+    }))
+    .collect()
+}
+
+/// The client's data, once the segments were replayed: `checked` steps'
+/// batches compared, the first that differs (and why) if any.
+pub(crate) fn data(
+    data: &DataExpectation,
+    checked: u64,
+    differs: Option<(u64, String)>,
+) -> Expectation {
+    let root = data
+        .root()
+        .map_or_else(|e| format!("(no root: {e})"), |r| r.to_hex());
+    let (status, note) = match differs {
+        None => (
+            Status::Matched,
+            format!(
+                "the batches of the {checked} replayed steps are the client's examples, in its \
+                 order"
+            ),
+        ),
+        Some((_, why)) => (Status::Differs, why),
+    };
+    Expectation {
+        name: "data",
+        status,
+        expected: Some(root),
+        recorded: None,
+        note,
+    }
 }
 
 /// Every program record's attested and replay programs against the client's.

@@ -35,6 +35,7 @@
 //! `values` reads tensors as `f64`.
 
 mod compare;
+mod data;
 mod evidence;
 mod expect;
 mod replay;
@@ -50,6 +51,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use zkdv_protocol::{audit_key, derive_audit_challenge, AuditChallenge, Hash32, Problem};
 
+pub use crate::data::DataExpectation;
 pub use crate::expect::{Expectation, Expectations, Status, DEFAULT_CEILING};
 use crate::replay::{replay_segment, Programs};
 use crate::transcript::Transcript;
@@ -270,12 +272,21 @@ pub fn audit(
         segments
             .into_par_iter()
             .map_init(Programs::default, |programs, (start, audited)| {
-                replay_segment(&transcript, programs, start, &audited, &tick)
+                replay_segment(
+                    &transcript,
+                    programs,
+                    start,
+                    &audited,
+                    options.expect.data.as_ref(),
+                    &tick,
+                )
             })
             .collect()
     });
     let mut transitions = 0;
     let mut snapshots_compared = 0;
+    let mut data_checked = 0;
+    let mut data_differs: Option<(u64, String)> = None;
     let mut failure: Option<Failure> = None;
     let mut errors = Vec::new();
     for outcome in outcomes {
@@ -283,6 +294,12 @@ pub fn audit(
             Ok(segment) => {
                 transitions += segment.transitions;
                 snapshots_compared += segment.snapshots_compared;
+                data_checked += segment.data_checked;
+                if let Some(d) = segment.data_differs {
+                    if data_differs.as_ref().is_none_or(|e| d.0 < e.0) {
+                        data_differs = Some(d);
+                    }
+                }
                 if let Some(f) = segment.failure {
                     if failure.as_ref().is_none_or(|g| f.step < g.step) {
                         failure = Some(f);
@@ -297,6 +314,10 @@ pub fn audit(
     errors.sort_by_key(|(step, _)| *step);
     if let Some((_, error)) = errors.into_iter().next() {
         return Err(error);
+    }
+    let mut expectations = expectations;
+    if let Some(data) = &options.expect.data {
+        expectations.push(expect::data(data, data_checked, data_differs));
     }
     Ok(Report {
         transcript: dir.to_owned(),

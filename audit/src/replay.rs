@@ -19,6 +19,7 @@ use zkdv_protocol::{Artifact, AuditChallenge, StepBody, Tolerance, ToleranceErro
 use zkdv_runtime::{Program, Tensor};
 
 use crate::compare;
+use crate::data::{self, DataExpectation};
 use crate::evidence::{load_state, prepare_step, StepInputs};
 use crate::transcript::Transcript;
 use crate::values::{dtype_of, state_values};
@@ -111,6 +112,10 @@ pub(crate) struct SegmentOutcome {
     pub(crate) snapshots_compared: u64,
     /// The first difference, if any (the replay stops there).
     pub(crate) failure: Option<Failure>,
+    /// Replayed steps whose batch was compared with the client's data.
+    pub(crate) data_checked: u64,
+    /// The first step whose batch is not the client's data, and why.
+    pub(crate) data_differs: Option<(u64, String)>,
 }
 
 /// Run `program` as written, or as member `m` of the perturbation ensemble
@@ -364,6 +369,7 @@ pub(crate) fn replay_segment(
     programs: &mut Programs,
     start: u64,
     audited: &BTreeMap<u64, AuditChallenge>,
+    data: Option<&DataExpectation>,
     tick: &dyn Fn(),
 ) -> Result<SegmentOutcome, Located> {
     let end = audited.keys().max().copied().unwrap_or(start);
@@ -387,6 +393,8 @@ pub(crate) fn replay_segment(
         transitions: 0,
         snapshots_compared: 0,
         failure: None,
+        data_checked: 0,
+        data_differs: None,
     };
     for j in start..=end {
         let Some((step, _)) = t.steps.get(j as usize) else {
@@ -404,6 +412,17 @@ pub(crate) fn replay_segment(
             .map_err(|e| e.at(j))?;
         outcome.transitions += 1;
         tick();
+        // The client's examples, in the client's order.
+        if let Some(data) = data {
+            match data::check(data, j, &segment.last().batch) {
+                Ok(()) => outcome.data_checked += 1,
+                Err(why) => {
+                    if outcome.data_differs.is_none() {
+                        outcome.data_differs = Some((j, why));
+                    }
+                }
+            }
+        }
         // The spread is measured at most once per step, by the first
         // comparison that needs it.
         let mut spread = None;

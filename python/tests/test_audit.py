@@ -356,7 +356,7 @@ def test_the_audit_binds_the_clients_first_and_last_model(tmp_path):
     status = {e["name"]: e["status"] for e in report["expectations"]}
     assert status["initial model"] == status["final model"] == "matched"
     # What the audit cannot bind yet is said, not implied.
-    assert status["programs"] == status["data"] == "not_supported"
+    assert status["programs"] == status["data"] == "not_given"
     assert status["tolerance"] == "matched"  # the session's default, within the default ceiling
 
     # A model other than the one delivered (or another start) is refused by name.
@@ -455,3 +455,41 @@ def test_the_programs_are_the_clients(tmp_path):
     assert code == 1
     (programs,) = [e for e in out["report"]["expectations"] if e["name"] == "programs"]
     assert programs["status"] == "differs" and "attested program" in programs["note"]
+
+
+def test_the_data_are_the_clients(tmp_path):
+    # The client knows its dataset and the order its examples were to be seen in; a manifest
+    # states both, and an audit checks every replayed step's batch against it. A prover that
+    # swaps one row for another example (or duplicates rows) is caught by name.
+    g = torch.Generator().manual_seed(3)
+    inputs, targets = torch.randn(32, 10, generator=g), torch.randint(3, (32,), generator=g)
+    order = [torch.randperm(32, generator=g)[:8].tolist() for _ in range(4)]
+    examples = zip(inputs, targets, strict=True)
+    root = zkdv.data.write_manifest(tmp_path / "data.json", examples, order)
+    honest = [(inputs[idx], targets[idx]) for idx in order]
+    run(tmp_path / "proof", 4, data=honest)
+    manifest = str(tmp_path / "data.json")
+    code, out = audit(tmp_path / "proof", "--steps", "2", "--seed", "d", "--data", manifest)
+    assert code == 0, out
+    (data,) = [e for e in out["report"]["expectations"] if e["name"] == "data"]
+    assert data["status"] == "matched" and data["expected"] == root
+
+    swapped = [list(idx) for idx in order]
+    swapped[2][5] = swapped[2][0]  # step 2 trains on example order[2][0] twice
+    dishonest = [(inputs[idx], targets[idx]) for idx in swapped]
+    run(tmp_path / "cheat", 4, data=dishonest)
+    code, out = audit(tmp_path / "cheat", "--fraction", "1", "--seed", "d", "--data", manifest)
+    assert code == 1
+    (data,) = [e for e in out["report"]["expectations"] if e["name"] == "data"]
+    assert data["status"] == "differs" and "step 2's batch row 5" in data["note"], data
+    assert out["report"]["failure"] is None  # the cheat itself reproduces
+    # A manifest that does not match its own root is refused before anything runs.
+    bad = tmp_path / "bad.json"
+    bad.write_text((tmp_path / "data.json").read_text().replace(root, "0" * 64))
+    result = subprocess.run(
+        [str(ZKDV_CLI), "audit", str(tmp_path / "proof"), "--data", str(bad)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2 and "root" in result.stderr

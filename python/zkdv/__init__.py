@@ -18,7 +18,7 @@ when its framework is missing, or when the frontend is not part of this build.
 
 from types import ModuleType
 
-from zkdv import _frontends, hashing, overlap, transcript
+from zkdv import _frontends, data, hashing, overlap, transcript
 from zkdv._native import PROTOCOL_VERSION, TranscriptError
 from zkdv._native import __version__ as _native_version
 from zkdv.checks import CheckResult, ZKDVPoisonedError
@@ -35,6 +35,7 @@ __all__ = [
     "ZKDVConfig",
     "ZKDVPoisonedError",
     "__version__",
+    "data",
     "hashing",
     "overlap",
     "transcript",
