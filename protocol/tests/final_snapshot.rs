@@ -37,21 +37,7 @@ fn snapshot(step: u64) -> SnapshotBody {
 fn a_snapshot_off_the_interval_is_the_last_state_and_no_step_may_follow_it() -> Result<()> {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut writer = Writer::create(dir.path(), root_input(), fixed_options(false))?;
-    let attested = writer.put_artifact(b"attested program", "mlir")?;
-    let production = writer.put_artifact(b"production program", "mlir")?;
-    let program = writer.append_program(ProgramBody {
-        name: "train_step".into(),
-        format: "stablehlo".into(),
-        attested,
-        production,
-        precision: Precision {
-            narrowest: Some("f32".into()),
-            narrow_results: 0,
-        },
-        tolerance: writer.root().tolerance,
-        replay: None,
-        batch: None,
-    })?;
+    let program = fixture_program(&mut writer)?;
     writer.append_snapshot(snapshot(0))?;
     step(&mut writer, program, 0)?;
     step(&mut writer, program, 1)?;

@@ -48,13 +48,12 @@ pub fn fixed_options(sign: bool) -> WriterOptions {
     }
 }
 
-/// Write a closed transcript with `steps` steps, every sampled check
-/// present and passing, and a snapshot every interval.
-pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<CloseBody> {
-    let mut writer = Writer::create(dir, root_input(), options)?;
+/// The fixture's program record (its artifacts stored), appended to
+/// `writer`; returns its sequence number.
+pub fn fixture_program(writer: &mut Writer) -> Result<u64> {
     let attested = writer.put_artifact(b"attested program", "mlir")?;
     let production = writer.put_artifact(b"production program", "mlir")?;
-    let program = writer.append_program(ProgramBody {
+    writer.append_program(ProgramBody {
         name: "train_step".into(),
         format: "stablehlo".into(),
         attested,
@@ -66,7 +65,14 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
         tolerance: writer.root().tolerance,
         replay: None,
         batch: None,
-    })?;
+    })
+}
+
+/// Write a closed transcript with `steps` steps, every sampled check
+/// present and passing, and a snapshot every interval.
+pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<CloseBody> {
+    let mut writer = Writer::create(dir, root_input(), options)?;
+    let program = fixture_program(&mut writer)?;
     let tolerance = writer.root().tolerance;
     let mut state = Hash32::of(b"initial state");
     for step in 0..steps {

@@ -50,53 +50,58 @@ enum Command {
     /// (a session with retain="all"), at steps and coordinates drawn from the
     /// auditor's seed, which the prover could not foresee. The seed is
     /// recorded in the report, so the audit can be repeated.
-    Audit {
-        /// Transcript directory.
-        path: PathBuf,
-        /// Audit this many steps (default 16; all when there are fewer).
-        #[arg(long, conflicts_with = "fraction")]
-        steps: Option<u64>,
-        /// Audit each step with this probability, in (0, 1].
-        #[arg(long)]
-        fraction: Option<f64>,
-        /// The auditor's randomness: a secret, or a public beacon value
-        /// published after the transcript was closed. Drawn from the
-        /// operating system when omitted (and printed).
-        #[arg(long)]
-        seed: Option<String>,
-        /// Segments replayed in parallel.
-        #[arg(long, default_value_t = 1)]
-        jobs: usize,
-        /// The model the run had to start from: its model commitment (64
-        /// hex digits, from `zkdv.torch.model_hash(model)` or
-        /// `zkdv.jax.model_hash(params)`). Step 0 is then always audited.
-        #[arg(long, value_name = "HASH")]
-        initial: Option<Hash32>,
-        /// The model the client was delivered, as for --initial. The last
-        /// step is then always audited.
-        #[arg(long = "final", value_name = "HASH")]
-        final_model: Option<Hash32>,
-        /// A program the client's code produces (the blake3 of its bytes, 64
-        /// hex digits, from `zkdv.transcript.program_hashes` of the client's
-        /// own run); repeat for each. Every program record's attested and
-        /// replay programs must be among them.
-        #[arg(long = "program", value_name = "HASH")]
-        programs: Vec<Hash32>,
-        /// The client's data: a manifest of its examples' digests and their
-        /// order per step (JSON, as `zkdv.data.manifest` writes it). Every
-        /// replayed step's batch must hold those examples, in that order.
-        #[arg(long, value_name = "MANIFEST")]
-        data: Option<PathBuf>,
-        /// The most lenient tolerance accepted, as ABS,REL,SPREAD (the
-        /// absolute and relative terms and the factor on the ensemble's
-        /// spread; default 1e-6,1e-5,32, a session's default): a transcript
-        /// whose programs record a laxer one fails.
-        #[arg(long, value_name = "ABS,REL,SPREAD", value_parser = parse_ceiling)]
-        max_tolerance: Option<Tolerance>,
-        /// Print a JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-    },
+    Audit(Box<AuditArgs>),
+}
+
+/// The options of `zkdv audit` (boxed in [`Command`]: they are its largest
+/// variant by far).
+#[derive(clap::Args)]
+struct AuditArgs {
+    /// Transcript directory.
+    path: PathBuf,
+    /// Audit this many steps (default 16; all when there are fewer).
+    #[arg(long, conflicts_with = "fraction")]
+    steps: Option<u64>,
+    /// Audit each step with this probability, in (0, 1].
+    #[arg(long)]
+    fraction: Option<f64>,
+    /// The auditor's randomness: a secret, or a public beacon value
+    /// published after the transcript was closed. Drawn from the
+    /// operating system when omitted (and printed).
+    #[arg(long)]
+    seed: Option<String>,
+    /// Segments replayed in parallel.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// The model the run had to start from: its model commitment (64
+    /// hex digits, from `zkdv.torch.model_hash(model)` or
+    /// `zkdv.jax.model_hash(params)`). Step 0 is then always audited.
+    #[arg(long, value_name = "HASH")]
+    initial: Option<Hash32>,
+    /// The model the client was delivered, as for --initial. The last
+    /// step is then always audited.
+    #[arg(long = "final", value_name = "HASH")]
+    final_model: Option<Hash32>,
+    /// A program the client's code produces (the blake3 of its bytes, 64
+    /// hex digits, from `zkdv.transcript.program_hashes` of the client's
+    /// own run); repeat for each. Every program record's attested and
+    /// replay programs must be among them.
+    #[arg(long = "program", value_name = "HASH")]
+    programs: Vec<Hash32>,
+    /// The client's data: a manifest of its examples' digests and their
+    /// order per step (JSON, as `zkdv.data.manifest` writes it). Every
+    /// replayed step's batch must hold those examples, in that order.
+    #[arg(long, value_name = "MANIFEST")]
+    data: Option<PathBuf>,
+    /// The most lenient tolerance accepted, as ABS,REL,SPREAD (the
+    /// absolute and relative terms and the factor on the ensemble's
+    /// spread; default 1e-6,1e-5,32, a session's default): a transcript
+    /// whose programs record a laxer one fails.
+    #[arg(long, value_name = "ABS,REL,SPREAD", value_parser = parse_ceiling)]
+    max_tolerance: Option<Tolerance>,
+    /// Print a JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 const INVALID: u8 = 1;
@@ -107,19 +112,20 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Verify { path, json } => verify(&path, json),
         Command::Inspect { path, json } => inspect(&path, json),
-        Command::Audit {
-            path,
-            steps,
-            fraction,
-            seed,
-            jobs,
-            initial,
-            final_model,
-            programs,
-            data,
-            max_tolerance,
-            json,
-        } => {
+        Command::Audit(args) => {
+            let AuditArgs {
+                path,
+                steps,
+                fraction,
+                seed,
+                jobs,
+                initial,
+                final_model,
+                programs,
+                data,
+                max_tolerance,
+                json,
+            } = *args;
             let selection = match fraction {
                 Some(f) => zkdv_audit::Selection::Fraction(f),
                 None => zkdv_audit::Selection::Steps(steps.unwrap_or(16)),
