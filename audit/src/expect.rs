@@ -47,6 +47,7 @@ use serde::Serialize;
 use zkdv_protocol::{Hash32, SnapshotBody, Tolerance, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD};
 
 use crate::data::DataExpectation;
+use crate::model::ModelExpectation;
 use crate::transcript::Transcript;
 
 /// The auditor's default tolerance ceiling: a session's default tolerance
@@ -62,10 +63,10 @@ pub const DEFAULT_CEILING: Tolerance = Tolerance {
 /// The client's and the auditor's expectations given to an audit.
 #[derive(Debug, Clone, Default)]
 pub struct Expectations {
-    /// The model commitment of the parameters the run started from.
-    pub initial: Option<Hash32>,
-    /// The model commitment of the parameters the client was delivered.
-    pub final_model: Option<Hash32>,
+    /// The model the run started from.
+    pub initial: Option<ModelExpectation>,
+    /// The model the client was delivered.
+    pub final_model: Option<ModelExpectation>,
     /// The blake3 of every program artifact the client's code produces.
     pub programs: Vec<Hash32>,
     /// The client's examples and their order.
@@ -166,16 +167,17 @@ fn flag(name: &str) -> &'static str {
     }
 }
 
-/// Every expectation the report states, checked against `t`.
-pub(crate) fn check(t: &Transcript, given: &Expectations) -> Vec<Expectation> {
+/// Every expectation the report states, checked against `t`; `initial`
+/// and `final_model` are the commitments of the models given.
+pub(crate) fn check(
+    t: &Transcript,
+    given: &Expectations,
+    initial: Option<Hash32>,
+    final_model: Option<Hash32>,
+) -> Vec<Expectation> {
     vec![
-        model(
-            "initial model",
-            given.initial,
-            t.snapshots.get(&0),
-            "initial",
-        ),
-        model("final model", given.final_model, final_snapshot(t), "final"),
+        model("initial model", initial, t.snapshots.get(&0), "initial"),
+        model("final model", final_model, final_snapshot(t), "final"),
         programs(t, &given.programs),
         tolerance(t, given.max_tolerance),
     ]

@@ -38,6 +38,7 @@ mod compare;
 mod data;
 mod evidence;
 mod expect;
+mod model;
 mod replay;
 mod transcript;
 mod values;
@@ -53,6 +54,7 @@ use zkdv_protocol::{audit_key, derive_audit_challenge, AuditChallenge, Hash32, P
 
 pub use crate::data::DataExpectation;
 pub use crate::expect::{Expectation, Expectations, Status, DEFAULT_CEILING};
+pub use crate::model::ModelExpectation;
 use crate::replay::{replay_segment, Programs};
 use crate::transcript::Transcript;
 
@@ -232,7 +234,15 @@ pub fn audit(
     .flatten()
     .filter(|_| last.is_some())
     .collect();
-    let expectations = expect::check(&transcript, &options.expect);
+    let commitment = |m: &Option<ModelExpectation>| {
+        m.as_ref()
+            .map(|m| m.commitment(&transcript.root.params))
+            .transpose()
+            .map_err(AuditError::Unusable)
+    };
+    let initial = commitment(&options.expect.initial)?;
+    let final_model = commitment(&options.expect.final_model)?;
+    let expectations = expect::check(&transcript, &options.expect, initial, final_model);
     let chosen = select(&transcript, &key, options.selection, &forced)?;
     // Segments: the audited steps that share their newest retained snapshot.
     let mut segments: BTreeMap<u64, BTreeMap<u64, AuditChallenge>> = BTreeMap::new();

@@ -359,6 +359,26 @@ def test_the_audit_binds_the_clients_first_and_last_model(tmp_path):
     assert status["programs"] == status["data"] == "not_given"
     assert status["tolerance"] == "matched"  # the session's default, within the default ceiling
 
+    # The client may give the models as it keeps them: safetensors files of their parameters.
+    safetensors = pytest.importorskip("safetensors.torch")
+    safetensors.save_file(mlp().state_dict(), str(tmp_path / "initial.safetensors"))
+    safetensors.save_file(model.state_dict(), str(tmp_path / "delivered.safetensors"))
+    code, out = audit(
+        tmp_path / "proof", "--steps", "1", "--seed", "m",
+        "--initial", str(tmp_path / "initial.safetensors"),
+        "--final", str(tmp_path / "delivered.safetensors"),
+    )  # fmt: skip
+    assert code == 0, out
+    status = {e["name"]: e["status"] for e in out["report"]["expectations"]}
+    assert status["initial model"] == status["final model"] == "matched"
+    partial = dict(model.state_dict())
+    del partial["2.bias"]
+    safetensors.save_file(partial, str(tmp_path / "partial.safetensors"))
+    code, out = audit(
+        tmp_path / "proof", "--seed", "m", "--final", str(tmp_path / "partial.safetensors")
+    )
+    assert code == 2 and 'holds no tensor "2.bias"' in out["error"], out
+
     # A model other than the one delivered (or another start) is refused by name.
     other = mlp()
     with torch.no_grad():

@@ -75,13 +75,14 @@ struct AuditArgs {
     jobs: usize,
     /// The model the run had to start from: its model commitment (64
     /// hex digits, from `zkdv.torch.model_hash(model)` or
-    /// `zkdv.jax.model_hash(params)`). Step 0 is then always audited.
-    #[arg(long, value_name = "HASH")]
-    initial: Option<Hash32>,
+    /// `zkdv.jax.model_hash(params)`), or a safetensors file of its
+    /// parameters. Step 0 is then always audited.
+    #[arg(long, value_name = "HASH|FILE", value_parser = parse_model)]
+    initial: Option<zkdv_audit::ModelExpectation>,
     /// The model the client was delivered, as for --initial. The last
     /// step is then always audited.
-    #[arg(long = "final", value_name = "HASH")]
-    final_model: Option<Hash32>,
+    #[arg(long = "final", value_name = "HASH|FILE", value_parser = parse_model)]
+    final_model: Option<zkdv_audit::ModelExpectation>,
     /// A program the client's code produces (the blake3 of its bytes, 64
     /// hex digits, from `zkdv.transcript.program_hashes` of the client's
     /// own run); repeat for each. Every program record's attested and
@@ -186,6 +187,22 @@ fn read_manifest(path: &Path) -> Result<zkdv_audit::DataExpectation, String> {
         }
     }
     Ok(data)
+}
+
+/// `--initial`/`--final`: a model commitment (64 hex digits) or an existing
+/// safetensors file.
+fn parse_model(text: &str) -> Result<zkdv_audit::ModelExpectation, String> {
+    if let Ok(hash) = text.parse::<Hash32>() {
+        return Ok(zkdv_audit::ModelExpectation::Hash(hash));
+    }
+    let path = PathBuf::from(text);
+    if path.is_file() {
+        Ok(zkdv_audit::ModelExpectation::SafeTensors(path))
+    } else {
+        Err(format!(
+            "{text:?} is neither a model commitment (64 hex digits) nor a safetensors file"
+        ))
+    }
 }
 
 /// `--max-tolerance ABS,REL,SPREAD`: three finite, non-negative numbers.
