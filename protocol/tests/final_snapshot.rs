@@ -7,21 +7,8 @@ use common::*;
 use zkdv_protocol::*;
 
 fn step(writer: &mut Writer, program: u64, step: u64) -> Result<StepReceipt> {
-    writer.append_step(StepBody {
-        step,
-        program,
-        batch: BatchCommitment {
-            rows: 2,
-            width: 5,
-            window: 2,
-            root: Hash32::of(&[step as u8, 2]),
-        },
-        pre_state: Hash32::of(&[step as u8]),
-        update: Hash32::of(&[step as u8, 3]),
-        post_state: Hash32::of(&[step as u8 + 1]),
-        overlap: Overlap::Unchecked,
-        evidence: None,
-    })
+    let state = |s: u64| Hash32::of(&[s as u8]);
+    fixture_step(writer, program, step, state(step), state(step + 1))
 }
 
 fn snapshot(step: u64) -> SnapshotBody {

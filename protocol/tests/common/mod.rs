@@ -68,6 +68,31 @@ pub fn fixture_program(writer: &mut Writer) -> Result<u64> {
     })
 }
 
+/// The fixture's step record of `step` from state `pre` to `post`.
+pub fn fixture_step(
+    writer: &mut Writer,
+    program: u64,
+    step: u64,
+    pre: Hash32,
+    post: Hash32,
+) -> Result<StepReceipt> {
+    writer.append_step(StepBody {
+        step,
+        program,
+        batch: BatchCommitment {
+            rows: 2,
+            width: 5,
+            window: 2,
+            root: Hash32::of(&[step as u8, 2]),
+        },
+        pre_state: pre,
+        update: Hash32::of(&[step as u8, 3]),
+        post_state: post,
+        overlap: Overlap::Unchecked,
+        evidence: None,
+    })
+}
+
 /// Write a closed transcript with `steps` steps, every sampled check
 /// present and passing, and a snapshot every interval.
 pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<CloseBody> {
@@ -86,21 +111,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
             })?;
         }
         let next = Hash32::of(&[step as u8, 1]);
-        let receipt = writer.append_step(StepBody {
-            step,
-            program,
-            batch: BatchCommitment {
-                rows: 2,
-                width: 5,
-                window: 2,
-                root: Hash32::of(&[step as u8, 2]),
-            },
-            pre_state: state,
-            update: Hash32::of(&[step as u8, 3]),
-            post_state: next,
-            overlap: Overlap::Unchecked,
-            evidence: None,
-        })?;
+        let receipt = fixture_step(&mut writer, program, step, state, next)?;
         state = next;
         let c = receipt.challenge;
         if c.state {
