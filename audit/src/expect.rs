@@ -127,7 +127,17 @@ fn model(
     which: &str,
 ) -> Expectation {
     let recorded = snapshot.and_then(|s| s.params);
+    // A commitment without its tensors binds nothing: no replay meets it, so
+    // a prover could record the client's hash over another state.
+    let retained = snapshot.is_some_and(|s| s.artifact.is_some());
     let (status, note) = match (given, recorded) {
+        (Some(_), Some(_)) if !retained => (
+            Status::NotRecorded,
+            format!(
+                "the {which} snapshot's tensors were not retained, so no replay binds its model \
+                 commitment"
+            ),
+        ),
         (None, _) => (
             Status::NotGiven,
             format!(
