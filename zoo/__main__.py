@@ -70,15 +70,26 @@ class Row:
     honest: RunOutcome
     tampered: RunOutcome | None
     steps: int
+    audit: str | None = None
 
 
 def run_once(
-    entry: Entry, mode: str, steps: int, work: Path, timeout: float, seal: bool
+    entry: Entry,
+    mode: str,
+    steps: int,
+    work: Path,
+    timeout: float,
+    seal: bool,
+    retain: bool = False,
 ) -> RunOutcome:
-    """Run ``entry`` once in a subprocess; a timeout or a crash becomes an error outcome."""
+    """Run ``entry`` once in a subprocess; a timeout or a crash becomes an error outcome.
+    ``retain``: the session retains all its evidence, for an audit."""
     directory = work / f"{entry.name}-{mode}"
     out = work / f"{entry.name}-{mode}.json"
     env = dict(os.environ)
+    env.pop("ZKDV_ZOO_RETAIN", None)
+    if retain:
+        env["ZKDV_ZOO_RETAIN"] = "all"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     env.setdefault("JAX_PLATFORMS", "cpu")
     if entry.devices > 1:
@@ -116,13 +127,57 @@ def _diagnostic(stderr: str) -> str:
     return ""
 
 
-def run_entry(entry: Entry, steps: int, work: Path, timeout: float, seal: bool) -> Row:
-    """The honest run, then the tampered one if the honest run closed."""
-    honest = run_once(entry, "honest", steps, work, timeout, seal and entry.seal)
+def run_entry(
+    entry: Entry, steps: int, work: Path, timeout: float, seal: bool, audit: bool = False
+) -> Row:
+    """The honest run, then the tampered one if the honest run closed; with ``audit``, the
+    honest run retains its evidence and ``zkdv audit`` replays every step of it."""
+    honest = run_once(entry, "honest", steps, work, timeout, seal and entry.seal, retain=audit)
     tampered = None
+    audited = None
     if honest.status == "closed":
+        if audit:
+            audited = audit_run(work / f"{entry.name}-honest", timeout)
         tampered = run_once(entry, "tampered", steps, work, timeout, seal=False)
-    return Row(entry, honest, tampered, steps)
+    return Row(entry, honest, tampered, steps, audited)
+
+
+def audit_run(directory: Path, timeout: float) -> str:
+    """``zkdv audit --fraction 1`` of each transcript under ``directory`` (one per DDP rank):
+    ``pass`` or ``FAILED``, with the worst snapshot comparison's noise (root mean square, in
+    noise units), or why the audit could not run."""
+    cli = ROOT / "target" / "release" / "zkdv"
+    if not cli.exists():
+        cli = ROOT / "target" / "debug" / "zkdv"
+    if not cli.exists():
+        return "error: zkdv is not built (cargo build -p zkdv-tools --bin zkdv)"
+    transcripts = sorted(p.parent for p in directory.rglob("records.cborl"))
+    if not transcripts:
+        return "error: no transcript"
+    cells = []
+    for transcript in transcripts:
+        command = [str(cli), "audit", str(transcript), "--fraction", "1", "--seed", "zoo"]
+        try:
+            result = subprocess.run(
+                command + ["--json"], capture_output=True, text=True, timeout=timeout
+            )
+            data = json.loads(result.stdout)
+        except (subprocess.TimeoutExpired, json.JSONDecodeError) as error:
+            cells.append(f"error: {type(error).__name__}")
+            continue
+        report = data.get("report")
+        if report is None:
+            cells.append(f"error: {data.get('error', result.stderr.strip()[-200:])}")
+            continue
+        noise = f"noise {report['noise']['worst_rms']:.3g}"
+        failure = report.get("failure")
+        if data.get("passed"):
+            cells.append(f"pass ({noise})")
+        elif failure is not None:
+            cells.append(f"FAILED at step {failure['step']}: {failure['what']} ({noise})")
+        else:
+            cells.append(f"FAILED: an expectation ({noise})")
+    return "; ".join(cells)
 
 
 def _cell(text: str) -> str:
@@ -163,6 +218,10 @@ def table(rows: list[Row]) -> str:
         "| s/step | first step s | close s | recipe |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
+    audited = any(row.audit is not None for row in rows)
+    if audited:
+        lines[0] = lines[0].replace(" | tamper caught ", " | audit of every step | tamper caught ")
+        lines[1] += " --- |"
     for row in rows:
         honest = row.honest
         first = honest.step_seconds[0] if honest.step_seconds else None
@@ -172,6 +231,7 @@ def table(rows: list[Row]) -> str:
             row.entry.precision,
             verdict(row),
             _number(honest.worst_margin),
+            *([row.audit or "n.a."] if audited else []),
             caught(row),
             _number(RunOutcome.median_step(honest.step_seconds)),
             _number(first),
@@ -225,6 +285,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=None, help="seconds per run")
     parser.add_argument("--write", type=Path, help="write the page here too")
     parser.add_argument("--list", action="store_true", help="list the entries and exit")
+    parser.add_argument(
+        "--audit",
+        action="store_true",
+        help="retain the honest runs' evidence and audit every step (zkdv audit --fraction 1)",
+    )
     args = parser.parse_args()
     if args.list:
         for entry in ENTRIES:
@@ -242,10 +307,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="zkdv-zoo-") as work:
         for entry in entries:
             began = time.perf_counter()
-            row = run_entry(entry, steps, Path(work), timeout, seal)
+            row = run_entry(entry, steps, Path(work), timeout, seal, audit=args.audit)
             rows.append(row)
+            audit = f"; audit: {row.audit}" if row.audit is not None else ""
             print(
-                f"{entry.name}: {verdict(row)}; tamper caught: {caught(row)} "
+                f"{entry.name}: {verdict(row)}{audit}; tamper caught: {caught(row)} "
                 f"({time.perf_counter() - began:.0f} s)",
                 file=sys.stderr,
                 flush=True,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -61,6 +62,12 @@ class RunOutcome:
     def median_step(seconds: Sequence[float]) -> float | None:
         """The median of the steps after the first, ``None`` with fewer than two steps."""
         return statistics.median(seconds[1:]) if len(seconds) > 1 else None
+
+
+def retained() -> str | None:
+    """The evidence a run retains: ``"all"`` when the runner audits it (``--audit`` sets
+    ``ZKDV_ZOO_RETAIN``), else none."""
+    return os.environ.get("ZKDV_ZOO_RETAIN") or None
 
 
 def first_line(error: BaseException) -> str:
@@ -191,7 +198,7 @@ def run_torch(
 
     torch.set_num_threads(1)
     recipe = make()
-    proof = zkdv.torch.ZKDV(directory, EVERY_STEP)
+    proof = zkdv.torch.ZKDV(directory, EVERY_STEP, retain=retained())
     proof._seal_package = seal
     proof.start(rolling_window=8, probe_ratio=0.25)
     recipe.model, recipe.optimizer = proof.prepare(recipe.model, recipe.optimizer)
@@ -285,7 +292,7 @@ def run_jax(
     """
     import jax
 
-    proof = zkdv.jax.ZKDV(directory, EVERY_STEP)
+    proof = zkdv.jax.ZKDV(directory, EVERY_STEP, retain=retained())
     proof.start(rolling_window=2, probe_ratio=0.25)
     seconds: list[float] = []
     tampering = mode == "tampered"

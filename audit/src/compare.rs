@@ -7,6 +7,7 @@
 
 use zkdv_hashing::DType;
 use zkdv_protocol::evidence::Bundle;
+use zkdv_protocol::noise::Residuals;
 use zkdv_protocol::{AuditChallenge, Outcome, Tolerance, ToleranceError};
 use zkdv_runtime::{Program, Tensor};
 
@@ -23,6 +24,7 @@ fn failure(step: u64, what: String, refused: Outcome) -> Failure {
         committed: refused.committed,
         recomputed: refused.recomputed,
         allowed: refused.allowed,
+        noise: None,
     }
 }
 
@@ -75,6 +77,46 @@ pub(crate) fn snapshot(
         }
     }
     Ok(None)
+}
+
+/// The failure of a snapshot comparison whose pairs are each within
+/// tolerance but whose differences together are more than rounding noise
+/// (`residuals`, [`zkdv_protocol::noise`]): it names the pair of largest
+/// noise unit.
+pub(crate) fn noise(
+    t: &Transcript,
+    step: u64,
+    dtypes: &[DType],
+    theirs: &[Vec<f64>],
+    mine: &[Vec<f64>],
+    spread: Option<&[Vec<f64>]>,
+    residuals: Residuals,
+) -> Failure {
+    let mut worst = (0.0f64, 0usize, 0usize);
+    for (leaf, (dtype, (a, b))) in dtypes.iter().zip(theirs.iter().zip(mine)).enumerate() {
+        for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
+            let s = spread.and_then(|s| s.get(leaf)).and_then(|s| s.get(i));
+            let mut one = Residuals::default();
+            one.add(*dtype, c, r, s.copied().unwrap_or(0.0));
+            if one.largest > worst.0 {
+                worst = (one.largest, leaf, i);
+            }
+        }
+    }
+    let (_, leaf, i) = worst;
+    let value = |v: &[Vec<f64>]| v.get(leaf).and_then(|l| l.get(i)).copied().unwrap_or(0.0);
+    Failure {
+        step,
+        what: format!(
+            "state at snapshot {} (largest at {}[{i}])",
+            step + 1,
+            t.state_path(leaf)
+        ),
+        committed: value(theirs),
+        recomputed: value(mine),
+        allowed: 0.0,
+        noise: Some(residuals),
+    }
 }
 
 /// The attested program at the audit's coordinates against the replay's

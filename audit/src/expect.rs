@@ -75,6 +75,10 @@ pub struct Expectations {
     /// `spread` are each a ceiling; `replays` is not compared);
     /// [`DEFAULT_CEILING`] when `None`.
     pub max_tolerance: Option<Tolerance>,
+    /// The largest root mean square of a snapshot comparison's noise units
+    /// the auditor accepts ([`zkdv_protocol::noise`]);
+    /// [`zkdv_protocol::noise::NOISE_RMS`] when `None`.
+    pub max_noise: Option<f64>,
 }
 
 /// How an expectation fared.

@@ -44,12 +44,14 @@ mod transcript;
 mod values;
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
+use zkdv_protocol::noise::{Residuals, NOISE_RMS};
 use zkdv_protocol::{audit_key, derive_audit_challenge, AuditChallenge, Hash32, Problem};
 
 pub use crate::data::DataExpectation;
@@ -95,6 +97,36 @@ pub struct Failure {
     pub recomputed: f64,
     /// The largest difference the tolerance allowed there.
     pub allowed: f64,
+    /// For a comparison that failed the noise test
+    /// ([`zkdv_protocol::noise`]): its account, whose root mean square
+    /// exceeded [`zkdv_protocol::noise::NOISE_RMS`] (`committed`,
+    /// `recomputed` and `allowed` are then those of its largest noise unit's
+    /// pair). `None` for a pair out of the per-pair tolerance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<Residuals>,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.noise {
+            None => write!(
+                f,
+                "{}: committed {:e}, recomputed {:e} (allowed difference {:e})",
+                self.what, self.committed, self.recomputed, self.allowed
+            ),
+            Some(noise) => write!(
+                f,
+                "{}: the differences are {:.3} noise units root-mean-square over {} values, \
+                 more than rounding noise (the largest is {:.3}, committed {:e}, recomputed {:e})",
+                self.what,
+                noise.rms(),
+                noise.values,
+                noise.largest,
+                self.committed,
+                self.recomputed
+            ),
+        }
+    }
 }
 
 /// The outcome of an audit that could run.
@@ -116,6 +148,8 @@ pub struct Report {
     pub transitions: u64,
     /// Snapshots whose full tensors were compared with a replayed state.
     pub snapshots_compared: u64,
+    /// The noise test over those comparisons ([`zkdv_protocol::noise`]).
+    pub noise: Noise,
     /// Wall-clock seconds of the replays.
     pub seconds: f64,
     /// The first difference, by step; `None` when every audited step
@@ -130,6 +164,35 @@ impl Report {
     /// was met.
     pub fn passed(&self) -> bool {
         self.failure.is_none() && !self.expectations.iter().any(|e| e.status.fails())
+    }
+}
+
+/// The noise test's account over an audit's snapshot comparisons.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Noise {
+    /// Every compared float value, all comparisons together.
+    pub total: Residuals,
+    /// The largest root mean square of one comparison (each must stay at
+    /// most `limit`).
+    pub worst_rms: f64,
+    /// The limit each comparison was held to: the auditor's
+    /// [`Expectations::max_noise`], by default
+    /// [`zkdv_protocol::noise::NOISE_RMS`].
+    pub limit: f64,
+}
+
+impl Noise {
+    /// Account for one comparison.
+    pub(crate) fn add(&mut self, comparison: Residuals) {
+        self.total = self.total.merged(comparison);
+        self.worst_rms = self.worst_rms.max(comparison.rms());
+    }
+
+    /// Two audits' accounts as one.
+    pub(crate) fn merged(mut self, other: Noise) -> Noise {
+        self.total = self.total.merged(other.total);
+        self.worst_rms = self.worst_rms.max(other.worst_rms);
+        self
     }
 }
 
@@ -244,6 +307,7 @@ pub fn audit(
     let final_model = commitment(&options.expect.final_model)?;
     let expectations = expect::check(&transcript, &options.expect, initial, final_model);
     let chosen = select(&transcript, &key, options.selection, &forced)?;
+    let noise_limit = options.expect.max_noise.unwrap_or(NOISE_RMS);
     // Segments: the audited steps that share their newest retained snapshot.
     let mut segments: BTreeMap<u64, BTreeMap<u64, AuditChallenge>> = BTreeMap::new();
     for (&step, &challenge) in &chosen {
@@ -288,6 +352,7 @@ pub fn audit(
                     start,
                     &audited,
                     options.expect.data.as_ref(),
+                    noise_limit,
                     &tick,
                 )
             })
@@ -295,6 +360,10 @@ pub fn audit(
     });
     let mut transitions = 0;
     let mut snapshots_compared = 0;
+    let mut noise = Noise {
+        limit: noise_limit,
+        ..Noise::default()
+    };
     let mut data_checked = 0;
     let mut data_differs: Option<(u64, String)> = None;
     let mut failure: Option<Failure> = None;
@@ -304,6 +373,7 @@ pub fn audit(
             Ok(segment) => {
                 transitions += segment.transitions;
                 snapshots_compared += segment.snapshots_compared;
+                noise = noise.merged(segment.noise);
                 data_checked += segment.data_checked;
                 if let Some(d) = segment.data_differs {
                     if data_differs.as_ref().is_none_or(|e| d.0 < e.0) {
@@ -338,6 +408,7 @@ pub fn audit(
         audited: chosen.keys().copied().collect(),
         transitions,
         snapshots_compared,
+        noise,
         seconds: started.elapsed().as_secs_f64(),
         failure,
         expectations,

@@ -15,7 +15,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use zkdv_hashing::ProbeMap;
 use zkdv_protocol::evidence::Bundle;
-use zkdv_protocol::{Artifact, AuditChallenge, StepBody, Tolerance, ToleranceError};
+use zkdv_protocol::noise::Residuals;
+use zkdv_protocol::{
+    Artifact, AuditChallenge, StepBody, Tolerance, ToleranceError, ENSEMBLE_REPLAYS,
+};
 use zkdv_runtime::{Program, Tensor};
 
 use crate::compare;
@@ -23,7 +26,7 @@ use crate::data::{self, DataExpectation};
 use crate::evidence::{load_state, prepare_step, StepInputs};
 use crate::transcript::Transcript;
 use crate::values::{dtype_of, state_values};
-use crate::{AuditError, Failure};
+use crate::{AuditError, Failure, Noise};
 
 /// An error and the step it concerns (which orders errors the same way
 /// however the segments were scheduled).
@@ -116,6 +119,8 @@ pub(crate) struct SegmentOutcome {
     pub(crate) data_checked: u64,
     /// The first step whose batch is not the client's data, and why.
     pub(crate) data_differs: Option<(u64, String)>,
+    /// The noise test of the snapshots compared.
+    pub(crate) noise: Noise,
 }
 
 /// Run `program` as written, or as member `m` of the perturbation ensemble
@@ -216,6 +221,8 @@ struct Segment<'a> {
     initial: Vec<Tensor>,
     steps: Vec<(u64, StepInputs)>,
     n_state: usize,
+    /// The auditor's limit of the noise test.
+    noise_limit: f64,
 }
 
 impl Segment<'_> {
@@ -333,8 +340,13 @@ impl Segment<'_> {
     }
 
     /// The state after step `j` against the `production` tensors of the
-    /// next retained snapshot, measuring the spread (unless `spread` holds
-    /// it already) when the fixed bound is exceeded.
+    /// next retained snapshot: each pair within the tolerance, and the
+    /// differences together rounding noise ([`zkdv_protocol::noise`]). The
+    /// spread is measured (unless `spread` holds it already) when the fixed
+    /// bound is exceeded or the differences are more than noise in units of
+    /// ulps alone, so that an honest replay whose rounding the ensemble
+    /// sees is measured in its spread. Returns the noise account with the
+    /// failure, if any.
     fn check_snapshot(
         &self,
         programs: &mut Programs,
@@ -343,22 +355,51 @@ impl Segment<'_> {
         nominal: &Replayed,
         production: &[Tensor],
         spread: &mut Option<Spread>,
-    ) -> Result<Option<Failure>, StepError> {
+    ) -> Result<(Option<Failure>, Residuals), StepError> {
+        let noise_limit = self.noise_limit;
         let theirs = state_values(production)?;
         let mine = state_values(nominal.state())?;
-        let needs_spread = theirs
+        let dtypes = production
             .iter()
-            .zip(&mine)
-            .any(|(a, b)| tolerance.needs_spread(a, b));
-        if needs_spread && spread.is_none() {
-            *spread = Some(self.measure(programs, tolerance, nominal)?);
+            .map(dtype_of)
+            .collect::<Result<Vec<_>, _>>()?;
+        let account = |spread: Option<&Spread>| {
+            let mut r = Residuals::default();
+            for (i, (dtype, (a, b))) in dtypes.iter().zip(theirs.iter().zip(&mine)).enumerate() {
+                let leaf = spread.and_then(|s| s.state.get(i)).map(Vec::as_slice);
+                r.add_leaf(*dtype, a, b, leaf);
+            }
+            r
+        };
+        // The noise test is the auditor's: it measures the spread with the
+        // ensemble even where the program's tolerance has none (whose
+        // per-pair bound then gives the spread no weight).
+        let ensemble = Tolerance {
+            replays: tolerance.replays.max(ENSEMBLE_REPLAYS),
+            ..*tolerance
+        };
+        let pairs_need_spread = tolerance.replays > 0
+            && theirs
+                .iter()
+                .zip(&mine)
+                .any(|(a, b)| tolerance.needs_spread(a, b));
+        if spread.is_none() && (pairs_need_spread || !account(None).is_noise_under(noise_limit)) {
+            *spread = Some(self.measure(programs, &ensemble, nominal)?);
         }
-        // A spread measured for the sketches widens bounds that already
-        // hold: it changes no outcome here.
-        let spread = spread.as_ref().map(|s| s.state.as_slice());
-        Ok(compare::snapshot(
-            self.t, tolerance, j, &theirs, &mine, spread,
-        )?)
+        let residuals = account(spread.as_ref());
+        let leaves = spread.as_ref().map(|s| s.state.as_slice());
+        if let Some(failure) = compare::snapshot(self.t, tolerance, j, &theirs, &mine, leaves)? {
+            return Ok((Some(failure), residuals));
+        }
+        if residuals.is_noise_under(noise_limit) {
+            return Ok((None, residuals));
+        }
+        Ok((
+            Some(compare::noise(
+                self.t, j, &dtypes, &theirs, &mine, leaves, residuals,
+            )),
+            residuals,
+        ))
     }
 }
 
@@ -370,6 +411,7 @@ pub(crate) fn replay_segment(
     start: u64,
     audited: &BTreeMap<u64, AuditChallenge>,
     data: Option<&DataExpectation>,
+    noise_limit: f64,
     tick: &dyn Fn(),
 ) -> Result<SegmentOutcome, Located> {
     let end = audited.keys().max().copied().unwrap_or(start);
@@ -388,6 +430,7 @@ pub(crate) fn replay_segment(
         initial,
         steps: Vec::new(),
         n_state,
+        noise_limit,
     };
     let mut outcome = SegmentOutcome {
         transitions: 0,
@@ -395,6 +438,7 @@ pub(crate) fn replay_segment(
         failure: None,
         data_checked: 0,
         data_differs: None,
+        noise: Noise::default(),
     };
     for j in start..=end {
         let Some((step, _)) = t.steps.get(j as usize) else {
@@ -456,9 +500,10 @@ pub(crate) fn replay_segment(
         // tensors, within the tolerance and the ensemble's spread.
         if let Some(next) = t.snapshots.get(&(j + 1)).filter(|s| s.artifact.is_some()) {
             let production = load_state(t, next).map_err(|e| (j + 1, e))?;
-            let failure = segment
+            let (failure, residuals) = segment
                 .check_snapshot(programs, j, &tolerance, &nominal, &production, &mut spread)
                 .map_err(|e| e.at(j))?;
+            outcome.noise.add(residuals);
             if let Some(failure) = failure {
                 outcome.failure = Some(failure);
                 return Ok(outcome);

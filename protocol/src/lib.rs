@@ -115,6 +115,7 @@ mod verify;
 mod writer;
 
 pub mod evidence;
+pub mod noise;
 pub mod packing;
 pub use challenge::{
     audit_key, derive_audit_challenge, derive_challenge, key_commitment, AuditChallenge, Challenge,

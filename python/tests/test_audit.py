@@ -414,13 +414,18 @@ def test_the_tolerance_is_the_auditors(tmp_path):
     assert code == 1
     (tolerance,) = [e for e in out["report"]["expectations"] if e["name"] == "tolerance"]
     assert tolerance["status"] == "differs" and "abs 0.1, rel 1" in tolerance["recorded"]
-    # The corrupted step reproduced within the lax bound: only the ceiling caught it.
-    assert out["report"]["failure"] is None
-    # An auditor that accepts the lax tolerance says so, and the audit then passes.
-    code, out = audit(
-        tmp_path / "proof", "--fraction", "1", "--seed", "t", "--max-tolerance", "0.1,1,32"
-    )
+    # Each pair of the corrupted step is within the lax bound; the ceiling refuses the bound
+    # itself, and the noise test the differences, which are far more than rounding.
+    failure = out["report"]["failure"]
+    assert failure["noise"] is not None and failure["allowed"] == 0.0, failure
+    # An auditor that accepts the lax tolerance still holds the differences to rounding noise;
+    # one that accepts a lax noise limit too says so, and the audit then passes.
+    lax_audit = ("--fraction", "1", "--seed", "t", "--max-tolerance", "0.1,1,32")
+    code, out = audit(tmp_path / "proof", *lax_audit)
+    assert code == 1 and out["report"]["failure"]["noise"] is not None, out
+    code, out = audit(tmp_path / "proof", *lax_audit, "--max-noise", "1e9")
     assert code == 0, out
+    assert out["report"]["noise"]["limit"] == 1e9 and out["report"]["noise"]["worst_rms"] > 2
     bad = subprocess.run(
         [str(ZKDV_CLI), "audit", str(tmp_path / "proof"), "--max-tolerance", "0.1,x,32"],
         capture_output=True,
@@ -428,6 +433,14 @@ def test_the_tolerance_is_the_auditors(tmp_path):
         check=False,
     )
     assert bad.returncode == 2 and "--max-tolerance" in bad.stderr, bad.stderr
+    for noise in ("0", "-1", "nan", "x"):
+        bad = subprocess.run(
+            [str(ZKDV_CLI), "audit", str(tmp_path / "proof"), f"--max-noise={noise}"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert bad.returncode == 2 and "--max-noise" in bad.stderr, (noise, bad.stderr)
 
 
 def test_the_programs_are_the_clients(tmp_path):

@@ -100,6 +100,13 @@ struct AuditArgs {
     /// whose programs record a laxer one fails.
     #[arg(long, value_name = "ABS,REL,SPREAD", value_parser = parse_ceiling)]
     max_tolerance: Option<Tolerance>,
+    /// The largest root mean square of a snapshot comparison's
+    /// differences, in noise units (each difference over the larger of its
+    /// value's ulp and its ensemble spread), accepted as rounding noise
+    /// (default 2): a prover's drift that keeps each value within the
+    /// tolerance but moves many of them fails.
+    #[arg(long, value_name = "RMS", value_parser = parse_noise)]
+    max_noise: Option<f64>,
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -125,6 +132,7 @@ fn main() -> ExitCode {
                 programs,
                 data,
                 max_tolerance,
+                max_noise,
                 json,
             } = *args;
             let selection = match fraction {
@@ -144,6 +152,7 @@ fn main() -> ExitCode {
                 programs,
                 data,
                 max_tolerance,
+                max_noise,
             };
             audit(&path, selection, seed, jobs, expect, json)
         }
@@ -228,6 +237,15 @@ fn parse_ceiling(text: &str) -> Result<Tolerance, String> {
         ));
     }
     Ok(ceiling)
+}
+
+/// `--max-noise RMS`: a finite, positive number.
+fn parse_noise(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(rms) if rms.is_finite() && rms > 0.0 => Ok(rms),
+        Ok(_) => Err(format!("must be finite and positive, got {text:?}")),
+        Err(e) => Err(format!("{text:?}: {e}")),
+    }
 }
 
 /// A path that does not exist is a usage error, not an invalid transcript.
@@ -382,6 +400,17 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
         r.seconds,
         plural(r.snapshots_compared, "snapshot"),
     );
+    if r.snapshots_compared > 0 {
+        let _ = writeln!(
+            s,
+            "noise        {:.3} noise units root-mean-square over {} values, {:.3} in the \
+             worst snapshot (at most {})",
+            r.noise.total.rms(),
+            r.noise.total.values,
+            r.noise.worst_rms,
+            r.noise.limit
+        );
+    }
     for e in &r.expectations {
         let status = match e.status {
             zkdv_audit::Status::Matched => "matched",
@@ -408,11 +437,7 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
             );
         }
         Some(f) => {
-            let _ = writeln!(
-                s,
-                "result       FAILED at step {}: {}: committed {:e}, recomputed {:e} (allowed difference {:e})",
-                f.step, f.what, f.committed, f.recomputed, f.allowed
-            );
+            let _ = writeln!(s, "result       FAILED at step {}: {f}", f.step);
         }
     }
     s
