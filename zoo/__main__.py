@@ -169,7 +169,8 @@ def audit_run(directory: Path, timeout: float) -> str:
         if report is None:
             cells.append(f"error: {data.get('error', result.stderr.strip()[-200:])}")
             continue
-        noise = f"noise {report['noise']['worst_rms']:.3g}"
+        worst, across = report["noise"]["worst_rms"], report["noise"]["across_snapshots_rms"]
+        noise = f"noise {worst:.3g}, across snapshots {across:.3g}"
         failure = report.get("failure")
         if data.get("passed"):
             cells.append(f"pass ({noise})")

@@ -7,14 +7,14 @@
 
 use zkdv_hashing::DType;
 use zkdv_protocol::evidence::Bundle;
-use zkdv_protocol::noise::Residuals;
+use zkdv_protocol::noise::{outlier_allowance, ulp, Residuals};
 use zkdv_protocol::{AuditChallenge, Outcome, Tolerance, ToleranceError};
 use zkdv_runtime::{Program, Tensor};
 
 use crate::replay::{run_as, StepError};
 use crate::transcript::Transcript;
 use crate::values::flat_element;
-use crate::Failure;
+use crate::{Failure, FailureKind};
 
 /// The failure a refused pair of a comparison at `step` makes.
 fn failure(step: u64, what: String, refused: Outcome) -> Failure {
@@ -24,6 +24,7 @@ fn failure(step: u64, what: String, refused: Outcome) -> Failure {
         committed: refused.committed,
         recomputed: refused.recomputed,
         allowed: refused.allowed,
+        kind: FailureKind::Pair,
         noise: None,
     }
 }
@@ -53,30 +54,83 @@ pub(crate) fn update_sketches(
     }))
 }
 
-/// The state replayed through step `step` (`mine`) against the tensors of
-/// the retained snapshot of step `step + 1` (`theirs`), leaf by leaf, with
-/// the measured `spread` of each leaf when there is one.
+/// A snapshot comparison's values, leaf by leaf: the retained snapshot's
+/// tensors (`theirs`), the replayed state (`mine`), the segment's first
+/// state (`initial`, from which the replay's update of each value is
+/// `mine - initial`), their types, and the measured `spread` of each leaf
+/// when there is one.
+pub(crate) struct StateValues<'a> {
+    pub(crate) theirs: &'a [Vec<f64>],
+    pub(crate) mine: &'a [Vec<f64>],
+    pub(crate) initial: &'a [Vec<f64>],
+    pub(crate) dtypes: &'a [DType],
+    pub(crate) spread: Option<&'a [Vec<f64>]>,
+}
+
+/// The state replayed through step `step` against the tensors of the
+/// retained snapshot of step `step + 1`, pair by pair: each within the
+/// tolerance, except at most [`outlier_allowance`] float outliers, each
+/// within its bound plus twice its replayed update (a change of sign of
+/// that update). Returns the failure, if any, and the outliers accepted.
 pub(crate) fn snapshot(
-    t: &Transcript,
+    path: impl Fn(usize) -> String,
     tolerance: &Tolerance,
     step: u64,
-    theirs: &[Vec<f64>],
-    mine: &[Vec<f64>],
-    spread: Option<&[Vec<f64>]>,
-) -> Result<Option<Failure>, ToleranceError> {
-    for (index, (a, b)) in theirs.iter().zip(mine).enumerate() {
-        let leaf_spread = spread.and_then(|s| s.get(index)).map(Vec::as_slice);
-        if let Some(o) = refused(tolerance.compare(a, b, leaf_spread)?) {
-            let what = format!(
-                "state {}[{}] at snapshot {}",
-                t.state_path(index),
-                o.index,
-                step + 1
-            );
-            return Ok(Some(failure(step, what, o)));
+    v: &StateValues<'_>,
+) -> (Option<Failure>, u64) {
+    let mut outliers: Vec<Failure> = Vec::new();
+    let mut values = 0u64;
+    for (leaf, (a, b)) in v.theirs.iter().zip(v.mine).enumerate() {
+        let dtype = v.dtypes.get(leaf).copied();
+        let float = dtype.is_some_and(|d| ulp(d, 1.0).is_some());
+        let start = v.initial.get(leaf);
+        let leaf_spread = v.spread.and_then(|s| s.get(leaf));
+        for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
+            if float {
+                values += 1;
+            }
+            let s = leaf_spread.and_then(|s| s.get(i)).copied().unwrap_or(0.0);
+            if tolerance.accepts(c, r, s) {
+                continue;
+            }
+            let what = format!("state {}[{i}] at snapshot {}", path(leaf), step + 1);
+            let bound = if c.is_finite() {
+                tolerance.bound(c, s)
+            } else {
+                0.0
+            };
+            let update = start
+                .and_then(|x| x.get(i))
+                .map_or(0.0, |&x0| (r - x0).abs());
+            let cap = bound + 2.0 * update;
+            let pair = Failure {
+                step,
+                what,
+                committed: c,
+                recomputed: r,
+                allowed: bound,
+                kind: FailureKind::Pair,
+                noise: None,
+            };
+            let within_cap = (c - r).abs() <= cap;
+            if !(float && c.is_finite() && r.is_finite() && within_cap) {
+                return (Some(pair), outliers.len() as u64);
+            }
+            outliers.push(pair);
         }
     }
-    Ok(None)
+    let allowed = outlier_allowance(values);
+    if outliers.len() as u64 > allowed {
+        let mut first = outliers.swap_remove(0);
+        first.what = format!(
+            "{} ({} of {values} values outside the tolerance, at most {allowed} allowed as \
+             outliers)",
+            first.what,
+            outliers.len() + 1
+        );
+        return (Some(first), 0);
+    }
+    (None, outliers.len() as u64)
 }
 
 /// The failure of a snapshot comparison whose pairs are each within
@@ -115,6 +169,7 @@ pub(crate) fn noise(
         committed: value(theirs),
         recomputed: value(mine),
         allowed: 0.0,
+        kind: FailureKind::Noise,
         noise: Some(residuals),
     }
 }
@@ -224,6 +279,53 @@ mod tests {
             });
         }
         bundle
+    }
+
+    #[test]
+    fn a_snapshot_allows_a_few_outliers_each_within_a_change_of_sign_of_its_update() {
+        let tolerance = Tolerance::fixed(1e-6, 1e-5);
+        let n = 20_000; // two outliers allowed
+        let initial = vec![vec![1.0; n]];
+        let mine = vec![vec![1.001; n]]; // every value updated by +0.001
+        let dtypes = [DType::F32];
+        let compare = |theirs: &[Vec<f64>]| {
+            let v = StateValues {
+                theirs,
+                mine: &mine,
+                initial: &initial,
+                dtypes: &dtypes,
+                spread: None,
+            };
+            snapshot(|_| "w".to_string(), &tolerance, 4, &v)
+        };
+        // Production's update of two values changed sign: accepted outliers.
+        let mut theirs = mine.clone();
+        theirs[0][10] = 0.999;
+        theirs[0][20] = 0.999;
+        assert_eq!(compare(&theirs), (None, 2));
+        // A third is one too many; the failure names the first.
+        theirs[0][30] = 0.999;
+        let (failure, _) = compare(&theirs);
+        let failure = failure.unwrap();
+        assert_eq!(failure.kind, FailureKind::Pair);
+        assert!(failure
+            .what
+            .starts_with("state w[10] at snapshot 5 (3 of 20000 values"));
+        // One value moved by more than a change of sign of its update: refused
+        // alone, with its own bound.
+        let mut theirs = mine.clone();
+        theirs[0][7] = 0.9979;
+        let (failure, outliers) = compare(&theirs);
+        let failure = failure.unwrap();
+        assert_eq!(
+            (failure.what.as_str(), outliers),
+            ("state w[7] at snapshot 5", 0)
+        );
+        assert!((failure.allowed - (1e-6 + 1e-5 * 0.9979)).abs() < 1e-12);
+        // A non-finite value is never an outlier.
+        let mut theirs = mine.clone();
+        theirs[0][3] = f64::NAN;
+        assert!(compare(&theirs).0.is_some());
     }
 
     #[test]

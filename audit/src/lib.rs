@@ -51,7 +51,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use zkdv_protocol::noise::{Residuals, NOISE_RMS};
+use zkdv_protocol::noise::{Coherence, Residuals, NOISE_RMS};
 use zkdv_protocol::{audit_key, derive_audit_challenge, AuditChallenge, Hash32, Problem};
 
 pub use crate::data::DataExpectation;
@@ -97,24 +97,40 @@ pub struct Failure {
     pub recomputed: f64,
     /// The largest difference the tolerance allowed there.
     pub allowed: f64,
+    /// Which test failed.
+    pub kind: FailureKind,
     /// For a comparison that failed the noise test
     /// ([`zkdv_protocol::noise`]): its account, whose root mean square
-    /// exceeded [`zkdv_protocol::noise::NOISE_RMS`] (`committed`,
-    /// `recomputed` and `allowed` are then those of its largest noise unit's
-    /// pair). `None` for a pair out of the per-pair tolerance.
+    /// exceeded the limit (`committed` and `recomputed` are then those of
+    /// its largest noise unit's pair). `None` otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub noise: Option<Residuals>,
 }
 
+/// Which test an audit's [`Failure`] failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// One pair out of the tolerance.
+    Pair,
+    /// One snapshot comparison's differences, together, more than
+    /// rounding noise.
+    Noise,
+    /// The differences of every snapshot compared keep one direction
+    /// ([`zkdv_protocol::noise::Coherence`]): `committed` holds their root
+    /// mean square across snapshots, `allowed` the limit.
+    Drift,
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.noise {
-            None => write!(
+        match (self.kind, &self.noise) {
+            (FailureKind::Drift, _) => write!(
                 f,
-                "{}: committed {:e}, recomputed {:e} (allowed difference {:e})",
-                self.what, self.committed, self.recomputed, self.allowed
+                "{}: {:.3} noise units root-mean-square across them (at most {})",
+                self.what, self.committed, self.allowed
             ),
-            Some(noise) => write!(
+            (FailureKind::Noise, Some(noise)) => write!(
                 f,
                 "{}: the differences are {:.3} noise units root-mean-square over {} values, \
                  more than rounding noise (the largest is {:.3}, committed {:e}, recomputed {:e})",
@@ -124,6 +140,11 @@ impl fmt::Display for Failure {
                 noise.largest,
                 self.committed,
                 self.recomputed
+            ),
+            _ => write!(
+                f,
+                "{}: committed {:e}, recomputed {:e} (allowed difference {:e})",
+                self.what, self.committed, self.recomputed, self.allowed
             ),
         }
     }
@@ -175,6 +196,13 @@ pub struct Noise {
     /// The largest root mean square of one comparison (each must stay at
     /// most `limit`).
     pub worst_rms: f64,
+    /// The noise test across the snapshots compared
+    /// ([`zkdv_protocol::noise::Coherence::rms`]), held to the same limit
+    /// when two or more were compared.
+    pub across_snapshots_rms: f64,
+    /// Pairs outside the per-pair tolerance accepted as outliers
+    /// ([`zkdv_protocol::noise::outlier_allowance`]), over every comparison.
+    pub outliers: u64,
     /// The limit each comparison was held to: the auditor's
     /// [`Expectations::max_noise`], by default
     /// [`zkdv_protocol::noise::NOISE_RMS`].
@@ -182,8 +210,9 @@ pub struct Noise {
 }
 
 impl Noise {
-    /// Account for one comparison.
-    pub(crate) fn add(&mut self, comparison: Residuals) {
+    /// Account for one comparison, which accepted `outliers`.
+    pub(crate) fn add(&mut self, comparison: Residuals, outliers: u64) {
+        self.outliers += outliers;
         self.total = self.total.merged(comparison);
         self.worst_rms = self.worst_rms.max(comparison.rms());
     }
@@ -192,6 +221,7 @@ impl Noise {
     pub(crate) fn merged(mut self, other: Noise) -> Noise {
         self.total = self.total.merged(other.total);
         self.worst_rms = self.worst_rms.max(other.worst_rms);
+        self.outliers += other.outliers;
         self
     }
 }
@@ -364,6 +394,7 @@ pub fn audit(
         limit: noise_limit,
         ..Noise::default()
     };
+    let mut coherence = Coherence::default();
     let mut data_checked = 0;
     let mut data_differs: Option<(u64, String)> = None;
     let mut failure: Option<Failure> = None;
@@ -374,6 +405,7 @@ pub fn audit(
                 transitions += segment.transitions;
                 snapshots_compared += segment.snapshots_compared;
                 noise = noise.merged(segment.noise);
+                coherence = coherence.merged(segment.coherence);
                 data_checked += segment.data_checked;
                 if let Some(d) = segment.data_differs {
                     if data_differs.as_ref().is_none_or(|e| d.0 < e.0) {
@@ -394,6 +426,30 @@ pub fn audit(
     errors.sort_by_key(|(step, _)| *step);
     if let Some((_, error)) = errors.into_iter().next() {
         return Err(error);
+    }
+    // Across the snapshots compared: a drift in one direction adds up.
+    noise.across_snapshots_rms = coherence.rms();
+    if failure.is_none() && coherence.snapshots >= 2 && noise.across_snapshots_rms > noise_limit {
+        let last = transcript
+            .snapshots
+            .keys()
+            .copied()
+            .filter(|&s| s > 0 && s <= transcript.steps.len() as u64)
+            .max()
+            .unwrap_or(1);
+        failure = Some(Failure {
+            step: last - 1,
+            what: format!(
+                "the states at the {} snapshots compared, together: their differences keep \
+                 one direction from snapshot to snapshot, more than rounding noise (a drift)",
+                coherence.snapshots
+            ),
+            committed: noise.across_snapshots_rms,
+            recomputed: 0.0,
+            allowed: noise_limit,
+            kind: FailureKind::Drift,
+            noise: None,
+        });
     }
     let mut expectations = expectations;
     if let Some(data) = &options.expect.data {

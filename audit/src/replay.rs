@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use zkdv_hashing::ProbeMap;
 use zkdv_protocol::evidence::Bundle;
-use zkdv_protocol::noise::Residuals;
+use zkdv_protocol::noise::{Coherence, Residuals};
 use zkdv_protocol::{
     Artifact, AuditChallenge, StepBody, Tolerance, ToleranceError, ENSEMBLE_REPLAYS,
 };
@@ -121,6 +121,8 @@ pub(crate) struct SegmentOutcome {
     pub(crate) data_differs: Option<(u64, String)>,
     /// The noise test of the snapshots compared.
     pub(crate) noise: Noise,
+    /// The noise test across them.
+    pub(crate) coherence: Coherence,
 }
 
 /// Run `program` as written, or as member `m` of the perturbation ensemble
@@ -212,6 +214,14 @@ pub(crate) struct Spread {
     pub(crate) state: Vec<Vec<f64>>,
 }
 
+/// What a snapshot comparison found besides its failure.
+pub(crate) struct Compared {
+    /// The noise test's account.
+    pub(crate) residuals: Residuals,
+    /// Pairs outside the tolerance accepted as outliers.
+    pub(crate) outliers: u64,
+}
+
 /// A segment being replayed: its snapshot's state and the steps replayed so
 /// far, each with the program record it ran (a segment may cross a program
 /// change, another batch layout, and every step replays with its own
@@ -223,6 +233,8 @@ struct Segment<'a> {
     n_state: usize,
     /// The auditor's limit of the noise test.
     noise_limit: f64,
+    /// The noise test across the snapshots compared.
+    coherence: Coherence,
 }
 
 impl Segment<'_> {
@@ -345,17 +357,17 @@ impl Segment<'_> {
     /// spread is measured (unless `spread` holds it already) when the fixed
     /// bound is exceeded or the differences are more than noise in units of
     /// ulps alone, so that an honest replay whose rounding the ensemble
-    /// sees is measured in its spread. Returns the noise account with the
+    /// sees is measured in its spread. Returns what was compared with the
     /// failure, if any.
     fn check_snapshot(
-        &self,
+        &mut self,
         programs: &mut Programs,
         j: u64,
         tolerance: &Tolerance,
         nominal: &Replayed,
         production: &[Tensor],
         spread: &mut Option<Spread>,
-    ) -> Result<(Option<Failure>, Residuals), StepError> {
+    ) -> Result<(Option<Failure>, Compared), StepError> {
         let noise_limit = self.noise_limit;
         let theirs = state_values(production)?;
         let mine = state_values(nominal.state())?;
@@ -388,17 +400,31 @@ impl Segment<'_> {
         }
         let residuals = account(spread.as_ref());
         let leaves = spread.as_ref().map(|s| s.state.as_slice());
-        if let Some(failure) = compare::snapshot(self.t, tolerance, j, &theirs, &mine, leaves)? {
-            return Ok((Some(failure), residuals));
-        }
-        if residuals.is_noise_under(noise_limit) {
-            return Ok((None, residuals));
+        self.coherence.add(&dtypes, &theirs, &mine, leaves);
+        // No retained snapshot lies inside a segment (it starts at the newest
+        // one), so its first state is the pre-state of the replayed updates.
+        let initial = state_values(&self.initial)?;
+        let values = compare::StateValues {
+            theirs: &theirs,
+            mine: &mine,
+            initial: &initial,
+            dtypes: &dtypes,
+            spread: leaves,
+        };
+        let (failure, outliers) =
+            compare::snapshot(|leaf| self.t.state_path(leaf), tolerance, j, &values);
+        let compared = Compared {
+            residuals,
+            outliers,
+        };
+        if failure.is_some() || residuals.is_noise_under(noise_limit) {
+            return Ok((failure, compared));
         }
         Ok((
             Some(compare::noise(
                 self.t, j, &dtypes, &theirs, &mine, leaves, residuals,
             )),
-            residuals,
+            compared,
         ))
     }
 }
@@ -431,6 +457,7 @@ pub(crate) fn replay_segment(
         steps: Vec::new(),
         n_state,
         noise_limit,
+        coherence: Coherence::default(),
     };
     let mut outcome = SegmentOutcome {
         transitions: 0,
@@ -439,6 +466,7 @@ pub(crate) fn replay_segment(
         data_checked: 0,
         data_differs: None,
         noise: Noise::default(),
+        coherence: Coherence::default(),
     };
     for j in start..=end {
         let Some((step, _)) = t.steps.get(j as usize) else {
@@ -500,10 +528,10 @@ pub(crate) fn replay_segment(
         // tensors, within the tolerance and the ensemble's spread.
         if let Some(next) = t.snapshots.get(&(j + 1)).filter(|s| s.artifact.is_some()) {
             let production = load_state(t, next).map_err(|e| (j + 1, e))?;
-            let (failure, residuals) = segment
+            let (failure, compared) = segment
                 .check_snapshot(programs, j, &tolerance, &nominal, &production, &mut spread)
                 .map_err(|e| e.at(j))?;
-            outcome.noise.add(residuals);
+            outcome.noise.add(compared.residuals, compared.outliers);
             if let Some(failure) = failure {
                 outcome.failure = Some(failure);
                 return Ok(outcome);
@@ -512,5 +540,6 @@ pub(crate) fn replay_segment(
             state = production;
         }
     }
+    outcome.coherence = segment.coherence;
     Ok(outcome)
 }

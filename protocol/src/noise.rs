@@ -38,6 +38,34 @@ use zkdv_hashing::DType;
 /// below 1 (`docs/soundness.md`, "The noise test"); 2 leaves twice that.
 pub const NOISE_RMS: f64 = 2.0;
 
+/// The largest noise unit a single pair contributes to either statistic:
+/// larger ones count as this. One pair that rounding moves far (an Adam
+/// update whose gradient is rounding noise changes sign and so moves by
+/// twice the learning rate) cannot then decide a comparison of many values
+/// alone; it is an outlier of the per-pair rule (see [`outlier_allowance`]).
+pub const CLIP: f64 = 32.0;
+
+/// The share of a comparison's float values that may lie outside their
+/// per-pair bound, as outliers (see [`outlier_allowance`]).
+pub const OUTLIER_SHARE: f64 = 1e-4;
+
+/// How many pairs of a snapshot comparison of `values` float values may lie
+/// outside their per-pair bound: `max(1, ceil(OUTLIER_SHARE * values))`.
+/// Each such outlier must still be within twice the replayed update of its
+/// value plus its bound (what a change of sign of that update gives): a
+/// gradient that is rounding noise in exact arithmetic, normalized by Adam
+/// to the learning rate, takes either sign in two honest implementations,
+/// and no ensemble reproduces every such flip.
+///
+/// ```
+/// use zkdv_protocol::noise::outlier_allowance;
+/// assert_eq!(outlier_allowance(100), 1);
+/// assert_eq!(outlier_allowance(1_000_000), 100);
+/// ```
+pub fn outlier_allowance(values: u64) -> u64 {
+    ((values as f64 * OUTLIER_SHARE).ceil() as u64).max(1)
+}
+
 /// The spacing of the floats of `dtype` at `value`: the ulp of a normal
 /// value, the subnormal spacing near zero; `None` for an integer type.
 ///
@@ -64,6 +92,27 @@ pub fn ulp(dtype: DType, value: f64) -> Option<f64> {
         (value.abs().log2().floor() as i32).max(min_exponent)
     };
     Some(2f64.powi(exponent - (bits - 1)))
+}
+
+/// The signed noise unit of a pair: `(committed - recomputed) /
+/// max(ulp(committed), spread)`, clipped to `[-CLIP, CLIP]`; `None` for a
+/// non-finite pair or an integer type, which the noise test leaves out.
+///
+/// ```
+/// use zkdv_hashing::DType;
+/// use zkdv_protocol::noise::noise_unit;
+/// assert_eq!(noise_unit(DType::F32, 1.0, 1.0 - f64::powi(2.0, -22), 0.0), Some(2.0));
+/// assert_eq!(noise_unit(DType::F32, 1.0, 1.5, 0.25), Some(-2.0));
+/// assert_eq!(noise_unit(DType::F32, 1.0, 2.0, 0.0), Some(-32.0)); // clipped
+/// assert_eq!(noise_unit(DType::F32, f64::INFINITY, f64::INFINITY, 0.0), None);
+/// ```
+pub fn noise_unit(dtype: DType, committed: f64, recomputed: f64, spread: f64) -> Option<f64> {
+    if !(committed.is_finite() && recomputed.is_finite()) {
+        return None;
+    }
+    let unit = ulp(dtype, committed)?;
+    let z = (committed - recomputed) / unit.max(spread);
+    Some(z.clamp(-CLIP, CLIP))
 }
 
 /// A running account of a comparison's noise units.
@@ -96,13 +145,10 @@ impl Residuals {
     /// assert_eq!(r.largest, 2.0);
     /// ```
     pub fn add(&mut self, dtype: DType, committed: f64, recomputed: f64, spread: f64) {
-        if !(committed.is_finite() && recomputed.is_finite()) {
-            return;
-        }
-        let Some(unit) = ulp(dtype, committed) else {
+        let Some(z) = noise_unit(dtype, committed, recomputed, spread) else {
             return;
         };
-        let z = (committed - recomputed).abs() / unit.max(spread);
+        let z = z.abs();
         self.values += 1;
         self.sum_squares += z * z;
         self.largest = self.largest.max(z);
@@ -154,6 +200,88 @@ impl Residuals {
     }
 }
 
+/// The noise test across comparisons: each coordinate's signed noise units
+/// summed over every snapshot compared.
+///
+/// Honest differences are independent from one snapshot to the next, so a
+/// coordinate's sum over `K` snapshots grows like `sqrt(K)` and the mean
+/// of its square over `K` stays about the mean square of one comparison. A
+/// drift in a fixed direction adds the same signed amount at every
+/// snapshot: its sum grows like `K`. [`Coherence::rms`], the root of
+/// `mean_i(S_i^2) / K`, is held to the same limit as one comparison's,
+/// which bounds a fixed drift to `limit / sqrt(K)` noise units per
+/// snapshot.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Coherence {
+    /// Per state leaf, each coordinate's sum of signed noise units (empty
+    /// for a leaf that holds no float values).
+    pub sums: Vec<Vec<f64>>,
+    /// Snapshots accounted for.
+    pub snapshots: u64,
+}
+
+impl Coherence {
+    /// Account for one comparison of leaves (`committed` against
+    /// `recomputed`, of `dtypes`, with `spread` per leaf when measured).
+    pub fn add(
+        &mut self,
+        dtypes: &[DType],
+        committed: &[Vec<f64>],
+        recomputed: &[Vec<f64>],
+        spread: Option<&[Vec<f64>]>,
+    ) {
+        if self.sums.len() < committed.len() {
+            self.sums.resize(committed.len(), Vec::new());
+        }
+        for (leaf, (dtype, (a, b))) in dtypes
+            .iter()
+            .zip(committed.iter().zip(recomputed))
+            .enumerate()
+        {
+            let sums = &mut self.sums[leaf];
+            if sums.len() < a.len() {
+                sums.resize(a.len(), 0.0);
+            }
+            let leaf_spread = spread.and_then(|s| s.get(leaf));
+            for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
+                let s = leaf_spread.and_then(|s| s.get(i)).copied().unwrap_or(0.0);
+                if let Some(z) = noise_unit(*dtype, c, r, s) {
+                    sums[i] += z;
+                }
+            }
+        }
+        self.snapshots += 1;
+    }
+
+    /// Two accounts of the same state layout as one.
+    pub fn merged(mut self, other: Coherence) -> Coherence {
+        if self.sums.len() < other.sums.len() {
+            self.sums.resize(other.sums.len(), Vec::new());
+        }
+        for (mine, theirs) in self.sums.iter_mut().zip(other.sums) {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0.0);
+            }
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m += t;
+            }
+        }
+        self.snapshots += other.snapshots;
+        self
+    }
+
+    /// `sqrt(mean_i(S_i^2) / K)` over the coordinates accounted for (0
+    /// without snapshots or values).
+    pub fn rms(&self) -> f64 {
+        let values: usize = self.sums.iter().map(Vec::len).sum();
+        if self.snapshots == 0 || values == 0 {
+            return 0.0;
+        }
+        let squares: f64 = self.sums.iter().flatten().map(|s| s * s).sum();
+        (squares / values as f64 / self.snapshots as f64).sqrt()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +324,52 @@ mod tests {
         let moved: Vec<f64> = committed.iter().map(|&x| x + 1e-3).collect();
         r.add_leaf(DType::F32, &committed, &moved, Some(&spread));
         assert!((r.rms() - 1.0).abs() < 1e-9 && r.is_noise());
+    }
+
+    #[test]
+    fn a_drift_in_one_direction_adds_up_over_snapshots_and_noise_does_not() {
+        let n = 4000;
+        let committed: Vec<f64> = (0..n).map(|i| 1.0 + f64::from(i) * 1e-4).collect();
+        let unit = |x: f64| ulp(DType::F32, x).unwrap();
+        // Noise: +-1 ulp, with signs that change from one snapshot to the next.
+        let mut noise = Coherence::default();
+        // Drift: one ulp in the same direction at every snapshot.
+        let mut drift = Coherence::default();
+        let mut state = 12345u64;
+        for _ in 0..16 {
+            let shaken: Vec<f64> = committed
+                .iter()
+                .map(|&x| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    let sign = if state >> 63 == 0 { 1.0 } else { -1.0 };
+                    x + sign * unit(x)
+                })
+                .collect();
+            noise.add(
+                &[DType::F32],
+                std::slice::from_ref(&committed),
+                &[shaken],
+                None,
+            );
+            let moved: Vec<f64> = committed.iter().map(|&x| x + unit(x)).collect();
+            drift.add(
+                &[DType::F32],
+                std::slice::from_ref(&committed),
+                &[moved],
+                None,
+            );
+        }
+        // Each comparison alone has rms 1 either way; together, noise stays
+        // near 1 and the drift grows like sqrt(16).
+        assert!((noise.rms() - 1.0).abs() < 0.1, "{}", noise.rms());
+        assert!((drift.rms() - 4.0).abs() < 1e-9, "{}", drift.rms());
+        // Merging two halves gives the whole.
+        let mut half = Coherence::default();
+        let same = std::slice::from_ref(&committed);
+        half.add(&[DType::F32], same, same, None);
+        let whole = half.clone().merged(half);
+        assert_eq!(whole.snapshots, 2);
+        assert_eq!(whole.rms(), 0.0);
     }
 
     #[test]

@@ -404,11 +404,13 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
         let _ = writeln!(
             s,
             "noise        {:.3} noise units root-mean-square over {} values, {:.3} in the \
-             worst snapshot (at most {})",
+             worst snapshot, {:.3} across snapshots (each at most {}); {}",
             r.noise.total.rms(),
             r.noise.total.values,
             r.noise.worst_rms,
-            r.noise.limit
+            r.noise.across_snapshots_rms,
+            r.noise.limit,
+            plural(r.noise.outliers, "outlier"),
         );
     }
     for e in &r.expectations {
