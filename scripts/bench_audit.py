@@ -150,26 +150,18 @@ def main() -> None:
             f"{snap_stored / 2**20:.2f} MiB stored, {snap_raw / 2**20:.2f} MiB raw "
             f"({snap_raw / snap_stored:.2f}x)"
         )
-        for jobs in (1, 2):
+
+        def audit(*options: str) -> dict:
+            command = [str(ZKDV), "audit", str(kept), "--fraction", "1", "--seed", "bench"]
             out = subprocess.run(
-                [
-                    str(ZKDV),
-                    "audit",
-                    str(kept),
-                    "--fraction",
-                    "1",
-                    "--seed",
-                    "bench",
-                    "--json",
-                    "--jobs",
-                    str(jobs),
-                ],
-                capture_output=True,
-                text=True,
-                check=False,
+                [*command, "--json", *options], capture_output=True, text=True, check=False
             )
             report = json.loads(out.stdout)["report"]
             assert report["failure"] is None, report
+            return report
+
+        for jobs in (1, 2):
+            report = audit("--jobs", str(jobs))
             rate = report["transitions"] / report["seconds"]
             print(
                 f"audit --jobs {jobs}: {report['transitions']} transitions in "
@@ -177,6 +169,20 @@ def main() -> None:
                 f"{1 / rate / base:.1f} eager steps ({report['snapshots_compared']} snapshots "
                 "compared in full)"
             )
+        # The noise test's cost: the same audit with its limit out of reach (then the ensemble
+        # runs only where a pair exceeds its fixed bound, as before the test), interleaved.
+        seconds: dict[str, list[float]] = {"without the noise test": [], "with it": []}
+        for _ in range(args.blocks):
+            seconds["without the noise test"].append(audit("--max-noise=1e300")["seconds"])
+            seconds["with it"].append(audit()["seconds"])
+        before, after = (statistics.median(v) for v in seconds.values())
+        noise = audit()["noise"]
+        print(
+            f"audit --jobs 1 without the noise test {before:.2f} s, with it {after:.2f} s "
+            f"({after / before:.2f}x); noise {noise['worst_rms']:.3f} in the worst snapshot, "
+            f"{noise['across_snapshots_rms']:.3f} across snapshots, "
+            f"{noise['outliers']} outliers"
+        )
 
 
 if __name__ == "__main__":
