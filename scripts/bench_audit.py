@@ -180,7 +180,7 @@ def main() -> None:
         print(
             f"audit --jobs 1 without the noise test {before:.2f} s, with it {after:.2f} s "
             f"({after / before:.2f}x); noise {noise['worst_rms']:.3f} in the worst snapshot, "
-            f"{noise['across_snapshots_rms']:.3f} across snapshots, "
+            f"drift {noise['drift']:.3f} per snapshot, "
             f"{noise['outliers']} outliers"
         )
 

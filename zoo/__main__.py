@@ -145,7 +145,7 @@ def run_entry(
 def audit_run(directory: Path, timeout: float) -> str:
     """``zkdv audit --fraction 1`` of each transcript under ``directory`` (one per DDP rank):
     ``pass`` or ``FAILED``, with the worst snapshot comparison's noise (root mean square, in
-    noise units), or why the audit could not run."""
+    noise units) and the drift per snapshot, or why the audit could not run."""
     cli = ROOT / "target" / "release" / "zkdv"
     if not cli.exists():
         cli = ROOT / "target" / "debug" / "zkdv"
@@ -169,8 +169,8 @@ def audit_run(directory: Path, timeout: float) -> str:
         if report is None:
             cells.append(f"error: {data.get('error', result.stderr.strip()[-200:])}")
             continue
-        worst, across = report["noise"]["worst_rms"], report["noise"]["across_snapshots_rms"]
-        noise = f"noise {worst:.3g}, across snapshots {across:.3g}"
+        worst, drift = report["noise"]["worst_rms"], report["noise"]["drift"]
+        noise = f"noise {worst:.3g}, drift {drift:.3g}"
         failure = report.get("failure")
         if data.get("passed"):
             cells.append(f"pass ({noise})")

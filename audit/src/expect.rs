@@ -79,6 +79,10 @@ pub struct Expectations {
     /// the auditor accepts ([`zkdv_protocol::noise`]);
     /// [`zkdv_protocol::noise::NOISE_RMS`] when `None`.
     pub max_noise: Option<f64>,
+    /// The largest drift per snapshot, in noise units, the auditor accepts
+    /// ([`zkdv_protocol::noise::Coherence::drift`]);
+    /// [`zkdv_protocol::noise::DRIFT_LIMIT`] when `None`.
+    pub max_drift: Option<f64>,
 }
 
 /// How an expectation fared.

@@ -51,7 +51,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use zkdv_protocol::noise::{Coherence, Residuals, NOISE_RMS};
+use zkdv_protocol::noise::{Coherence, Residuals, DRIFT_LIMIT, NOISE_RMS};
 use zkdv_protocol::{audit_key, derive_audit_challenge, AuditChallenge, Hash32, Problem};
 
 pub use crate::data::DataExpectation;
@@ -116,9 +116,9 @@ pub enum FailureKind {
     /// One snapshot comparison's differences, together, more than
     /// rounding noise.
     Noise,
-    /// The differences of every snapshot compared keep one direction
-    /// ([`zkdv_protocol::noise::Coherence`]): `committed` holds their root
-    /// mean square across snapshots, `allowed` the limit.
+    /// The differences of the snapshots compared keep one direction
+    /// ([`zkdv_protocol::noise::Coherence`]): `committed` holds the drift
+    /// per snapshot, `allowed` the limit.
     Drift,
 }
 
@@ -127,7 +127,7 @@ impl fmt::Display for Failure {
         match (self.kind, &self.noise) {
             (FailureKind::Drift, _) => write!(
                 f,
-                "{}: {:.3} noise units root-mean-square across them (at most {})",
+                "{}: {:.3} noise units per snapshot (at most {})",
                 self.what, self.committed, self.allowed
             ),
             (FailureKind::Noise, Some(noise)) => write!(
@@ -196,10 +196,14 @@ pub struct Noise {
     /// The largest root mean square of one comparison (each must stay at
     /// most `limit`).
     pub worst_rms: f64,
-    /// The noise test across the snapshots compared
-    /// ([`zkdv_protocol::noise::Coherence::rms`]), held to the same limit
-    /// when two or more were compared.
-    pub across_snapshots_rms: f64,
+    /// The drift per snapshot across the snapshots compared, in noise
+    /// units ([`zkdv_protocol::noise::Coherence::drift`]; 0 with fewer than
+    /// two).
+    pub drift: f64,
+    /// The limit the drift was held to: the auditor's
+    /// [`Expectations::max_drift`], by default
+    /// [`zkdv_protocol::noise::DRIFT_LIMIT`].
+    pub drift_limit: f64,
     /// Pairs outside the per-pair tolerance accepted as outliers
     /// ([`zkdv_protocol::noise::outlier_allowance`]), over every comparison.
     pub outliers: u64,
@@ -427,9 +431,10 @@ pub fn audit(
     if let Some((_, error)) = errors.into_iter().next() {
         return Err(error);
     }
-    // Across the snapshots compared: a drift in one direction adds up.
-    noise.across_snapshots_rms = coherence.rms();
-    if failure.is_none() && coherence.snapshots >= 2 && noise.across_snapshots_rms > noise_limit {
+    // Across the snapshots compared: what keeps its direction is a drift.
+    noise.drift = coherence.drift();
+    noise.drift_limit = options.expect.max_drift.unwrap_or(DRIFT_LIMIT);
+    if failure.is_none() && noise.drift > noise.drift_limit {
         let last = transcript
             .snapshots
             .keys()
@@ -441,12 +446,12 @@ pub fn audit(
             step: last - 1,
             what: format!(
                 "the states at the {} snapshots compared, together: their differences keep \
-                 one direction from snapshot to snapshot, more than rounding noise (a drift)",
+                 one direction from snapshot to snapshot (a drift)",
                 coherence.snapshots
             ),
-            committed: noise.across_snapshots_rms,
+            committed: noise.drift,
             recomputed: 0.0,
-            allowed: noise_limit,
+            allowed: noise.drift_limit,
             kind: FailureKind::Drift,
             noise: None,
         });

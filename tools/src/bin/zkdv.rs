@@ -107,6 +107,11 @@ struct AuditArgs {
     /// tolerance but moves many of them fails.
     #[arg(long, value_name = "RMS", value_parser = parse_noise)]
     max_noise: Option<f64>,
+    /// The largest drift per snapshot accepted, in noise units (default
+    /// 0.5): the part of the snapshots' differences that keeps its sign
+    /// from one snapshot to the next, which rounding noise does not.
+    #[arg(long, value_name = "UNITS", value_parser = parse_noise)]
+    max_drift: Option<f64>,
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -133,6 +138,7 @@ fn main() -> ExitCode {
                 data,
                 max_tolerance,
                 max_noise,
+                max_drift,
                 json,
             } = *args;
             let selection = match fraction {
@@ -153,6 +159,7 @@ fn main() -> ExitCode {
                 data,
                 max_tolerance,
                 max_noise,
+                max_drift,
             };
             audit(&path, selection, seed, jobs, expect, json)
         }
@@ -239,7 +246,7 @@ fn parse_ceiling(text: &str) -> Result<Tolerance, String> {
     Ok(ceiling)
 }
 
-/// `--max-noise RMS`: a finite, positive number.
+/// `--max-noise RMS` and `--max-drift UNITS`: a finite, positive number.
 fn parse_noise(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(rms) if rms.is_finite() && rms > 0.0 => Ok(rms),
@@ -404,12 +411,13 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
         let _ = writeln!(
             s,
             "noise        {:.3} noise units root-mean-square over {} values, {:.3} in the \
-             worst snapshot, {:.3} across snapshots (each at most {}); {}",
+             worst snapshot (at most {}); drift {:.3} per snapshot (at most {}); {}",
             r.noise.total.rms(),
             r.noise.total.values,
             r.noise.worst_rms,
-            r.noise.across_snapshots_rms,
             r.noise.limit,
+            r.noise.drift,
+            r.noise.drift_limit,
             plural(r.noise.outliers, "outlier"),
         );
     }
