@@ -9,6 +9,7 @@ import json
 import math
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -295,16 +296,18 @@ def test_a_jax_session_retains_evidence_an_audit_replays(tmp_path):
     jax = pytest.importorskip("jax")
     jnp = pytest.importorskip("jax.numpy")
     optax = pytest.importorskip("optax")
-    proof = zkdv.jax.ZKDV(tmp_path / "proof", retain="all")
-    proof.start(rolling_window=2, probe_ratio=0.5)
+    np = pytest.importorskip("numpy")
 
     def apply_fn(variables, batch):
         return jnp.tanh(variables["params"] * batch)
 
-    state = zkdv.jax.contrib.TrainState.create(
-        proof=proof, apply_fn=apply_fn, params=jnp.linspace(-1, 1, 8), tx=optax.adam(1e-2)
-    )
-    initial = zkdv.jax.model_hash(state.params)
+    def session(directory):
+        proof = zkdv.jax.ZKDV(directory, retain="all")
+        proof.start(rolling_window=2, probe_ratio=0.5)
+        state = zkdv.jax.contrib.TrainState.create(
+            proof=proof, apply_fn=apply_fn, params=jnp.linspace(-1, 1, 8), tx=optax.adam(1e-2)
+        )
+        return proof, state
 
     def step(state, batch):
         def loss(params):
@@ -312,21 +315,44 @@ def test_a_jax_session_retains_evidence_an_audit_replays(tmp_path):
 
         return state.apply_gradients(grads=jax.grad(loss)(state.params))
 
+    # The client's data: 12 examples (rows of 8), two per step in its order.
+    examples = [np.full((8,), 0.5 + k, dtype=np.float32) for k in range(12)]
+    order = [[2 * i, 2 * i + 1] for i in range(6)]
+    zkdv.data.write_manifest(tmp_path / "data.json", [(e,) for e in examples], order)
+    # The client's programs, derived without training.
+    client, state = session(tmp_path / "client")
+    client.jit(donate_argnums=(0,))(step).lower_step(state, jnp.stack(examples[:2]))
+    client.close()
+    programs = [a for h in transcript.program_hashes(tmp_path / "client") for a in ("--program", h)]
+    assert len(programs) == 4 and transcript.verify(tmp_path / "client")["steps"] == 0
+
+    proof, state = session(tmp_path / "proof")
+    initial = zkdv.jax.model_hash(state.params)
     step = proof.jit(donate_argnums=(0,))(step)
-    for i in range(6):
-        state = step(state, jnp.full((8,), 0.5 + i, dtype=jnp.float32))
+    for rows in order:
+        state = step(state, jnp.stack([examples[k] for k in rows]))
     proof.close()
     delivered = zkdv.jax.model_hash(state.params)
-    code, out = audit(
-        tmp_path / "proof", "--fraction", "1", "--seed", "jax", "--initial", initial,
-        "--final", delivered,
-    )  # fmt: skip
+    expect = ("--initial", initial, "--final", delivered, *programs)
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "jax", *expect)
     assert code == 0, out
     assert out["report"]["audited"] == list(range(6))
     # Each step's replay meets the next step's snapshot, and the last one the final snapshot.
     assert out["report"]["snapshots_compared"] == 6
     status = {e["name"]: e["status"] for e in out["report"]["expectations"]}
-    assert status["initial model"] == status["final model"] == "matched"
+    assert status == {
+        "initial model": "matched",
+        "final model": "matched",
+        "programs": "matched",
+        "tolerance": "matched",
+        "data": "not_given",
+    }, status
+    # A JAX replay program takes the packed batch words: a manifest of typed examples cannot
+    # be compared with them yet, and the audit says so rather than pass.
+    data = ("--data", str(tmp_path / "data.json"))
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "jax", *expect, *data)
+    (data,) = [e for e in out["report"]["expectations"] if e["name"] == "data"]
+    assert code == 1 and data["status"] == "not_recorded" and "packed" in data["note"], data
 
 
 def test_the_audit_binds_the_clients_first_and_last_model(tmp_path):
@@ -501,11 +527,37 @@ def test_the_tolerance_is_the_auditors(tmp_path):
 def test_the_programs_are_the_clients(tmp_path):
     # A prover that writes its cheat into the attested step too (here: learn from half of each
     # batch) produces a transcript whose checks all pass; the programs it commits are not the
-    # ones the client's own code produces, which the client derives by running one step of its
-    # code on a copy of its model.
-    run(tmp_path / "client", 1, model=mlp())
+    # ones the client's own code produces, which the client derives without training
+    # (proof.lower_step), here in a process of its own.
+    derive = f"""
+import sys, torch
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from torch.nn import functional
+import zkdv
+from test_audit import batches, mlp
+model = mlp()
+before = [p.clone() for p in model.parameters()]
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+proof = zkdv.torch.ZKDV({str(tmp_path / "client")!r}, retain="all")
+proof._seal_package = False
+proof.start(rolling_window=8, probe_ratio=0.25)
+model, optimizer = proof.prepare(model, optimizer)
+
+@proof.attest
+def attested_step(model, optimizer, batch):
+    inputs, targets = batch
+    proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+    optimizer.step()
+    optimizer.zero_grad()
+
+proof.lower_step(batches(1)[0])
+proof.close()
+assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
+"""
+    subprocess.run([sys.executable, "-W", "ignore", "-c", derive], check=True)
     client = transcript.program_hashes(tmp_path / "client")
     assert len(client) == 2  # the attested and the replay program
+    assert transcript.verify(tmp_path / "client")["steps"] == 0  # nothing trained
     run(tmp_path / "proof", 4)
     flags = [a for h in client for a in ("--program", h)]
     code, out = audit(tmp_path / "proof", "--steps", "2", "--seed", "p", *flags)

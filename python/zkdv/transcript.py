@@ -62,10 +62,11 @@ def program_hashes(path: str | PathLike[str]) -> list[str]:
     name, in record order: what ``zkdv audit --program HASH`` compares a transcript's programs
     with.
 
-    A client derives its own by running its training code under a session on its own machine
-    (one step on a copy of the model, with ``retain="all"`` so that the replay program is
-    stored, and the versions the audited transcript's root records), then calling this on that
-    session's directory.
+    A client derives its own without training: a session of its own on its machine (with
+    ``retain="all"``, so that the replay program is stored, and the versions the audited
+    transcript's root records) lowers its step, ``proof.lower_step(batch)`` in PyTorch
+    (after ``prepare`` and ``@proof.attest``) or ``proof.jit(step).lower_step(state, *batch)``
+    in JAX, and is closed; this lists that session's programs.
     """
     out = []
     for record in read_records(path):

@@ -113,7 +113,13 @@ class ProvedFunction:
         )
 
     def lower_step(self, *args: Any, **kwargs: Any) -> StepProgram:
-        """Build (or return) the compiled step for these arguments without running it."""
+        """Build (or return) the compiled step for these arguments without running it.
+
+        The session commits the step's programs as the first call would, and nothing runs: no
+        parameter changes. A client derives the programs a session of its code commits this
+        way, in a session of its own (``retain="all"``), and gives their hashes
+        (:func:`zkdv.transcript.program_hashes`) to ``zkdv audit --program``.
+        """
         static, dyn = split_static(self._spec, args, kwargs)
         flat, tree = jax.tree.flatten(dyn)
         keys = key_impls(flat)

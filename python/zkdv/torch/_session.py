@@ -369,17 +369,34 @@ class ZKDV(Session):
             )
         return last
 
-    def _enter(self, batch: Any, overlap: Overlap) -> None:
+    def lower_step(self, batch: Any) -> None:
+        """Build and commit the programs of a step on ``batch``'s layout without running it.
+
+        The attested and replay programs are lowered from the ``@proof.attest`` step, the
+        prepared model and optimizer, and ``batch`` (its structure, shapes and dtypes), exactly
+        as the first transaction on such a batch would; no forward or backward pass runs and
+        no parameter changes. A client derives the programs a session of its code commits
+        this way, in a session of its own, and gives their hashes
+        (:func:`zkdv.transcript.program_hashes`) to ``zkdv audit --program``. A later
+        transaction on the same layout reuses them.
+        """
+        self._require_running("lower a step")
+        if self._open is not None:
+            raise RuntimeError("ZKDV.lower_step: a transaction is open")
+        self._program_of(batch, "ZKDV.lower_step")
+
+    def _program_of(self, batch: Any, caller: str) -> tuple[Program, list[np.ndarray]]:
+        """The program of ``batch``'s layout (registered on its first use) and the batch's
+        host leaves."""
         model, optimizer, functional = self._parts()
         if self._attested is None:
             raise RuntimeError(
-                "ZKDV.transaction: register the attested step first (decorate it with "
-                "@proof.attest)"
+                f"{caller}: register the attested step first (decorate it with @proof.attest)"
             )
         self._init_state(optimizer, functional)
         leaves, _ = pytree.tree_flatten(batch)
         if not all(isinstance(x, torch.Tensor) for x in leaves):
-            raise TypeError("ZKDV.transaction: every leaf of batch must be a tensor")
+            raise TypeError(f"{caller}: every leaf of batch must be a tensor")
         host_leaves = [host(x) for x in leaves]
         first = self._program
         if first is not None:
@@ -387,26 +404,31 @@ class ZKDV(Session):
             # layout (a partial last batch, another sequence length) is a program of its own.
             if pytree.tree_structure(batch) != first.treespec:
                 raise ValueError(
-                    "ZKDV.transaction: the batch's structure differs from the first "
+                    f"{caller}: the batch's structure differs from the first "
                     "transaction's; only the shapes of its tensors may change between "
                     "transactions"
                 )
             if training_flags(model) != first.training:
                 raise RuntimeError(
-                    "ZKDV.transaction: a module's train/eval mode changed since the step was "
+                    f"{caller}: a module's train/eval mode changed since the step was "
                     "committed (the mode is part of the attested program); keep it fixed"
                 )
             _hooks.check_hyperparameters(optimizer, functional, first.hyperparameters)
             dtypes = [s.dtype for s in first.layout.slots[: len(host_leaves)]]
             if [x.dtype for x in host_leaves] != dtypes:
                 raise ValueError(
-                    "ZKDV.transaction: the batch's dtypes differ from the first transaction's "
+                    f"{caller}: the batch's dtypes differ from the first transaction's "
                     f"({[str(x.dtype) for x in host_leaves]} for {[str(d) for d in dtypes]}); "
                     "only the shapes of its tensors may change between transactions"
                 )
         program = self._programs.get(tuple(tuple(x.shape) for x in host_leaves))
         if program is None:
             program = self._register(model, optimizer, functional, batch, host_leaves)
+        return program, host_leaves
+
+    def _enter(self, batch: Any, overlap: Overlap) -> None:
+        program, host_leaves = self._program_of(batch, "ZKDV.transaction")
+        optimizer = self._parts()[1]
         pre = self._continuity(f"step {self._steps}")
         self._flow.raise_if_poisoned()
         self._flow.admit(overlap)
