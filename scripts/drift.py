@@ -7,10 +7,10 @@ that prover on a Flax MLP trained with Adam, retaining all evidence and recordin
 in-process check (the prover's own checks are whatever it writes), and finds by bisection the
 largest drift scale for which ``zkdv audit --fraction 1`` still passes:
 
-- before: the per-pair tolerance alone (``--max-noise`` set out of reach), with the drift
-  shaped as that rule allows: ``s * (abs + rel * |x|)`` per coordinate;
-- after: the default audit, with the noise test (``zkdv_protocol::noise``), the drift shaped
-  as the noise test allows: ``s * ulp(x)`` per coordinate.
+- before: the per-pair tolerance alone (``--max-noise`` and ``--max-drift`` out of reach),
+  with the drift shaped as that rule allows: ``s * (abs + rel * |x|)`` per coordinate;
+- after: the default audit, with the noise and drift tests (``zkdv_protocol::noise``), the
+  drift shaped as they allow: ``s * ulp(x)`` per coordinate.
 
 For each setting (f32 at lr 1e-3 and 1e-4, bf16 computation at lr 1e-3) it prints the largest
 accepted drift as a fraction of the honest run's total parameter movement,
@@ -109,7 +109,7 @@ def train(
 def audit(cli: Path, directory: Path, before: bool) -> bool:
     command = [str(cli), "audit", str(directory), "--fraction", "1", "--seed", "drift", "--json"]
     if before:
-        command.append("--max-noise=1e300")
+        command += ["--max-noise=1e300", "--max-drift=1e300"]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     data = json.loads(result.stdout)
     if "report" not in data:

@@ -58,7 +58,9 @@ compare with `gpt2-dropout`.
 
 Rerun with `scripts/zoo` (all entries, rewrites this page), `scripts/zoo --only NAME...`, or
 `scripts/zoo --ci` (the subset CI runs; `python/tests/test_zoo.py` asserts on part of it).
-`--steps N` sets the steps per run.
+`--steps N` sets the steps per run. `--audit` makes the honest run retain its evidence and
+adds a column: `zkdv audit --fraction 1` of it, with the worst snapshot's noise and the drift
+per snapshot (`docs/protocol.md` section 8a; an honest run must pass).
 """
 
 
