@@ -92,6 +92,7 @@ def train(
                 proof._checker.record(
                     CheckResult(job.step, "update", indices, values, values, tolerance, "pass", 0)
                 )
+            proof._job_done(job)  # hands the job's snapshot back, as a check run does
 
         proof._checker.run = forged
         proof._compare_state = lambda *args: None  # and skips the continuity check

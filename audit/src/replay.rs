@@ -26,7 +26,7 @@ use crate::data::{self, DataExpectation};
 use crate::evidence::{load_state, prepare_step, StepInputs};
 use crate::transcript::Transcript;
 use crate::values::{dtype_of, state_values};
-use crate::{AuditError, Failure, Noise};
+use crate::{AuditError, Failure, Noise, NoiseRule};
 
 /// An error and the step it concerns (which orders errors the same way
 /// however the segments were scheduled).
@@ -231,8 +231,8 @@ struct Segment<'a> {
     initial: Vec<Tensor>,
     steps: Vec<(u64, StepInputs)>,
     n_state: usize,
-    /// The auditor's limit of the noise test.
-    noise_limit: f64,
+    /// How the noise test applies.
+    rule: NoiseRule,
     /// The noise test across the snapshots compared.
     coherence: Coherence,
 }
@@ -368,7 +368,7 @@ impl Segment<'_> {
         production: &[Tensor],
         spread: &mut Option<Spread>,
     ) -> Result<(Option<Failure>, Compared), StepError> {
-        let noise_limit = self.noise_limit;
+        let noise_limit = self.rule.limit;
         let theirs = state_values(production)?;
         let mine = state_values(nominal.state())?;
         let dtypes = production
@@ -395,7 +395,8 @@ impl Segment<'_> {
                 .iter()
                 .zip(&mine)
                 .any(|(a, b)| tolerance.needs_spread(a, b));
-        if spread.is_none() && (pairs_need_spread || !account(None).is_noise_under(noise_limit)) {
+        let needs = pairs_need_spread || !account(None).is_noise_under(noise_limit);
+        if spread.is_none() && (self.rule.always_spread || needs) {
             *spread = Some(self.measure(programs, &ensemble, nominal)?);
         }
         let residuals = account(spread.as_ref());
@@ -437,7 +438,7 @@ pub(crate) fn replay_segment(
     start: u64,
     audited: &BTreeMap<u64, AuditChallenge>,
     data: Option<&DataExpectation>,
-    noise_limit: f64,
+    rule: NoiseRule,
     tick: &dyn Fn(),
 ) -> Result<SegmentOutcome, Located> {
     let end = audited.keys().max().copied().unwrap_or(start);
@@ -456,7 +457,7 @@ pub(crate) fn replay_segment(
         initial,
         steps: Vec::new(),
         n_state,
-        noise_limit,
+        rule,
         coherence: Coherence::default(),
     };
     let mut outcome = SegmentOutcome {
