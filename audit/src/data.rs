@@ -15,7 +15,8 @@
 //! DDP rank's reduced gradients, the random draws of dropout) are not data
 //! and are not compared.
 
-use zkdv_hashing::{commit_tensor, commit_tree, Digest};
+use zkdv_hashing::{commit_tensor, commit_tree, DType, Digest};
+use zkdv_protocol::packing::BatchLayout;
 use zkdv_runtime::Tensor;
 
 /// The client's data: what an audit compares each replayed batch with.
@@ -27,6 +28,10 @@ pub struct DataExpectation {
     pub examples: Vec<Digest>,
     /// Per step, the indices of its examples, one per batch row.
     pub order: Vec<Vec<u64>>,
+    /// Each data leaf's row element type and shape, when every example
+    /// has the same: what reads the rows back from a batch committed as
+    /// packed words (the JAX frontend's).
+    pub layout: Option<Vec<(DType, Vec<u64>)>>,
 }
 
 impl DataExpectation {
@@ -92,13 +97,78 @@ fn examples(batch: &[Tensor], leaves: usize) -> Result<Vec<Digest>, String> {
         .collect()
 }
 
-/// Whether step `j`'s `batch` holds the client's examples in order; `Err`
-/// says where it does not.
-pub(crate) fn check(data: &DataExpectation, j: u64, batch: &[Tensor]) -> Result<(), String> {
+/// The data leaves of a batch committed as packed words (`packed`, one
+/// `u32 [rows, width]` leaf), read back from its first `rows` rows with the
+/// manifest's `layout`: each data leaf's row words lie leaf after leaf at
+/// the start of every row (`zkdv_protocol::packing`).
+fn unpacked_rows(
+    packed: &Tensor,
+    layout: &[(DType, Vec<u64>)],
+    rows: usize,
+) -> Result<Vec<Tensor>, String> {
+    let ty = packed.tensor_type();
+    let (&[total, width], Ok(DType::U32)) = (ty.shape.as_slice(), ty.element.dtype()) else {
+        return Err("the batch is not packed words (u32 [rows, width])".into());
+    };
+    if rows > total {
+        return Err(format!(
+            "the packed batch has {total} rows, the client's order {rows} examples"
+        ));
+    }
+    let leaves: Vec<(Vec<u64>, DType)> = layout
+        .iter()
+        .map(|(dtype, shape)| ([&[rows as u64][..], shape].concat(), *dtype))
+        .collect();
+    let rows_layout = BatchLayout::of(&leaves, width as u64).map_err(|e| e.to_string())?;
+    if rows_layout.side_rows != 0 || rows_layout.slots.iter().any(|s| !s.row_leaf) {
+        return Err("the manifest's data leaves do not fill the packed batch's rows".into());
+    }
+    if rows_layout.width != width as u64 {
+        return Err(format!(
+            "an example takes {} words, the packed batch's rows {width}",
+            rows_layout.width
+        ));
+    }
+    let bytes = packed.le_bytes();
+    let words: Vec<u32> = bytes[..rows * width * 4]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let unpacked = rows_layout.unpack(&words).map_err(|e| e.to_string())?;
+    unpacked
+        .iter()
+        .zip(&leaves)
+        .map(|(data, (shape, dtype))| {
+            Tensor::from_le_bytes(*dtype, shape, data).map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// Whether step `j`'s `batch` (the replay program's batch arguments, or
+/// with `packed` its packed words) holds the client's examples in the
+/// client's order; `Err` says why not.
+pub(crate) fn check(
+    data: &DataExpectation,
+    j: u64,
+    batch: &[Tensor],
+    packed: bool,
+) -> Result<(), String> {
     let order = usize::try_from(j)
         .ok()
         .and_then(|j| data.order.get(j))
         .ok_or_else(|| format!("the client's order has no step {j}"))?;
+    let read_back;
+    let batch = if packed {
+        let layout = data.layout.as_deref().ok_or(
+            "the manifest has no layout (its examples differ in dtypes or shapes), which reads \
+             rows back from a batch of packed words",
+        )?;
+        let words = batch.first().ok_or("the step has no batch")?;
+        read_back = unpacked_rows(words, layout, order.len())?;
+        &read_back[..]
+    } else {
+        batch
+    };
     let rows = examples(batch, data.leaves)?;
     if rows.len() != order.len() {
         return Err(format!(

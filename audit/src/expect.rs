@@ -243,8 +243,9 @@ pub(crate) fn data(
     }
 }
 
-/// The client's data, given for a transcript whose replay programs take the
-/// packed batch words (the JAX frontend's): not compared, which fails.
+/// The client's data, given without a layout for a transcript whose replay
+/// programs take the packed batch words (the JAX frontend's): not compared,
+/// which fails.
 pub(crate) fn data_not_comparable(data: &DataExpectation) -> Expectation {
     Expectation {
         name: "data",
@@ -252,8 +253,8 @@ pub(crate) fn data_not_comparable(data: &DataExpectation) -> Expectation {
         expected: data.root().ok().map(|r| r.to_hex()),
         recorded: None,
         note: "not compared: this transcript's replay programs take the packed batch words \
-               (the JAX frontend's), not the typed leaves whose rows the manifest names; \
-               comparing them is not supported yet"
+               (the JAX frontend's), and the manifest has no layout to read its rows back \
+               with (its examples differ in dtypes or shapes)"
             .into(),
     }
 }

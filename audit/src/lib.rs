@@ -414,10 +414,12 @@ pub fn audit(
     let expectations = expect::check(&transcript, &options.expect, initial, final_model);
     let chosen = select(&transcript, &key, options.selection, &forced)?;
     let noise_limit = options.expect.max_noise.unwrap_or(NOISE_RMS);
-    // The JAX frontend's replay program takes the packed batch words, not the typed leaves
-    // whose rows a manifest names: its batches cannot be compared with the client's data yet.
-    let packed = transcript.root.prover == "whitebox-jax";
-    let data = options.expect.data.clone().filter(|_| !packed);
+    // A replay program that takes the packed batch words (the JAX frontend's) is compared
+    // with the client's rows through the manifest's layout, which a manifest of examples of
+    // differing shapes lacks.
+    let packed = transcript.packed_batches();
+    let comparable = |d: &DataExpectation| !packed || d.layout.is_some();
+    let data = options.expect.data.clone().filter(comparable);
     // Segments: the audited steps that share their newest retained snapshot.
     let mut segments: BTreeMap<u64, BTreeMap<u64, AuditChallenge>> = BTreeMap::new();
     for (&step, &challenge) in &chosen {
@@ -528,7 +530,7 @@ pub fn audit(
     }
     let mut expectations = expectations;
     if let Some(data) = &options.expect.data {
-        if packed {
+        if !comparable(data) {
             expectations.push(expect::data_not_comparable(data));
         } else {
             expectations.push(expect::data(data, data_checked, data_differs));

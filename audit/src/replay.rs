@@ -487,7 +487,7 @@ pub(crate) fn replay_segment(
         tick();
         // The client's examples, in the client's order.
         if let Some(data) = data {
-            match data::check(data, j, &segment.last().batch) {
+            match data::check(data, j, &segment.last().batch, t.packed_batches()) {
                 Ok(()) => outcome.data_checked += 1,
                 Err(why) => {
                     if outcome.data_differs.is_none() {

@@ -28,6 +28,12 @@ pub(crate) struct Transcript {
 }
 
 impl Transcript {
+    /// Whether the replay programs take the packed batch words rather than
+    /// typed batch leaves: the JAX frontend's (`whitebox-jax`) do.
+    pub(crate) fn packed_batches(&self) -> bool {
+        self.root.prover == "whitebox-jax"
+    }
+
     /// Read and verify the transcript directory `dir`.
     pub(crate) fn read(dir: &Path) -> Result<Transcript, AuditError> {
         if !dir.is_dir() {

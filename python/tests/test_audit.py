@@ -347,12 +347,29 @@ def test_a_jax_session_retains_evidence_an_audit_replays(tmp_path):
         "tolerance": "matched",
         "data": "not_given",
     }, status
-    # A JAX replay program takes the packed batch words: a manifest of typed examples cannot
-    # be compared with them yet, and the audit says so rather than pass.
-    data = ("--data", str(tmp_path / "data.json"))
-    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "jax", *expect, *data)
+    # A JAX replay program takes the packed batch words; the manifest's layout (each data
+    # leaf's row dtype and shape) reads the client's rows back from them.
+    manifest = ("--data", str(tmp_path / "data.json"))
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "jax", *expect, *manifest)
     (data,) = [e for e in out["report"]["expectations"] if e["name"] == "data"]
-    assert code == 1 and data["status"] == "not_recorded" and "packed" in data["note"], data
+    assert code == 0 and data["status"] == "matched", data
+    # Another order (steps 0 and 1 swapped) is not the client's.
+    swapped = [order[1], order[0], *order[2:]]
+    zkdv.data.write_manifest(tmp_path / "other.json", [(e,) for e in examples], swapped)
+    other = ("--data", str(tmp_path / "other.json"))
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "jax", *expect, *other)
+    (data,) = [e for e in out["report"]["expectations"] if e["name"] == "data"]
+    assert code == 1 and data["status"] == "differs", data
+    assert "step 0's batch row 0 is not the client's example 2" in data["note"], data
+    # Without a layout (examples of differing shapes leave it out), the rows cannot be read
+    # back, and the audit says so rather than pass.
+    bare = json.loads((tmp_path / "data.json").read_text())
+    del bare["layout"]
+    (tmp_path / "bare.json").write_text(json.dumps(bare))
+    bare_data = ("--data", str(tmp_path / "bare.json"))
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "jax", *expect, *bare_data)
+    (data,) = [e for e in out["report"]["expectations"] if e["name"] == "data"]
+    assert code == 1 and data["status"] == "not_recorded" and "layout" in data["note"], data
 
 
 def test_the_audit_binds_the_clients_first_and_last_model(tmp_path):

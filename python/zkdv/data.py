@@ -13,7 +13,8 @@ replayed step's batch against them:
   the audit report names.
 
 Batch leaves after the data (a schedule's learning rate, the random draws of dropout) are not
-compared. Each example's arrays must have the dtypes the training loop commits (``int64``
+compared. A JAX transcript's batches are packed words; the manifest's ``layout`` (written when
+every example has the same dtypes and shapes) reads the rows back from them. Each example's arrays must have the dtypes the training loop commits (``int64``
 labels for ``torch.randint``, for example).
 """
 
@@ -50,8 +51,10 @@ def manifest(examples: Iterable[Sequence[Any]], order: Sequence[Sequence[int]]) 
     ``Dataset`` of ``(input, target)`` pairs, or ``zip(inputs, targets)``) seen in ``order``
     (per step, the indices of its batch rows).
 
-    Returns ``{"leaves", "examples", "order", "root"}`` (digests in hex), as
-    ``zkdv audit --data`` reads it from a JSON file (:func:`write_manifest`).
+    Returns ``{"leaves", "examples", "order", "root"}`` (digests in hex), and ``"layout"`` (each
+    data leaf's row dtype tag and shape) when every example has the same, as ``zkdv audit
+    --data`` reads it from a JSON file (:func:`write_manifest`). The layout lets an audit read
+    the rows back from a batch committed as packed words (the JAX frontend's).
 
     Raises:
         ValueError: for examples with different numbers of arrays, an empty dataset, or an
@@ -59,11 +62,19 @@ def manifest(examples: Iterable[Sequence[Any]], order: Sequence[Sequence[int]]) 
     """
     digests: list[bytes] = []
     leaves: int | None = None
+    # The rows' dtypes and shapes, while every example agrees on them: an audit of a transcript
+    # whose batches are packed words (the JAX frontend's) reads the rows back with them.
+    layout: list[dict[str, Any]] | None = None
+    uniform = True
     for i, example in enumerate(examples):
-        example = tuple(example)
+        example = tuple(_array(x) for x in example)
         if leaves is not None and len(example) != leaves:
             raise ValueError(f"example {i} has {len(example)} arrays, the ones before {leaves}")
         leaves = len(example)
+        rows = [{"dtype": hashing.dtype_tag(x.dtype), "shape": list(x.shape)} for x in example]
+        if layout is None:
+            layout = rows
+        uniform = uniform and rows == layout
         digests.append(example_digest(example))
     if leaves is None:
         raise ValueError("manifest: no examples")
@@ -75,12 +86,15 @@ def manifest(examples: Iterable[Sequence[Any]], order: Sequence[Sequence[int]]) 
                 f"manifest: step {t} names example {outside[0]}, outside the {len(digests)} given"
             )
     root = hashing.commit_tree((str(i), d) for i, d in enumerate(digests))
-    return {
+    out: dict[str, Any] = {
         "leaves": leaves,
         "examples": [d.hex() for d in digests],
         "order": steps,
         "root": root.hex(),
     }
+    if uniform:
+        out["layout"] = layout
+    return out
 
 
 def write_manifest(

@@ -177,6 +177,14 @@ fn read_manifest(path: &Path) -> Result<zkdv_audit::DataExpectation, String> {
         order: Vec<Vec<u64>>,
         #[serde(default)]
         root: Option<String>,
+        #[serde(default)]
+        layout: Option<Vec<LeafRow>>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct LeafRow {
+        dtype: String,
+        shape: Vec<u64>,
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let m: Manifest =
@@ -188,10 +196,32 @@ fn read_manifest(path: &Path) -> Result<zkdv_audit::DataExpectation, String> {
             zkdv_hashing::Digest::from_hex(h).map_err(|e| format!("example digest {h:?}: {e}"))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let layout = m
+        .layout
+        .map(|rows| {
+            rows.into_iter()
+                .map(|r| {
+                    let dtype = r
+                        .dtype
+                        .parse::<zkdv_hashing::DType>()
+                        .map_err(|e| format!("layout dtype {:?}: {e}", r.dtype))?;
+                    Ok((dtype, r.shape))
+                })
+                .collect::<Result<Vec<_>, String>>()
+        })
+        .transpose()?;
+    if layout.as_ref().is_some_and(|l| l.len() != m.leaves) {
+        return Err(format!(
+            "{}: its layout does not describe its {} data leaves",
+            path.display(),
+            m.leaves
+        ));
+    }
     let data = zkdv_audit::DataExpectation {
         leaves: m.leaves,
         examples,
         order: m.order,
+        layout,
     };
     if let Some(root) = m.root {
         let computed = data.root()?.to_hex();
