@@ -14,8 +14,9 @@ replayed step's batch against them:
 
 Batch leaves after the data (a schedule's learning rate, the random draws of dropout) are not
 compared. A JAX transcript's batches are packed words; the manifest's ``layout`` (written when
-every example has the same dtypes and shapes) reads the rows back from them. Each example's arrays must have the dtypes the training loop commits (``int64``
-labels for ``torch.randint``, for example).
+every example has the same dtypes and shapes) reads the rows back from them. Each example's
+arrays must have the dtypes the training loop commits (``int64`` labels for ``torch.randint``,
+for example).
 """
 
 from __future__ import annotations
