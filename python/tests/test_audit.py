@@ -267,6 +267,25 @@ def test_a_killed_run_audits_its_prefix(tmp_path):
     assert report["audited"] == list(range(report["steps"]))
 
 
+def test_the_cli_refuses_what_is_not_a_transcript_or_an_option(tmp_path):
+    # Random bytes are not a transcript: inspect says so and fails.
+    junk = tmp_path / "junk.cborl"
+    junk.write_bytes(bytes(range(256)) * 3)
+    result = subprocess.run([str(ZKDV_CLI), "inspect", str(junk)], capture_output=True, text=True)
+    assert result.returncode == 1 and "not a ZKDV transcript" in result.stderr, result
+    # Options out of range are usage errors, named.
+    run(tmp_path / "proof", 2)
+    for option, value in (("--jobs", "0"), ("--jobs", "1000"), ("--seed", "")):
+        result = subprocess.run(
+            [str(ZKDV_CLI), "audit", str(tmp_path / "proof"), f"{option}={value}"],
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 2 and option in result.stderr, (option, value, result.stderr)
+    help_text = subprocess.run([str(ZKDV_CLI), "--help"], capture_output=True, text=True).stdout
+    assert "audit" in help_text.splitlines()[0]
+
+
 def test_a_transcript_without_evidence_cannot_be_audited(tmp_path):
     run(tmp_path / "proof", 2, retain=None)
     code, out = audit(tmp_path / "proof", "--seed", "n")

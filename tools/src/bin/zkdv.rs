@@ -18,7 +18,7 @@ use zkdv_protocol::{
 #[command(
     name = "zkdv",
     version,
-    about = "Verify and inspect ZKDV training transcripts"
+    about = "Verify, inspect and audit ZKDV training transcripts"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -68,10 +68,10 @@ struct AuditArgs {
     /// The auditor's randomness: a secret, or a public beacon value
     /// published after the transcript was closed. Drawn from the
     /// operating system when omitted (and printed).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_seed)]
     seed: Option<String>,
-    /// Segments replayed in parallel.
-    #[arg(long, default_value_t = 1)]
+    /// Segments replayed in parallel (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = parse_jobs)]
     jobs: usize,
     /// The model the run had to start from: its model commitment (64
     /// hex digits, from `zkdv.torch.model_hash(model)` or
@@ -274,6 +274,24 @@ fn parse_ceiling(text: &str) -> Result<Tolerance, String> {
         ));
     }
     Ok(ceiling)
+}
+
+/// `--seed S`: any text but the empty one (which would be every careless
+/// auditor's seed).
+fn parse_seed(text: &str) -> Result<String, String> {
+    if text.is_empty() {
+        return Err("must not be empty (omit --seed to draw one)".into());
+    }
+    Ok(text.to_owned())
+}
+
+/// `--jobs J`: from 1 to 256 (each job holds its own parsed programs).
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(jobs) if (1..=256).contains(&jobs) => Ok(jobs),
+        Ok(jobs) => Err(format!("must be from 1 to 256, got {jobs}")),
+        Err(e) => Err(format!("{text:?}: {e}")),
+    }
 }
 
 /// `--max-noise RMS` and `--max-drift UNITS`: a finite, positive number.
@@ -569,6 +587,14 @@ fn inspect(path: &Path, json: bool) -> ExitCode {
         println!("{}", json!({ "path": path, "inspection": inspection }));
     } else {
         print!("{}", render(path, &inspection));
+    }
+    // Nothing readable is not a transcript; a readable prefix (a killed run) is
+    // summarized as what it is.
+    if inspection.records == 0 && inspection.read_error.is_some() {
+        if !json {
+            eprintln!("{}: not a ZKDV transcript: no record could be read", path.display());
+        }
+        return ExitCode::from(INVALID);
     }
     ExitCode::SUCCESS
 }
