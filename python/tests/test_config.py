@@ -515,6 +515,18 @@ def test_poisoned_error_from_a_state_check_has_no_coordinate():
     assert "recomputed nan" in str(e) and "replaying 3 transitions" in str(e)
 
 
+def test_a_state_check_names_the_sketch_value_that_failed():
+    from zkdv.session._checker import state_result
+
+    committed = np.array([1.0, 2.0, 3.0, 4.0])
+    recomputed = np.array([1.0, 2.0, 3.5, 4.0])
+    check = state_result(7, committed, recomputed, zkdv.Tolerance(), replay_length=1)
+    assert check.verdict == "fail" and check.committed == (3.0,) and check.position == 2
+    assert "state sketch value #2" in str(zkdv.ZKDVPoisonedError.from_check(check))
+    # The position is the session's, not the record's.
+    assert "position" not in check.to_record()
+
+
 def test_poisoned_error_from_a_passing_check_is_refused():
     with pytest.raises(ValueError, match="passed"):
         zkdv.ZKDVPoisonedError.from_check(update_check())

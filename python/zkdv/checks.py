@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from zkdv.config import Tolerance
@@ -72,6 +72,9 @@ class CheckResult:
         spread: The measured spread of each value over the perturbation ensemble, when this
             is an update check whose tolerance has one (``tolerance.replays > 0``) and the
             values did not pass without it; empty otherwise.
+        position: For a state check, the position of its value among the replay's sketch
+            values (the first out of tolerance, else the closest to its bound), which a failure
+            names; not part of the check record.
     """
 
     step: int
@@ -83,6 +86,7 @@ class CheckResult:
     verdict: Verdict
     replay_length: int = 0
     spread: tuple[float, ...] = ()
+    position: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         owner = "CheckResult"
@@ -304,7 +308,7 @@ class ZKDVPoisonedError(RuntimeError):
             value = f"{what} coordinate {coordinate}"
         else:
             coordinate = None
-            value = f"state sketch value #{position}"
+            value = f"state sketch value #{position if check.position is None else check.position}"
         allowed = f"{t.abs!r} + {t.rel!r} * |committed|"
         if check.spread:
             s = check.spread_of(position)

@@ -115,6 +115,7 @@ def state_result(
         verdict="pass" if outcome.passed else "fail",
         replay_length=replay_length,
         spread=s,
+        position=outcome.index,
     )
 
 
