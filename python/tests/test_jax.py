@@ -347,8 +347,12 @@ def test_static_arguments_are_fixed_by_the_first_call(tmp_path):
     with pytest.raises(ValueError, match="static arguments differ"):
         step(state, x, y, 3.0)
     # A batch of another shape is a new program (test_batch_layouts.py); another dtype is not.
-    with pytest.raises(ValueError, match="first call fixed it"):
+    with pytest.raises(ValueError, match=r"input argument 1 \(leaf \d+\) is float16.*first call"):
         step(state, x.astype(np.float16), y, 2.0)
+    # A parameter leaf is named by its path in the state.
+    bad = state.replace(params=jax.tree.map(lambda p: p.astype(np.float16), state.params))
+    with pytest.raises(ValueError, match=r"input argument 0 \.params\['"):
+        step(bad, x, y, 2.0)
     proof.close()
 
 

@@ -203,10 +203,33 @@ class ProvedFunction:
             got = aval(x)
             if got.dtype != want.dtype or (got.shape != want.shape and i not in batch):
                 raise ValueError(
-                    f"proof.jit({name}): input leaf {i} is {got.dtype}{list(got.shape)}, but the "
+                    f"proof.jit({name}): input {_leaf_path(tree, i)} is "
+                    f"{got.dtype}{list(got.shape)}, but the "
                     f"first call fixed it as {want.dtype}{list(want.shape)}"
                     + (" (only a batch leaf's shape may change)" if i in batch else "")
                 )
+
+
+def _leaf_path(tree: PyTreeDef, index: int) -> str:
+    """Flat input leaf ``index`` of ``tree`` (``(args, kwargs)``) named by its path, for a
+    message: ``argument 0 .params['Dense_0']['kernel']``, ``keyword argument 'batch'``."""
+    placeholders = jax.tree.unflatten(tree, range(tree.num_leaves))
+    paths, _ = jax.tree_util.tree_flatten_with_path(placeholders)
+    if not 0 <= index < len(paths):
+        return f"leaf {index}"
+    path = paths[index][0]
+    head = f"leaf {index}"
+    if len(path) >= 2:
+        where, which = path[0], path[1]
+        if getattr(where, "idx", None) == 0 and hasattr(which, "idx"):
+            head = f"argument {which.idx}"
+        elif getattr(where, "idx", None) == 1 and hasattr(which, "key"):
+            head = f"keyword argument {which.key!r}"
+        else:
+            return f"{jax.tree_util.keystr(path)} (leaf {index})"
+        rest = jax.tree_util.keystr(path[2:])
+        return f"{head} {rest}".strip() + f" (leaf {index})"
+    return head
 
 
 def _batch_shapes(program: StepProgram, flat: list[Any]) -> tuple[tuple[int, ...], ...]:
