@@ -592,7 +592,10 @@ fn inspect(path: &Path, json: bool) -> ExitCode {
     // summarized as what it is.
     if inspection.records == 0 && inspection.read_error.is_some() {
         if !json {
-            eprintln!("{}: not a ZKDV transcript: no record could be read", path.display());
+            eprintln!(
+                "{}: not a ZKDV transcript: no record could be read",
+                path.display()
+            );
         }
         return ExitCode::from(INVALID);
     }
