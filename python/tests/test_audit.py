@@ -267,6 +267,63 @@ def test_a_killed_run_audits_its_prefix(tmp_path):
     assert report["audited"] == list(range(report["steps"]))
 
 
+def test_a_run_killed_with_sigkill_verifies_as_an_intact_prefix(tmp_path):
+    # A training process killed mid-run leaves no close record; verify says the prefix is
+    # intact (exit 3) and the audit replays it.
+    script = f"""
+import sys, torch
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from torch.nn import functional
+import zkdv
+from test_audit import batches, mlp
+model = mlp()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+proof = zkdv.torch.ZKDV({str(tmp_path / "proof")!r}, retain="all")
+proof._seal_package = False
+proof.start(rolling_window=8, probe_ratio=0.25)
+model, optimizer = proof.prepare(model, optimizer)
+
+@proof.attest
+def attested_step(model, optimizer, batch):
+    inputs, targets = batch
+    proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+    optimizer.step()
+    optimizer.zero_grad()
+
+for step, (inputs, targets) in enumerate(batches(1000)):
+    with proof.transaction(batch=(inputs, targets)):
+        proof.backward(functional.cross_entropy(model(inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+    if step == 4:
+        proof.join()  # what was committed so far is on disk
+        print("ready", flush=True)
+"""
+    child = subprocess.Popen(
+        [sys.executable, "-W", "ignore", "-c", script], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+    finally:
+        child.kill()
+        child.wait()
+    result = subprocess.run(
+        [str(ZKDV_CLI), "verify", str(tmp_path / "proof"), "--json"],
+        capture_output=True,
+        text=True,
+    )
+    out = json.loads(result.stdout)
+    assert result.returncode == 3 and not out["valid"], result
+    assert out["prefix"]["steps"] >= 5 and out["error"]["kind"] in ("missing_close", "truncated")
+    text = subprocess.run(
+        [str(ZKDV_CLI), "verify", str(tmp_path / "proof")], capture_output=True, text=True
+    )
+    assert text.returncode == 3 and "its prefix is intact" in text.stderr, text.stderr
+    code, audited = audit(tmp_path / "proof", "--steps", "3", "--seed", "kill")
+    assert code == 0 and not audited["report"]["closed"], audited
+
+
 def test_the_cli_refuses_what_is_not_a_transcript_or_an_option(tmp_path):
     # Random bytes are not a transcript: inspect says so and fails.
     junk = tmp_path / "junk.cborl"

@@ -119,6 +119,8 @@ struct AuditArgs {
 
 const INVALID: u8 = 1;
 const USAGE: u8 = 2;
+/// `zkdv verify`: not closed, and the prefix the run left is intact.
+const PREFIX: u8 = 3;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -334,17 +336,86 @@ fn verify(path: &Path, json: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => {
+            let prefix = intact_prefix(path, &error);
             if json {
+                let prefix = prefix.as_ref().map(|p| {
+                    json!({ "records": p.records, "steps": p.steps, "checks": p.checks,
+                            "leftover_temporary_files": p.leftovers })
+                });
                 println!(
                     "{}",
-                    json!({ "valid": false, "path": path, "error": error_json(&error) })
+                    json!({ "valid": false, "path": path, "error": error_json(&error), "prefix": prefix })
                 );
             } else {
                 eprintln!("{}: invalid: {error}", path.display());
+                if let Some(p) = &prefix {
+                    eprintln!(
+                        "{}: its prefix is intact: {}, {} and {} verified (hash chain, \
+                         record order, signatures and artifacts); without the close record's \
+                         revealed key its sampling decisions cannot be verified (zkdv audit \
+                         audits the prefix){}",
+                        path.display(),
+                        plural(p.records, "record"),
+                        plural(p.steps, "step"),
+                        plural(p.checks, "check"),
+                        if p.leftovers > 0 {
+                            format!(
+                                "; {} left by the interrupted run can be deleted",
+                                plural(p.leftovers, "temporary artifact file")
+                            )
+                        } else {
+                            String::new()
+                        }
+                    );
+                }
             }
-            ExitCode::from(INVALID)
+            ExitCode::from(if prefix.is_some() { PREFIX } else { INVALID })
         }
     }
+}
+
+/// What an interrupted run left, verified as far as it goes.
+struct Prefix {
+    records: u64,
+    steps: u64,
+    checks: u64,
+    /// `artifacts/.tmp-*` files: artifacts being written when the run
+    /// stopped, which no record names.
+    leftovers: u64,
+}
+
+/// The intact prefix of a transcript directory that failed verification only
+/// because it is not closed (no close record, or a last record cut short by
+/// a kill); `None` for any other problem.
+fn intact_prefix(path: &Path, error: &Error) -> Option<Prefix> {
+    if !matches!(
+        error.problem,
+        Problem::MissingClose { .. } | Problem::Truncated(_)
+    ) || !path.is_dir()
+    {
+        return None;
+    }
+    let verified = zkdv_protocol::read_verified(path).ok()?;
+    if verified.report.is_some() || verified.records.is_empty() {
+        return None;
+    }
+    let count = |kind: zkdv_protocol::Kind| {
+        verified.records.iter().filter(|r| r.kind() == kind).count() as u64
+    };
+    let leftovers = std::fs::read_dir(path.join("artifacts"))
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-"))
+                .count() as u64
+        })
+        .unwrap_or(0);
+    Some(Prefix {
+        records: verified.records.len() as u64,
+        steps: count(zkdv_protocol::Kind::Step),
+        checks: count(zkdv_protocol::Kind::Check),
+        leftovers,
+    })
 }
 
 fn audit(
