@@ -136,5 +136,7 @@ pub use records::{
 pub use tolerance::{
     Outcome, Tolerance, ToleranceError, TolerancePolicy, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD,
 };
-pub use verify::{read_verified, verify_path, verify_reader, CheckCounts, Report, Verified};
+pub use verify::{
+    read_verified, verify_path, verify_path_observed, verify_reader, CheckCounts, Report, Verified,
+};
 pub use writer::{StepReceipt, Writer, WriterOptions};

@@ -77,13 +77,26 @@ pub struct Report {
 /// Verify a transcript directory (records and artifacts) or a records file
 /// (records only).
 pub fn verify_path(path: &Path) -> Result<Report> {
+    verify_path_observed(path, &mut |_, _| {})
+}
+
+/// [`verify_path`], calling `progress(bytes_verified, total_bytes)` after
+/// each record (a long transcript's progress bar).
+pub fn verify_path_observed(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Report> {
     let (file, is_dir) = resolve(path)?;
+    let total = std::fs::metadata(&file).map_or(0, |m| m.len());
     let handle = File::open(&file).map_err(|source| Problem::Io {
         path: file.clone(),
         source,
     })?;
     let artifacts = if is_dir { Some(path) } else { None };
-    verify_reader(std::io::BufReader::new(handle), artifacts)
+    let mut verifier = Verifier::new(Mode::Audit, artifacts.map(Path::to_owned));
+    let mut reader = Reader::new(std::io::BufReader::new(handle));
+    while let Some(record) = reader.next() {
+        verifier.accept(&record?)?;
+        progress(reader.bytes_read(), total);
+    }
+    verifier.finish()
 }
 
 /// A transcript verified as far as it goes: every record accepted by the

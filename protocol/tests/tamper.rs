@@ -23,6 +23,18 @@ fn record_index_of(spans: &[std::ops::Range<usize>], byte: usize) -> u64 {
 }
 
 #[test]
+fn an_observed_verification_reports_its_progress_record_by_record() {
+    let (dir, bytes) = fixture(false);
+    let mut seen = Vec::new();
+    let report =
+        verify_path_observed(dir.path(), &mut |done, total| seen.push((done, total))).unwrap();
+    assert_eq!(report, verify_path(dir.path()).unwrap());
+    assert_eq!(seen.len(), record_spans(&bytes).len());
+    assert!(seen.windows(2).all(|w| w[0].0 < w[1].0));
+    assert_eq!(seen.last(), Some(&(bytes.len() as u64, bytes.len() as u64)));
+}
+
+#[test]
 fn fixture_verifies_signed_and_unsigned() {
     for sign in [false, true] {
         let (dir, bytes) = fixture(sign);

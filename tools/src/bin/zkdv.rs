@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use serde_json::json;
 use zkdv_protocol::{
-    inspect_path, verify_path, Error, Hash32, Inspection, Problem, Report, Sampling, Tolerance,
-    TolerancePolicy,
+    inspect_path, verify_path_observed, Error, Hash32, Inspection, Problem, Report, Sampling,
+    Tolerance, TolerancePolicy,
 };
 
 #[derive(Parser)]
@@ -323,7 +323,39 @@ fn verify(path: &Path, json: bool) -> ExitCode {
     if let Some(code) = missing(path, json) {
         return code;
     }
-    match verify_path(path) {
+    use std::io::IsTerminal;
+    let bar = !json && std::io::stderr().is_terminal();
+    let mut drawn = false;
+    let started = std::time::Instant::now();
+    let mut last = started;
+    let mut progress = |done: u64, total: u64| {
+        // Only a verification that takes a moment gets a bar, redrawn ten times a second.
+        let now = std::time::Instant::now();
+        if bar
+            && now.duration_since(started).as_millis() > 500
+            && (!drawn || now.duration_since(last).as_millis() >= 100 || done == total)
+        {
+            last = now;
+            let width = 30;
+            let filled = (done * width)
+                .checked_div(total)
+                .unwrap_or(width)
+                .min(width) as usize;
+            eprint!(
+                "\rverify [{}{}] {} of {} KiB of records",
+                "#".repeat(filled),
+                " ".repeat(width as usize - filled),
+                done >> 10,
+                total >> 10
+            );
+            drawn = true;
+        }
+    };
+    let result = verify_path_observed(path, &mut progress);
+    if drawn {
+        eprintln!();
+    }
+    match result {
         Ok(report) => {
             if json {
                 println!(
