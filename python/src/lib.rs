@@ -5,7 +5,9 @@
 //! - [`transcript`]: `zkdv.transcript` and the tolerance rule of
 //!   `zkdv.config` (crate `zkdv-protocol`);
 //! - [`passes`]: `zkdv.passes` (crate `zkdv-passes`);
-//! - [`runtime`]: `zkdv.runtime` (crate `zkdv-runtime`).
+//! - [`runtime`]: `zkdv.runtime` (crate `zkdv-runtime`);
+//! - `cli`: the `zkdv` command (crate `zkdv-tools`), which the wheel
+//!   installs as a console script (`zkdv.__main__`).
 //!
 //! This file holds the conversions they share and the module definition.
 //! Every call that does real work releases the GIL.
@@ -52,9 +54,17 @@ pub(crate) fn to_py<'py, T: serde::Serialize>(
     pythonize::pythonize(py, value).map_err(value_error)
 }
 
+/// Run the `zkdv` command line `argv` (the program name first) and return
+/// its exit code: the same code as the cargo binary's, the GIL released.
+#[pyfunction]
+fn cli(py: Python<'_>, argv: Vec<String>) -> u8 {
+    py.detach(|| zkdv_tools::cli::run(argv))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(cli, m)?)?;
     hashing::register(m)?;
     transcript::register(m)?;
     passes::register(m)?;

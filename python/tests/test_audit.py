@@ -324,6 +324,35 @@ for step, (inputs, targets) in enumerate(batches(1000)):
     assert code == 0 and not audited["report"]["closed"], audited
 
 
+def test_python_m_zkdv_is_the_same_command_as_the_cargo_binary(tmp_path):
+    # The wheel's `zkdv` console script runs zkdv_tools::cli in the extension: the same code,
+    # the same output and exit codes as target/debug/zkdv.
+    run(tmp_path / "proof", 3)
+    for args in (
+        ["verify", str(tmp_path / "proof"), "--json"],
+        ["inspect", str(tmp_path / "proof"), "--json"],
+        ["audit", str(tmp_path / "proof"), "--fraction", "1", "--seed", "m", "--json"],
+        ["verify", str(tmp_path / "missing")],
+        ["audit", str(tmp_path / "proof"), "--jobs=0"],
+    ):
+        cargo = subprocess.run([str(ZKDV_CLI), *args], capture_output=True, text=True)
+        module = subprocess.run(
+            [sys.executable, "-m", "zkdv", *args], capture_output=True, text=True
+        )
+        assert module.returncode == cargo.returncode, (args, module.stderr)
+        if args[-1] == "--json":
+            mine, theirs = json.loads(module.stdout), json.loads(cargo.stdout)
+            for out in (mine, theirs):
+                out.get("report", {}).pop("seconds", None)  # wall-clock
+            assert mine == theirs, args
+        else:
+            assert module.stderr == cargo.stderr, args
+    # `import zkdv` does not import a framework, and neither does the command.
+    probe = "import sys, zkdv.__main__; print('jax' in sys.modules, 'torch' in sys.modules)"
+    imported = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert imported.stdout.split() == ["False", "False"], imported
+
+
 def test_the_cli_refuses_what_is_not_a_transcript_or_an_option(tmp_path):
     # Random bytes are not a transcript: inspect says so and fails.
     junk = tmp_path / "junk.cborl"

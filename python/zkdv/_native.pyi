@@ -7,6 +7,11 @@ from typing import Any
 import numpy as np
 
 __version__: str
+
+def cli(argv: list[str]) -> int:
+    """Run the ``zkdv`` command line ``argv`` (program name first); its exit status."""
+    ...
+
 PROTOCOL_VERSION: int
 CHUNK_BYTES: int
 

@@ -1,0 +1,880 @@
+//! The `zkdv` command line: verify, inspect and audit ZKDV transcripts.
+//!
+//! One implementation for the cargo binary (`src/bin/zkdv.rs`) and the
+//! `zkdv` command the Python wheel installs (`zkdv._native.cli`).
+//!
+//! Exit codes: 0 valid, 1 invalid (the first bad record is named by sequence
+//! number and byte offset; for `audit`, a step that did not reproduce or
+//! evidence that was refused, named), 2 usage error or unusable input, 3
+//! (`verify`) not closed with an intact prefix.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand};
+use serde_json::json;
+use zkdv_protocol::{
+    inspect_path, verify_path_observed, Error, Hash32, Inspection, Problem, Report, Sampling,
+    Tolerance, TolerancePolicy,
+};
+
+#[derive(Parser)]
+#[command(
+    name = "zkdv",
+    version,
+    about = "Verify, inspect and audit ZKDV training transcripts"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Verify a transcript: hash chain, records, signatures, the revealed
+    /// challenge key, every sampling decision and every check. A directory
+    /// also has its artifacts checked; a records file alone does not.
+    Verify {
+        /// Transcript directory or its records.cborl.
+        path: PathBuf,
+        /// Print a JSON object instead of a line of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Summarize a transcript: prover, configuration, steps, checks by kind
+    /// and verdict, snapshots, programs and sizes.
+    Inspect {
+        /// Transcript directory or its records.cborl.
+        path: PathBuf,
+        /// Print a JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-execute steps of a finished transcript from its retained evidence
+    /// (a session with retain="all"), at steps and coordinates drawn from the
+    /// auditor's seed, which the prover could not foresee. The seed is
+    /// recorded in the report, so the audit can be repeated.
+    Audit(Box<AuditArgs>),
+}
+
+/// The options of `zkdv audit` (boxed in [`Command`]: they are its largest
+/// variant by far).
+#[derive(clap::Args)]
+struct AuditArgs {
+    /// Transcript directory.
+    path: PathBuf,
+    /// Audit this many steps (default 16; all when there are fewer).
+    #[arg(long, conflicts_with = "fraction")]
+    steps: Option<u64>,
+    /// Audit each step with this probability, in (0, 1].
+    #[arg(long)]
+    fraction: Option<f64>,
+    /// The auditor's randomness: a secret, or a public beacon value
+    /// published after the transcript was closed. Drawn from the
+    /// operating system when omitted (and printed).
+    #[arg(long, value_parser = parse_seed)]
+    seed: Option<String>,
+    /// Segments replayed in parallel (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = parse_jobs)]
+    jobs: usize,
+    /// The model the run had to start from: its model commitment (64
+    /// hex digits, from `zkdv.torch.model_hash(model)` or
+    /// `zkdv.jax.model_hash(params)`), or a safetensors file of its
+    /// parameters. Step 0 is then always audited.
+    #[arg(long, value_name = "HASH|FILE", value_parser = parse_model)]
+    initial: Option<zkdv_audit::ModelExpectation>,
+    /// The model the client was delivered, as for --initial. The last
+    /// step is then always audited.
+    #[arg(long = "final", value_name = "HASH|FILE", value_parser = parse_model)]
+    final_model: Option<zkdv_audit::ModelExpectation>,
+    /// A program the client's code produces (the blake3 of its bytes, 64
+    /// hex digits, from `zkdv.transcript.program_hashes` of the client's
+    /// own run); repeat for each. Every program record's attested and
+    /// replay programs must be among them.
+    #[arg(long = "program", value_name = "HASH")]
+    programs: Vec<Hash32>,
+    /// The client's data: a manifest of its examples' digests and their
+    /// order per step (JSON, as `zkdv.data.manifest` writes it). Every
+    /// replayed step's batch must hold those examples, in that order.
+    #[arg(long, value_name = "MANIFEST")]
+    data: Option<PathBuf>,
+    /// The most lenient tolerance accepted, as ABS,REL,SPREAD (the
+    /// absolute and relative terms and the factor on the ensemble's
+    /// spread; default 1e-6,1e-5,32, a session's default): a transcript
+    /// whose programs record a laxer one fails.
+    #[arg(long, value_name = "ABS,REL,SPREAD", value_parser = parse_ceiling)]
+    max_tolerance: Option<Tolerance>,
+    /// The largest root mean square of a snapshot comparison's
+    /// differences, in noise units (each difference over the larger of its
+    /// value's ulp and its ensemble spread), accepted as rounding noise
+    /// (default 2): a prover's drift that keeps each value within the
+    /// tolerance but moves many of them fails.
+    #[arg(long, value_name = "RMS", value_parser = parse_noise)]
+    max_noise: Option<f64>,
+    /// The largest drift per snapshot accepted, in noise units (default
+    /// 0.5): the part of the snapshots' differences that keeps its sign
+    /// from one snapshot to the next, which rounding noise does not.
+    #[arg(long, value_name = "UNITS", value_parser = parse_noise)]
+    max_drift: Option<f64>,
+    /// Print a JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+const INVALID: u8 = 1;
+const USAGE: u8 = 2;
+/// `zkdv verify`: not closed, and the prefix the run left is intact.
+const PREFIX: u8 = 3;
+
+/// Run the command line `args` (the program name first, as
+/// [`std::env::args_os`] gives it) and return its exit code.
+pub fn run<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            // --help and --version print to stdout and succeed; a usage error
+            // prints to stderr.
+            let _ = error.print();
+            return u8::try_from(error.exit_code()).unwrap_or(USAGE);
+        }
+    };
+    match cli.command {
+        Command::Verify { path, json } => verify(&path, json),
+        Command::Inspect { path, json } => inspect(&path, json),
+        Command::Audit(args) => {
+            let AuditArgs {
+                path,
+                steps,
+                fraction,
+                seed,
+                jobs,
+                initial,
+                final_model,
+                programs,
+                data,
+                max_tolerance,
+                max_noise,
+                max_drift,
+                json,
+            } = *args;
+            let selection = match fraction {
+                Some(f) => zkdv_audit::Selection::Fraction(f),
+                None => zkdv_audit::Selection::Steps(steps.unwrap_or(16)),
+            };
+            let data = match data.as_deref().map(read_manifest).transpose() {
+                Ok(data) => data,
+                Err(why) => {
+                    eprintln!("zkdv audit: --data: {why}");
+                    return USAGE;
+                }
+            };
+            let expect = zkdv_audit::Expectations {
+                initial,
+                final_model,
+                programs,
+                data,
+                max_tolerance,
+                max_noise,
+                max_drift,
+            };
+            audit(&path, selection, seed, jobs, expect, json)
+        }
+    }
+}
+
+/// A data manifest: `{"leaves": n, "examples": [hex digest, ...], "order":
+/// [[index, ...] per step]}`.
+fn read_manifest(path: &Path) -> Result<zkdv_audit::DataExpectation, String> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Manifest {
+        leaves: usize,
+        examples: Vec<String>,
+        order: Vec<Vec<u64>>,
+        #[serde(default)]
+        root: Option<String>,
+        #[serde(default)]
+        layout: Option<Vec<LeafRow>>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct LeafRow {
+        dtype: String,
+        shape: Vec<u64>,
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let m: Manifest =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let examples = m
+        .examples
+        .iter()
+        .map(|h| {
+            zkdv_hashing::Digest::from_hex(h).map_err(|e| format!("example digest {h:?}: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let layout = m
+        .layout
+        .map(|rows| {
+            rows.into_iter()
+                .map(|r| {
+                    let dtype = r
+                        .dtype
+                        .parse::<zkdv_hashing::DType>()
+                        .map_err(|e| format!("layout dtype {:?}: {e}", r.dtype))?;
+                    Ok((dtype, r.shape))
+                })
+                .collect::<Result<Vec<_>, String>>()
+        })
+        .transpose()?;
+    if layout.as_ref().is_some_and(|l| l.len() != m.leaves) {
+        return Err(format!(
+            "{}: its layout does not describe its {} data leaves",
+            path.display(),
+            m.leaves
+        ));
+    }
+    let data = zkdv_audit::DataExpectation {
+        leaves: m.leaves,
+        examples,
+        order: m.order,
+        layout,
+    };
+    if let Some(root) = m.root {
+        let computed = data.root()?.to_hex();
+        if computed != root {
+            return Err(format!(
+                "{}: its root {root} is not the root of its examples ({computed})",
+                path.display()
+            ));
+        }
+    }
+    Ok(data)
+}
+
+/// `--initial`/`--final`: a model commitment (64 hex digits) or an existing
+/// safetensors file.
+fn parse_model(text: &str) -> Result<zkdv_audit::ModelExpectation, String> {
+    if let Ok(hash) = text.parse::<Hash32>() {
+        return Ok(zkdv_audit::ModelExpectation::Hash(hash));
+    }
+    let path = PathBuf::from(text);
+    if path.is_file() {
+        Ok(zkdv_audit::ModelExpectation::SafeTensors(path))
+    } else {
+        Err(format!(
+            "{text:?} is neither a model commitment (64 hex digits) nor a safetensors file"
+        ))
+    }
+}
+
+/// `--max-tolerance ABS,REL,SPREAD`: three finite, non-negative numbers.
+fn parse_ceiling(text: &str) -> Result<Tolerance, String> {
+    let terms: Vec<f64> = text
+        .split(',')
+        .map(|t| t.trim().parse::<f64>().map_err(|e| format!("{t:?}: {e}")))
+        .collect::<Result<_, _>>()?;
+    let [abs, rel, spread] = terms[..] else {
+        return Err(format!(
+            "expected ABS,REL,SPREAD (three numbers), got {text:?}"
+        ));
+    };
+    let ceiling = Tolerance {
+        abs,
+        rel,
+        spread,
+        replays: 0,
+    };
+    if !ceiling.is_valid() {
+        return Err(format!(
+            "each term must be finite and non-negative, got {text:?}"
+        ));
+    }
+    Ok(ceiling)
+}
+
+/// `--seed S`: any text but the empty one (which would be every careless
+/// auditor's seed).
+fn parse_seed(text: &str) -> Result<String, String> {
+    if text.is_empty() {
+        return Err("must not be empty (omit --seed to draw one)".into());
+    }
+    Ok(text.to_owned())
+}
+
+/// `--jobs J`: from 1 to 256 (each job holds its own parsed programs).
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(jobs) if (1..=256).contains(&jobs) => Ok(jobs),
+        Ok(jobs) => Err(format!("must be from 1 to 256, got {jobs}")),
+        Err(e) => Err(format!("{text:?}: {e}")),
+    }
+}
+
+/// `--max-noise RMS` and `--max-drift UNITS`: a finite, positive number.
+fn parse_noise(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(rms) if rms.is_finite() && rms > 0.0 => Ok(rms),
+        Ok(_) => Err(format!("must be finite and positive, got {text:?}")),
+        Err(e) => Err(format!("{text:?}: {e}")),
+    }
+}
+
+/// A path that does not exist is a usage error, not an invalid transcript.
+fn missing(path: &Path, json: bool) -> Option<u8> {
+    if path.exists() {
+        return None;
+    }
+    let message = format!("{}: no such file or directory", path.display());
+    if json {
+        println!("{}", json!({ "valid": false, "usage_error": message }));
+    } else {
+        eprintln!("zkdv: {message}");
+    }
+    Some(USAGE)
+}
+
+fn verify(path: &Path, json: bool) -> u8 {
+    if let Some(code) = missing(path, json) {
+        return code;
+    }
+    use std::io::IsTerminal;
+    let bar = !json && std::io::stderr().is_terminal();
+    let mut drawn = false;
+    let started = std::time::Instant::now();
+    let mut last = started;
+    let mut progress = |done: u64, total: u64| {
+        // Only a verification that takes a moment gets a bar, redrawn ten times a second.
+        let now = std::time::Instant::now();
+        if bar
+            && now.duration_since(started).as_millis() > 500
+            && (!drawn || now.duration_since(last).as_millis() >= 100 || done == total)
+        {
+            last = now;
+            let width = 30;
+            let filled = (done * width)
+                .checked_div(total)
+                .unwrap_or(width)
+                .min(width) as usize;
+            eprint!(
+                "\rverify [{}{}] {} of {} KiB of records",
+                "#".repeat(filled),
+                " ".repeat(width as usize - filled),
+                done >> 10,
+                total >> 10
+            );
+            drawn = true;
+        }
+    };
+    let result = verify_path_observed(path, &mut progress);
+    if drawn {
+        eprintln!();
+    }
+    match result {
+        Ok(report) => {
+            if json {
+                println!(
+                    "{}",
+                    json!({ "valid": true, "path": path, "report": report, "summary": summary(&report) })
+                );
+            } else {
+                println!("{}: valid: {}", path.display(), summary(&report));
+            }
+            0
+        }
+        Err(error) => {
+            let prefix = intact_prefix(path, &error);
+            if json {
+                let prefix = prefix.as_ref().map(|p| {
+                    json!({ "records": p.records, "steps": p.steps, "checks": p.checks,
+                            "leftover_temporary_files": p.leftovers })
+                });
+                println!(
+                    "{}",
+                    json!({ "valid": false, "path": path, "error": error_json(&error), "prefix": prefix })
+                );
+            } else {
+                eprintln!("{}: invalid: {error}", path.display());
+                if let Some(p) = &prefix {
+                    eprintln!(
+                        "{}: its prefix is intact: {}, {} and {} verified (hash chain, \
+                         record order, signatures and artifacts); without the close record's \
+                         revealed key its sampling decisions cannot be verified (zkdv audit \
+                         audits the prefix){}",
+                        path.display(),
+                        plural(p.records, "record"),
+                        plural(p.steps, "step"),
+                        plural(p.checks, "check"),
+                        if p.leftovers > 0 {
+                            format!(
+                                "; {} left by the interrupted run can be deleted",
+                                plural(p.leftovers, "temporary artifact file")
+                            )
+                        } else {
+                            String::new()
+                        }
+                    );
+                }
+            }
+            if prefix.is_some() {
+                PREFIX
+            } else {
+                INVALID
+            }
+        }
+    }
+}
+
+/// What an interrupted run left, verified as far as it goes.
+struct Prefix {
+    records: u64,
+    steps: u64,
+    checks: u64,
+    /// `artifacts/.tmp-*` files: artifacts being written when the run
+    /// stopped, which no record names.
+    leftovers: u64,
+}
+
+/// The intact prefix of a transcript directory that failed verification only
+/// because it is not closed (no close record, or a last record cut short by
+/// a kill); `None` for any other problem.
+fn intact_prefix(path: &Path, error: &Error) -> Option<Prefix> {
+    if !matches!(
+        error.problem,
+        Problem::MissingClose { .. } | Problem::Truncated(_)
+    ) || !path.is_dir()
+    {
+        return None;
+    }
+    let verified = zkdv_protocol::read_verified(path).ok()?;
+    if verified.report.is_some() || verified.records.is_empty() {
+        return None;
+    }
+    let count = |kind: zkdv_protocol::Kind| {
+        verified.records.iter().filter(|r| r.kind() == kind).count() as u64
+    };
+    let leftovers = std::fs::read_dir(path.join("artifacts"))
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-"))
+                .count() as u64
+        })
+        .unwrap_or(0);
+    Some(Prefix {
+        records: verified.records.len() as u64,
+        steps: count(zkdv_protocol::Kind::Step),
+        checks: count(zkdv_protocol::Kind::Check),
+        leftovers,
+    })
+}
+
+fn audit(
+    path: &Path,
+    selection: zkdv_audit::Selection,
+    seed: Option<String>,
+    jobs: usize,
+    expect: zkdv_audit::Expectations,
+    json: bool,
+) -> u8 {
+    use std::io::IsTerminal;
+    if let Some(code) = missing(path, json) {
+        return code;
+    }
+    let seed = match seed {
+        Some(seed) => seed,
+        None => {
+            let mut bytes = [0u8; 16];
+            if let Err(e) = getrandom::fill(&mut bytes) {
+                eprintln!("zkdv audit: no randomness for a seed ({e}); give --seed");
+                return USAGE;
+            }
+            bytes.iter().map(|b| format!("{b:02x}")).collect()
+        }
+    };
+    let options = zkdv_audit::Options {
+        selection,
+        seed,
+        jobs,
+        expect,
+    };
+    let bar = !json && std::io::stderr().is_terminal();
+    let progress = |done: u64, total: u64| {
+        if bar {
+            let width = 30;
+            let filled = (done * width).checked_div(total).unwrap_or(width) as usize;
+            eprint!(
+                "\raudit [{}{}] {done}/{total} transitions",
+                "#".repeat(filled),
+                " ".repeat(width as usize - filled)
+            );
+        }
+    };
+    let result = zkdv_audit::audit(path, &options, &progress);
+    if bar {
+        eprintln!();
+    }
+    match result {
+        Ok(report) => {
+            let passed = report.passed();
+            if json {
+                println!(
+                    "{}",
+                    json!({ "passed": passed, "path": path, "report": report })
+                );
+            } else {
+                print!("{}", render_audit(&report));
+            }
+            if passed {
+                0
+            } else {
+                INVALID
+            }
+        }
+        Err(error) => {
+            let code = if error.is_unusable() { USAGE } else { INVALID };
+            if json {
+                println!(
+                    "{}",
+                    json!({ "passed": false, "path": path, "error": error.to_string(), "unusable": code == USAGE })
+                );
+            } else {
+                eprintln!("{}: audit failed: {error}", path.display());
+            }
+            code
+        }
+    }
+}
+
+fn render_audit(r: &zkdv_audit::Report) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "transcript   {}", r.transcript.display());
+    let _ = writeln!(s, "seed         {:?} (audit key {})", r.seed, r.key);
+    let closed = if r.closed {
+        "closed"
+    } else {
+        "not closed: its prefix was audited"
+    };
+    let _ = writeln!(s, "steps        {} ({closed})", r.steps);
+    let shown: Vec<String> = r.audited.iter().take(20).map(u64::to_string).collect();
+    let more = if r.audited.len() > 20 { ", ..." } else { "" };
+    let _ = writeln!(
+        s,
+        "audited      {}: {}{more}",
+        r.audited.len(),
+        shown.join(", ")
+    );
+    let rate = if r.seconds > 0.0 {
+        r.transitions as f64 / r.seconds
+    } else {
+        0.0
+    };
+    let _ = writeln!(
+        s,
+        "replayed     {} in {:.2} s ({rate:.1}/s), {} compared in full",
+        plural(r.transitions, "transition"),
+        r.seconds,
+        plural(r.snapshots_compared, "snapshot"),
+    );
+    if r.snapshots_compared > 0 {
+        let _ = writeln!(
+            s,
+            "noise        {:.3} noise units root-mean-square over {} values, {:.3} in the \
+             worst snapshot (at most {}); drift {:.3} per snapshot (at most {}); {}",
+            r.noise.total.rms(),
+            r.noise.total.values,
+            r.noise.worst_rms,
+            r.noise.limit,
+            r.noise.drift,
+            r.noise.drift_limit,
+            plural(r.noise.outliers, "outlier"),
+        );
+    }
+    for e in &r.expectations {
+        let status = match e.status {
+            zkdv_audit::Status::Matched => "matched",
+            zkdv_audit::Status::Differs => "DIFFERS",
+            zkdv_audit::Status::NotRecorded => "NOT RECORDED",
+            zkdv_audit::Status::NotGiven => "not given",
+        };
+        let _ = writeln!(s, "expect       {}: {status}: {}", e.name, e.note);
+        if e.status.fails() {
+            if let Some(expected) = &e.expected {
+                let recorded = e.recorded.as_deref().unwrap_or("none");
+                let _ = writeln!(s, "             given {expected}, recorded {recorded}");
+            }
+        }
+    }
+    match &r.failure {
+        None if r.passed() => {
+            let _ = writeln!(s, "result       passed");
+        }
+        None => {
+            let _ = writeln!(
+                s,
+                "result       FAILED: every audited step reproduced, but an expectation was not met"
+            );
+        }
+        Some(f) => {
+            let _ = writeln!(s, "result       FAILED at step {}: {f}", f.step);
+        }
+    }
+    s
+}
+
+fn error_json(error: &Error) -> serde_json::Value {
+    json!({
+        "record": error.at.map(|a| a.index),
+        "offset": error.at.map(|a| a.offset),
+        "kind": problem_kind(&error.problem),
+        "message": error.problem.to_string(),
+    })
+}
+
+/// A stable machine-readable name for each problem.
+fn problem_kind(problem: &Problem) -> &'static str {
+    match problem {
+        Problem::Io { .. } => "io",
+        Problem::NoRecordsFile(_) => "no_records_file",
+        Problem::Empty => "empty",
+        Problem::Truncated(_) => "truncated",
+        Problem::Malformed(_) => "malformed",
+        Problem::TooLarge { .. } => "too_large",
+        Problem::DigestMismatch => "digest_mismatch",
+        Problem::Payload(_) => "payload",
+        Problem::UnsupportedVersion { .. } => "unsupported_version",
+        Problem::Sequence { .. } => "sequence",
+        Problem::PrevMismatch => "prev_mismatch",
+        Problem::Signature(_) => "signature",
+        Problem::UnexpectedKind { .. } => "unexpected_kind",
+        Problem::Invalid(_) => "invalid",
+        Problem::CheckFailed { .. } => "check_failed",
+        Problem::MissingCheck { .. } => "missing_check",
+        Problem::UnsampledCheck { .. } => "unsampled_check",
+        Problem::MissingClose { .. } => "missing_close",
+        Problem::KeyMismatch => "key_mismatch",
+        Problem::Artifact { .. } => "artifact",
+        _ => "other",
+    }
+}
+
+fn plural(n: u64, one: &str) -> String {
+    match (n, one) {
+        (1, _) => format!("1 {one}"),
+        (_, "leaf") => format!("{n} leaves"),
+        _ => format!("{n} {one}s"),
+    }
+}
+
+fn summary(report: &Report) -> String {
+    let checks = &report.checks;
+    let artifacts = match report.artifacts_checked {
+        Some(n) => format!("{} checked", plural(n, "artifact")),
+        None => "artifacts not checked (name the directory to check them)".into(),
+    };
+    format!(
+        "{}, {} passed ({} state, {} update), {}, {}, {}, {} bytes, {}; {}; prover {}, config {:?}",
+        plural(report.steps, "step"),
+        plural(checks.total(), "check"),
+        checks.state_passed,
+        checks.update_passed,
+        plural(report.snapshots, "snapshot"),
+        plural(report.programs, "program"),
+        plural(report.records, "record"),
+        report.bytes,
+        if report.signed { "signed" } else { "unsigned" },
+        artifacts,
+        report.prover,
+        report.config_name,
+    )
+}
+
+fn inspect(path: &Path, json: bool) -> u8 {
+    if let Some(code) = missing(path, json) {
+        return code;
+    }
+    let inspection = match inspect_path(path) {
+        Ok(inspection) => inspection,
+        Err(error) => {
+            if json {
+                println!("{}", json!({ "path": path, "error": error_json(&error) }));
+            } else {
+                eprintln!("{}: {error}", path.display());
+            }
+            return INVALID;
+        }
+    };
+    if json {
+        println!("{}", json!({ "path": path, "inspection": inspection }));
+    } else {
+        print!("{}", render(path, &inspection));
+    }
+    // Nothing readable is not a transcript; a readable prefix (a killed run) is
+    // summarized as what it is.
+    if inspection.records == 0 && inspection.read_error.is_some() {
+        if !json {
+            eprintln!(
+                "{}: not a ZKDV transcript: no record could be read",
+                path.display()
+            );
+        }
+        return INVALID;
+    }
+    0
+}
+
+fn render(path: &Path, i: &Inspection) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let opt = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+    let _ = writeln!(s, "transcript   {}", path.display());
+    let _ = writeln!(s, "prover       {}", opt(&i.prover));
+    let _ = writeln!(s, "config       {}", opt(&i.config_name));
+    if let Some(r) = &i.rank {
+        let _ = writeln!(
+            s,
+            "rank         {} of {} ({})",
+            r.rank, r.world_size, r.backend
+        );
+    }
+    if !i.versions.is_empty() {
+        let versions: Vec<_> = i.versions.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(s, "versions     {}", versions.join(", "));
+    }
+    let sampling = match i.sampling {
+        Some(Sampling::Probability {
+            state_check_probability,
+            update_check_probability,
+        }) => format!("state p={state_check_probability}, update p={update_check_probability}"),
+        Some(Sampling::Every { n }) => format!("debug: both checks every {n} steps"),
+        None => "-".into(),
+    };
+    let _ = writeln!(s, "sampling     {sampling}");
+    if let Some(t) = i.tolerance {
+        let policy = match i.tolerance_policy {
+            Some(TolerancePolicy::Fixed) => " (fixed: every program's)",
+            Some(TolerancePolicy::Program) => {
+                " (the base; each program adds the perturbation ensemble)"
+            }
+            None => "",
+        };
+        let _ = writeln!(s, "tolerance    {}{policy}", tolerance(&t));
+    }
+    let _ = writeln!(
+        s,
+        "session      rolling window {}, probe ratio {}, snapshot every {} steps, {}",
+        i.rolling_window.map_or("-".into(), |v| v.to_string()),
+        i.probe_ratio.map_or("-".into(), |v| v.to_string()),
+        i.snapshot_interval.map_or("-".into(), |v| v.to_string()),
+        if i.signed { "signed" } else { "unsigned" },
+    );
+    let _ = writeln!(
+        s,
+        "layout       params {} in {}, optimizer state {} in {}",
+        plural(i.params.elements, "element"),
+        plural(i.params.leaves, "leaf"),
+        plural(i.opt_state.elements, "element"),
+        plural(i.opt_state.leaves, "leaf"),
+    );
+    let avg = i.step_bytes.checked_div(i.steps).unwrap_or(0);
+    let _ = writeln!(
+        s,
+        "steps        {} ({} bytes per step record)",
+        i.steps, avg
+    );
+    let c = &i.checks;
+    let _ = writeln!(
+        s,
+        "checks       state {} passed, {} failed; update {} passed, {} failed",
+        c.state_passed, c.state_failed, c.update_passed, c.update_failed
+    );
+    let snapshots: Vec<_> = i.snapshots.iter().map(u64::to_string).collect();
+    let _ = writeln!(
+        s,
+        "snapshots    {}{}",
+        i.snapshots.len(),
+        if snapshots.is_empty() {
+            String::new()
+        } else {
+            format!(" (steps {})", snapshots.join(", "))
+        }
+    );
+    if i.evidence_steps > 0 || i.retained_snapshots > 0 {
+        let _ = writeln!(
+            s,
+            "evidence     {} and {} retained, {} bytes (zkdv audit replays them)",
+            plural(i.evidence_steps, "step"),
+            plural(i.retained_snapshots, "snapshot"),
+            i.evidence_bytes
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "evidence     none retained (zkdv audit needs retain=\"all\")"
+        );
+    }
+    for p in &i.programs {
+        let _ = writeln!(
+            s,
+            "program      #{} {} ({}): attested {} ({} bytes), production {} ({} bytes)",
+            p.seq,
+            p.program.name,
+            p.program.format,
+            short(&p.program.attested.blake3.to_hex()),
+            p.program.attested.size,
+            short(&p.program.production.blake3.to_hex()),
+            p.program.production.size,
+        );
+        let _ = writeln!(
+            s,
+            "             computes in {} ({} narrow results); tolerance {}",
+            p.program
+                .precision
+                .narrowest
+                .as_deref()
+                .unwrap_or("no float"),
+            p.program.precision.narrow_results,
+            tolerance(&p.program.tolerance),
+        );
+    }
+    let kinds: Vec<_> = i.kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let _ = writeln!(s, "records      {} ({})", i.records, kinds.join(", "));
+    let _ = writeln!(
+        s,
+        "size         {} bytes of records, {} bytes of artifacts",
+        i.bytes, i.artifact_bytes
+    );
+    let status = match i.status {
+        Some(status) => format!("{status:?}").to_lowercase(),
+        None => "not closed".into(),
+    };
+    let _ = writeln!(s, "status       {status}");
+    if let Some(e) = &i.read_error {
+        let _ = writeln!(s, "read error   {e}");
+    }
+    let _ = writeln!(
+        s,
+        "verification {}",
+        i.verification_error.as_deref().unwrap_or("valid")
+    );
+    s
+}
+
+fn tolerance(t: &Tolerance) -> String {
+    let mut s = format!("abs {} + rel {} * |committed|", t.abs, t.rel);
+    if t.replays > 0 {
+        s += &format!(
+            " + {} * spread over {} perturbed replays",
+            t.spread, t.replays
+        );
+    }
+    s
+}
+
+fn short(hex: &str) -> &str {
+    &hex[..hex.len().min(12)]
+}
