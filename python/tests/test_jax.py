@@ -6,6 +6,7 @@ Quick start, Flax TrainState, the two compiled functions (``proof.jit``, ``proof
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import pytest
@@ -609,6 +610,28 @@ def test_constructor_and_start_validation(tmp_path):
     proof.close()
     with pytest.raises(RuntimeError, match="already closed"):
         proof.close()
+
+
+def test_start_reports_a_directory_that_cannot_be_written(tmp_path):
+    # The transcript is created at the first step; a bad directory is reported by start().
+    (tmp_path / "file").write_text("not a directory")
+    with pytest.raises(NotADirectoryError, match="cannot be created: .*file is not a directory"):
+        zkdv.jax.ZKDV(tmp_path / "file" / "proof").start(rolling_window=2)
+    with pytest.raises(NotADirectoryError, match="file is not a directory"):
+        zkdv.jax.ZKDV(tmp_path / "file").start(rolling_window=2)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.access(locked, os.W_OK):  # root writes anywhere: nothing to refuse
+            proof = zkdv.jax.ZKDV(locked / "proof")
+            proof.start(rolling_window=2)
+            proof.close()
+        else:
+            with pytest.raises(PermissionError, match="locked is not writable"):
+                zkdv.jax.ZKDV(locked / "proof").start(rolling_window=2)
+    finally:
+        locked.chmod(0o700)
 
 
 def test_use_before_start_and_after_close(tmp_path):

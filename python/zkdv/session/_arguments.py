@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from zkdv.config import ZKDVConfig
@@ -43,6 +44,7 @@ def start_arguments(directory: Path, rolling_window: int, probe_ratio: float) ->
     Raises:
         TypeError, ValueError: for an invalid window or ratio.
         FileExistsError: when ``directory`` already holds a transcript.
+        NotADirectoryError, PermissionError: when ``directory`` cannot be created or written.
     """
     if isinstance(rolling_window, bool) or not isinstance(rolling_window, int):
         raise TypeError(f"ZKDV.start: rolling_window must be an integer, got {rolling_window!r}")
@@ -55,6 +57,18 @@ def start_arguments(directory: Path, rolling_window: int, probe_ratio: float) ->
     if (directory / "records.cborl").exists():
         raise FileExistsError(
             f"ZKDV.start: {directory} already holds a transcript; choose a new directory"
+        )
+    # The transcript is created at the first step, after its program is built (a minute on a
+    # large PyTorch model): a directory that cannot be written is reported now, not then.
+    existing = directory
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        what = "is" if existing == directory else f"cannot be created: {existing} is"
+        raise NotADirectoryError(f"ZKDV.start: {directory} {what} not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise PermissionError(
+            f"ZKDV.start: {directory} cannot be written: {existing} is not writable"
         )
     return float(probe_ratio)
 
