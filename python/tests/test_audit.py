@@ -111,6 +111,32 @@ def run(
     return proof
 
 
+def child_session(directory: Path) -> str:
+    """The source of a process that sets up :func:`run`'s session (``model``, ``optimizer``,
+    ``proof`` with the attested step registered) in ``directory``, to be followed by its own
+    steps."""
+    return f"""
+import sys, torch
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from torch.nn import functional
+import zkdv
+from test_audit import batches, mlp
+model = mlp()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+proof = zkdv.torch.ZKDV({str(directory)!r}, retain="all")
+proof._seal_package = False
+proof.start(rolling_window=8, probe_ratio=0.25)
+model, optimizer = proof.prepare(model, optimizer)
+
+@proof.attest
+def attested_step(model, optimizer, batch):
+    inputs, targets = batch
+    proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+    optimizer.step()
+    optimizer.zero_grad()
+"""
+
+
 def audit(directory: Path, *args: str) -> tuple[int, dict]:
     result = subprocess.run(
         [str(ZKDV_CLI), "audit", str(directory), "--json", *args],
@@ -270,26 +296,9 @@ def test_a_killed_run_audits_its_prefix(tmp_path):
 def test_a_run_killed_with_sigkill_verifies_as_an_intact_prefix(tmp_path):
     # A training process killed mid-run leaves no close record; verify says the prefix is
     # intact (exit 3) and the audit replays it.
-    script = f"""
-import sys, torch
-sys.path.insert(0, {str(Path(__file__).parent)!r})
-from torch.nn import functional
-import zkdv
-from test_audit import batches, mlp
-model = mlp()
-optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
-proof = zkdv.torch.ZKDV({str(tmp_path / "proof")!r}, retain="all")
-proof._seal_package = False
-proof.start(rolling_window=8, probe_ratio=0.25)
-model, optimizer = proof.prepare(model, optimizer)
-
-@proof.attest
-def attested_step(model, optimizer, batch):
-    inputs, targets = batch
-    proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
-    optimizer.step()
-    optimizer.zero_grad()
-
+    script = (
+        child_session(tmp_path / "proof")
+        + """
 for step, (inputs, targets) in enumerate(batches(1000)):
     with proof.transaction(batch=(inputs, targets)):
         proof.backward(functional.cross_entropy(model(inputs), targets))
@@ -299,6 +308,7 @@ for step, (inputs, targets) in enumerate(batches(1000)):
         proof.join()  # what was committed so far is on disk
         print("ready", flush=True)
 """
+    )
     child = subprocess.Popen(
         [sys.executable, "-W", "ignore", "-c", script], stdout=subprocess.PIPE, text=True
     )
@@ -651,31 +661,15 @@ def test_the_programs_are_the_clients(tmp_path):
     # batch) produces a transcript whose checks all pass; the programs it commits are not the
     # ones the client's own code produces, which the client derives without training
     # (proof.lower_step), here in a process of its own.
-    derive = f"""
-import sys, torch
-sys.path.insert(0, {str(Path(__file__).parent)!r})
-from torch.nn import functional
-import zkdv
-from test_audit import batches, mlp
-model = mlp()
+    derive = (
+        child_session(tmp_path / "client")
+        + """
 before = [p.clone() for p in model.parameters()]
-optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
-proof = zkdv.torch.ZKDV({str(tmp_path / "client")!r}, retain="all")
-proof._seal_package = False
-proof.start(rolling_window=8, probe_ratio=0.25)
-model, optimizer = proof.prepare(model, optimizer)
-
-@proof.attest
-def attested_step(model, optimizer, batch):
-    inputs, targets = batch
-    proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
-    optimizer.step()
-    optimizer.zero_grad()
-
 proof.lower_step(batches(1)[0])
 proof.close()
 assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
 """
+    )
     subprocess.run([sys.executable, "-W", "ignore", "-c", derive], check=True)
     client = transcript.program_hashes(tmp_path / "client")
     assert len(client) == 2  # the attested and the replay program

@@ -213,8 +213,8 @@ class ProvedFunction:
 def _leaf_path(tree: PyTreeDef, index: int) -> str:
     """Flat input leaf ``index`` of ``tree`` (``(args, kwargs)``) named by its path, for a
     message: ``argument 0 .params['Dense_0']['kernel']``, ``keyword argument 'batch'``."""
-    placeholders = jax.tree.unflatten(tree, range(tree.num_leaves))
-    paths, _ = jax.tree_util.tree_flatten_with_path(placeholders)
+    positions = jax.tree.unflatten(tree, range(tree.num_leaves))
+    paths, _ = jax.tree_util.tree_flatten_with_path(positions)
     if not 0 <= index < len(paths):
         return f"leaf {index}"
     path = paths[index][0]

@@ -8,9 +8,9 @@ the session then writes its program record and keeps the :class:`Program`.
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,20 +59,26 @@ class Built:
     """The production program's exact bytes and artifact extension."""
 
 
-@contextlib.contextmanager
-def _library_deprecations_silenced() -> Iterator[None]:
-    """Silence the deprecation torch's own pytree code raises while torch-mlir imports the
-    exported step (``isinstance(treespec, LeafSpec)``): it is torch's to fix, a user can do
-    nothing about it, and it printed twice on every session's first step."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings(
-            "ignore",
-            message=r"`isinstance\(treespec, LeafSpec\)` is deprecated",
-            category=FutureWarning,
-        )
-        yield
+def _library_deprecations_silenced[**P](build: Callable[P, Built]) -> Callable[P, Built]:
+    """``build`` with the deprecation torch's own pytree code raises while it exports, imports
+    into torch-mlir and seals the step (``isinstance(treespec, LeafSpec)``) silenced: it is
+    torch's to fix, a user can do nothing about it, and it printed twice on every session's
+    first step."""
+
+    @functools.wraps(build)
+    def silenced(*args: P.args, **kwargs: P.kwargs) -> Built:
+        with warnings.catch_warnings():
+            warnings.filterwarnings(
+                "ignore",
+                message=r"`isinstance\(treespec, LeafSpec\)` is deprecated",
+                category=FutureWarning,
+            )
+            return build(*args, **kwargs)
+
+    return silenced
 
 
+@_library_deprecations_silenced
 def build(
     attested: Callable[..., Any],
     model: nn.Module,
@@ -100,37 +106,6 @@ def build(
         seal: Seal the AOT Inductor package as the production program (``False``, in tests:
             the exported StableHLO step).
     """
-    with _library_deprecations_silenced():
-        return _build(
-            attested,
-            model,
-            optimizer,
-            functional,
-            batch,
-            host_leaves,
-            params=params,
-            rolling_window=rolling_window,
-            ddp=ddp,
-            sharded=sharded,
-            seal=seal,
-        )
-
-
-def _build(
-    attested: Callable[..., Any],
-    model: nn.Module,
-    optimizer: torch.optim.Optimizer,
-    functional: _optim.FunctionalOptimizer,
-    batch: Any,
-    host_leaves: list[np.ndarray],
-    *,
-    params: list[tuple[str, torch.Tensor]],
-    rolling_window: int,
-    ddp: bool,
-    sharded: bool,
-    seal: bool,
-) -> Built:
-    """:func:`build`, with the library deprecations its calls raise not yet silenced."""
     if sharded and isinstance(optimizer, torch.optim.Muon):
         raise ValueError(
             "ZKDV.transaction: Muon orthogonalizes whole matrices, which a rank's FSDP "
