@@ -7,6 +7,9 @@ LLVM_PREFIX=/usr/lib/llvm-22
 export MLIR_SYS_220_PREFIX="$LLVM_PREFIX"
 export TABLEGEN_220_PREFIX="$LLVM_PREFIX"
 export PYO3_PYTHON="$VENV/bin/python"
+# pyproject.toml's build backend is maturin's behind an LLVM check (build_backend/), which
+# maturin would warn about on every build.
+export MATURIN_NO_MISSING_BUILD_BACKEND_WARNING=1
 export PATH="$VENV/bin:$HOME/.cargo/bin:$PATH"
 
 # The packages `cargo test` builds. Scripts that need a binary build it with
