@@ -55,6 +55,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from zkdv import _progress
 from zkdv.torch import _randomness
 from zkdv.torch._optim import FunctionalOptimizer
 
@@ -416,7 +417,8 @@ def lower(
             name="torch_mlir",
         ) from error
     decompositions = _default_decompositions()
-    graph = _trace(step, example, root, decompositions)
+    with _progress.stage("tracing the attested step"):
+        graph = _trace(step, example, root, decompositions)
     found = _randomness.found(graph)
     if found:
         # Traced again with each draw an input (zkdv.torch._randomness).
@@ -424,7 +426,8 @@ def lower(
         device = example[0].device if example else torch.device("cpu")
         example += [torch.zeros(d.shape, dtype=d.dtype, device=device) for d in drawn]
         decompositions.update(_randomness.replacements({op for op, _ in found}))
-        graph = _trace(step, example, root, decompositions)
+        with _progress.stage("tracing the attested step again with its random draws as inputs"):
+            graph = _trace(step, example, root, decompositions)
         if feeds[-1].taken != len(drawn):
             raise ValueError(
                 f"zkdv.torch: the attested step drew {feeds[-1].taken} random tensors when "
@@ -432,8 +435,9 @@ def lower(
                 "anything but the batch's layout"
             )
     _refuse_random_ops(graph)
-    exported, module = _export(graph, example)
-    text = module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+    with _progress.stage("exporting the attested step and lowering it to StableHLO (torch-mlir)"):
+        exported, module = _export(graph, example)
+        text = module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
     return Lowered(
         text=text,
         n_params=n_p,

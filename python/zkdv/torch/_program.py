@@ -8,7 +8,7 @@ the session then writes its program record and keeps the :class:`Program`.
 
 from __future__ import annotations
 
-import functools
+import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,13 +18,34 @@ import numpy as np
 import torch
 from torch import nn
 
-from zkdv import passes, runtime
+from zkdv import _progress, passes, runtime
 from zkdv._packing import BatchLayout
 from zkdv.config import Tolerance
 from zkdv.torch import _hooks, _lower, _optim
 from zkdv.torch._host import host
 
-__all__ = ["Built", "Program", "build"]
+__all__ = ["Built", "Deferred", "Program", "build"]
+
+
+class Deferred:
+    """A program record written once, when it is first needed: by the committer thread, before
+    the record of the first step that runs the program. Writing it may seal the AOT Inductor
+    package, tens of seconds during which training goes on (the admission slots bound how far
+    it runs ahead)."""
+
+    def __init__(self, write: Callable[[], int]) -> None:
+        self._write: Callable[[], int] | None = write
+        self._seq: int | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> int:
+        """The record's sequence number, writing the record first if it is not yet written."""
+        with self._lock:
+            if self._seq is None:
+                assert self._write is not None
+                self._seq = self._write()
+                self._write = None  # releases what the record was built from
+            return self._seq
 
 
 @dataclass(frozen=True)
@@ -32,7 +53,7 @@ class Program:
     """The committed programs of the session's step for one batch layout, with what checks
     need to run them."""
 
-    seq: int
+    record: Deferred
     tolerance: Tolerance
     attested: runtime.Program
     replay: runtime.Program
@@ -43,6 +64,12 @@ class Program:
     """The batch's pytree structure (the program reads its leaves in that order)."""
     training: tuple[bool, ...]
     """Each submodule's ``training`` flag when the step was lowered (part of the program)."""
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of its program record (written on first use; see
+        :class:`Deferred`)."""
+        return self.record()
 
 
 @dataclass(frozen=True)
@@ -55,30 +82,35 @@ class Built:
     replay_text: str
     precision: dict[str, Any]
     layout: BatchLayout
-    production: tuple[bytes, str]
-    """The production program's exact bytes and artifact extension."""
+    sealed: bool
+    """Whether the production program is a sealed AOT Inductor package (else, in tests, the
+    exported StableHLO step)."""
+
+    def production(self) -> tuple[bytes, str]:
+        """The production program's exact bytes and artifact extension. Sealing the AOT
+        Inductor package takes tens of seconds: the session calls this on its committer
+        thread."""
+        if not self.sealed:
+            return self.lowered.text.encode(), "mlir"
+        with _progress.stage("sealing the AOT Inductor package (training goes on meanwhile)"):
+            return _lower.seal(self.lowered), "pt2"
 
 
-def _library_deprecations_silenced[**P](build: Callable[P, Built]) -> Callable[P, Built]:
-    """``build`` with the deprecation torch's own pytree code raises while it exports, imports
-    into torch-mlir and seals the step (``isinstance(treespec, LeafSpec)``) silenced: it is
-    torch's to fix, a user can do nothing about it, and it printed twice on every session's
-    first step."""
-
-    @functools.wraps(build)
-    def silenced(*args: P.args, **kwargs: P.kwargs) -> Built:
-        with warnings.catch_warnings():
-            warnings.filterwarnings(
-                "ignore",
-                message=r"`isinstance\(treespec, LeafSpec\)` is deprecated",
-                category=FutureWarning,
-            )
-            return build(*args, **kwargs)
-
-    return silenced
+# The deprecation torch's own pytree code raises from inside torch while it exports, imports
+# into torch-mlir and seals the step (``isinstance(treespec, LeafSpec)``) is torch's to fix; a
+# user can do nothing about it, and it printed on every session's first step. It is filtered
+# once, for warnings raised from torch's own modules (and from ``copyreg``, through which torch
+# copies a tree spec) only: a user's code that makes the check still sees it. One process-wide
+# filter, because the seal runs on the committer thread and ``warnings.catch_warnings`` is not
+# thread-safe.
+warnings.filterwarnings(
+    "ignore",
+    message=r"`isinstance\(treespec, LeafSpec\)` is deprecated",
+    category=FutureWarning,
+    module=r"(torch(\.|$)|copyreg$)",
+)
 
 
-@_library_deprecations_silenced
 def build(
     attested: Callable[..., Any],
     model: nn.Module,
@@ -116,15 +148,16 @@ def build(
     )
     name = getattr(attested, "__name__", "step")
     roles = lowered.role_options
-    attested_text, _ = passes.run_passes(
-        lowered.text, [f"zkdv-attested-pipeline={roles}"], f"<{name}: attested>"
-    )
-    # The replay variant is the step without its user results; a DDP rank's replay keeps
-    # them: they are the rank's own gradients, which a state check compares too.
-    replay_options = "whole" if lowered.local_gradients else roles
-    replay_text, _ = passes.run_passes(
-        lowered.text, [f"zkdv-replay-pipeline={replay_options}"], f"<{name}: replay>"
-    )
+    with _progress.stage("deriving the attested and replay programs (zkdv passes)"):
+        attested_text, _ = passes.run_passes(
+            lowered.text, [f"zkdv-attested-pipeline={roles}"], f"<{name}: attested>"
+        )
+        # The replay variant is the step without its user results; a DDP rank's replay keeps
+        # them: they are the rank's own gradients, which a state check compares too.
+        replay_options = "whole" if lowered.local_gradients else roles
+        replay_text, _ = passes.run_passes(
+            lowered.text, [f"zkdv-replay-pipeline={replay_options}"], f"<{name}: replay>"
+        )
     slots = [(x.shape, x.dtype) for x in host_leaves]
     slots += [(x.shape, x.dtype) for x in _hooks.dynamic_values(optimizer, lowered)]
     if ddp or sharded:
@@ -133,5 +166,4 @@ def build(
     # Rows shorter than the rolling window are zero-padded to it (losslessly).
     layout = BatchLayout.of(slots, min_width=rolling_window)
     precision = passes.precision(attested_text, f"<{name}: attested>")
-    production = (_lower.seal(lowered), "pt2") if seal else (lowered.text.encode(), "mlir")
-    return Built(name, lowered, attested_text, replay_text, precision, layout, production)
+    return Built(name, lowered, attested_text, replay_text, precision, layout, seal)

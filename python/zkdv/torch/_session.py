@@ -34,14 +34,14 @@ import torch
 from torch import nn
 from torch.utils import _pytree as pytree
 
-from zkdv import runtime
+from zkdv import _progress, runtime
 from zkdv.checks import ZKDVPoisonedError
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, StateReplay
 from zkdv.session._checker import element
 from zkdv.torch import _hooks, _lower, _optim, _program, _randomness
 from zkdv.torch._host import DeviceSketches, host, root_versions, same_bits, training_flags
-from zkdv.torch._program import Program
+from zkdv.torch._program import Deferred, Program
 
 __all__ = ["ZKDV"]
 
@@ -466,27 +466,35 @@ class ZKDV(Session):
             sharded=self._sharded,
             seal=self._seal_package,
         )
-        # Everything that can fail comes before the transcript is created, so a failed first
-        # transaction leaves the directory usable for a retry.
+        # Everything that can fail fast comes before the transcript is created, so a failed
+        # first transaction leaves the directory usable for a retry. Sealing the production
+        # package can fail too, but takes tens of seconds: the program record is written by the
+        # committer thread before the first step that runs it (its failure is then the
+        # session's error, raised at the next transaction and by close()).
         name = built.name
         tolerance = self.config.base_tolerance.for_program(
             self.config.tolerance_policy, built.precision
         )
-        attested = runtime.Program(built.attested_text, "main", f"<{name}: attested>")
-        replay = runtime.Program(built.replay_text, "main", f"<{name}: replay>")
+        with _progress.stage("parsing the attested and replay programs for the runtime"):
+            attested = runtime.Program(built.attested_text, "main", f"<{name}: attested>")
+            replay = runtime.Program(built.replay_text, "main", f"<{name}: replay>")
         if first is None:
             self._records.open(self.directory, self._root(params, opt, built), self.config)
-        seq = self._records.program(
-            name=name,
-            attested=built.attested_text,
-            production=built.production,
-            precision=built.precision,
-            tolerance=tolerance,
-            replay=built.replay_text if self._retain else None,
-            batch=built.layout.shape,
-        )
+        records, retain = self._records, self._retain
+
+        def write() -> int:
+            return records.program(
+                name=name,
+                attested=built.attested_text,
+                production=built.production(),
+                precision=built.precision,
+                tolerance=tolerance,
+                replay=built.replay_text if retain else None,
+                batch=built.layout.shape,
+            )
+
         program = Program(
-            seq=seq,
+            record=Deferred(write),
             tolerance=tolerance,
             attested=attested,
             replay=replay,
@@ -571,6 +579,9 @@ class ZKDV(Session):
         hand over the checks its challenge samples; retires the transaction's slot."""
         opened = pending.opened
         program = opened.program
+        # The program record precedes anything of its first step (sealing first, here on the
+        # committer thread, when it is not yet written).
+        seq = program.seq
         paths, updates = pending.paths, pending.updates
         n_params = len(paths)
         host_pre: list[np.ndarray] | None = None
@@ -589,7 +600,7 @@ class ZKDV(Session):
         local_paths = [f"local_grad/{p}" for p in paths] if pending.local else []
         challenge, _ = self._committer.transition(
             step=opened.step,
-            program=program.seq,
+            program=seq,
             paths=paths,
             updates=updates,
             batch=packed,

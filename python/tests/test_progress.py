@@ -1,0 +1,136 @@
+"""A session's slow one-time work reports itself on stderr, and the torch seal does not block
+the training loop (issue 22: the first step must not feel broken)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from zkdv import _progress, transcript
+
+
+def test_a_slow_stage_is_announced_with_its_duration(monkeypatch, capsys):
+    monkeypatch.setenv("ZKDV_PROGRESS", "")
+    monkeypatch.setattr(_progress, "ANNOUNCE_AFTER", 0.05)
+    monkeypatch.setattr(_progress, "REPEAT_EVERY", 0.1)
+    _progress.reset()
+    with _progress.stage("doing something slow"):
+        time.sleep(0.35)
+    with _progress.stage("doing something quick"):
+        pass
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "zkdv: doing something slow..."
+    assert any(line.startswith("zkdv: still doing something slow (") for line in err)
+    assert err[-1].startswith("zkdv: doing something slow: done in 0.")
+    assert not any("quick" in line for line in err)  # a quick stage prints nothing
+    assert [name for name, _ in _progress.recorded()] == [
+        "doing something slow",
+        "doing something quick",
+    ]
+
+
+def test_a_failed_stage_says_so_and_the_error_goes_on(monkeypatch, capsys):
+    monkeypatch.setenv("ZKDV_PROGRESS", "all")
+    with pytest.raises(RuntimeError, match="broken"), _progress.stage("breaking"):
+        raise RuntimeError("broken")
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "zkdv: breaking..."
+    assert err[-1].startswith("zkdv: breaking: failed after ")
+
+
+def test_progress_can_be_silenced(monkeypatch, capsys):
+    monkeypatch.setenv("ZKDV_PROGRESS", "0")
+    monkeypatch.setattr(_progress, "ANNOUNCE_AFTER", 0.0)
+    with _progress.stage("anything"):
+        time.sleep(0.05)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_torch_seal_runs_on_the_committer_thread_while_training_goes_on(tmp_path, monkeypatch):
+    """The first transaction returns before its production package is sealed; the program
+    record, with the package's bytes, precedes the first step record all the same."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch_mlir")
+    from test_torch import EVERY_STEP, data, mlp
+    from torch.nn import functional
+
+    import zkdv
+    from zkdv.torch import _lower
+
+    release, started = threading.Event(), threading.Event()
+    sealed_on: list[str] = []
+
+    def slow_seal(lowered: object) -> bytes:
+        sealed_on.append(threading.current_thread().name)
+        started.set()
+        assert release.wait(120), "the test never released the seal"
+        return b"a sealed package"
+
+    monkeypatch.setattr(_lower, "seal", slow_seal)
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def step(model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+
+    for inputs, targets in data(2):
+        with proof.transaction(batch=(inputs, targets)):
+            functional.cross_entropy(model(inputs), targets).backward()
+            optimizer.step()
+            optimizer.zero_grad()
+    # Both transactions returned while the seal, on another thread, waits for the release.
+    assert started.wait(60) and sealed_on[0] != threading.current_thread().name
+    release.set()
+    proof.close()
+    records = transcript.read_records(tmp_path / "proof")
+    kinds = [r["kind"] for r in records]
+    assert kinds[:4] == ["root", "program", "snapshot", "step"], kinds
+    program = records[1]["body"]
+    stored = (tmp_path / "proof" / program["production"]["name"]).read_bytes()
+    assert stored == b"a sealed package" and program["production"]["name"].endswith(".pt2")
+    assert transcript.verify(tmp_path / "proof")["steps"] == 2
+
+
+def test_a_seal_that_fails_fails_the_session_at_the_next_transaction(tmp_path, monkeypatch):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch_mlir")
+    from test_torch import EVERY_STEP, data, mlp
+    from torch.nn import functional
+
+    import zkdv
+    from zkdv.torch import _lower
+
+    def failing_seal(lowered: object) -> bytes:
+        raise ValueError("zkdv.torch: the attested step cannot be sealed: no compiler")
+
+    monkeypatch.setattr(_lower, "seal", failing_seal)
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def step(model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+
+    with pytest.raises(RuntimeError, match="cannot be sealed: no compiler"):  # noqa: PT012
+        for inputs, targets in data(50):
+            with proof.transaction(batch=(inputs, targets)):
+                functional.cross_entropy(model(inputs), targets).backward()
+                optimizer.step()
+                optimizer.zero_grad()
+    with pytest.raises(RuntimeError, match="cannot be sealed"):
+        proof.close()
