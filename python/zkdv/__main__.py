@@ -1,8 +1,8 @@
 """The ``zkdv`` command (``python -m zkdv``, and the console script the wheel installs).
 
-Verify, inspect and audit transcripts: the same Rust code as the cargo binary
-(``zkdv_tools::cli``), run in this process through the extension. ``zkdv --help`` lists the
-commands.
+Verify, inspect and audit transcripts, and run the ZKDV passes (``zkdv opt``, the driver of the
+cargo binary ``zkdv-opt``): the same Rust code as the cargo binary (``zkdv_tools::cli``), run in
+this process through the extension. ``zkdv --help`` lists the commands.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-//! The `zkdv` command line: verify, inspect and audit ZKDV transcripts.
+//! The `zkdv` command line: verify, inspect and audit ZKDV transcripts, and
+//! run the ZKDV passes (`zkdv opt`, the same driver as `zkdv-opt`:
+//! [`crate::opt`]).
 //!
 //! One implementation for the cargo binary (`src/bin/zkdv.rs`) and the
 //! `zkdv` command the Python wheel installs (`zkdv._native.cli`).
@@ -6,7 +8,8 @@
 //! Exit codes: 0 valid, 1 invalid (the first bad record is named by sequence
 //! number and byte offset; for `audit`, a step that did not reproduce or
 //! evidence that was refused, named), 2 usage error or unusable input, 3
-//! (`verify`) not closed with an intact prefix.
+//! (`verify`) not closed with an intact prefix. `zkdv opt` exits as
+//! `zkdv-opt` does: 0 or 1.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -22,7 +25,7 @@ use zkdv_protocol::{
 #[command(
     name = "zkdv",
     version,
-    about = "Verify, inspect and audit ZKDV training transcripts"
+    about = "Verify, inspect and audit ZKDV training transcripts; run the ZKDV passes (opt)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -55,6 +58,19 @@ enum Command {
     /// auditor's seed, which the prover could not foresee. The seed is
     /// recorded in the report, so the audit can be repeated.
     Audit(Box<AuditArgs>),
+    /// Run ZKDV passes and pipelines on StableHLO in MLIR generic op form,
+    /// as `zkdv-opt` does; `zkdv opt --help` lists them.
+    #[command(disable_help_flag = true, disable_version_flag = true)]
+    Opt {
+        /// The arguments of `zkdv-opt`: [INPUT] [-o FILE] [--zkdv-PASS[=OPTIONS]]...
+        #[arg(
+            num_args = 0..,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARGS"
+        )]
+        args: Vec<OsString>,
+    },
 }
 
 /// The options of `zkdv audit` (boxed in [`Command`]: they are its largest
@@ -145,6 +161,9 @@ where
     match cli.command {
         Command::Verify { path, json } => verify(&path, json),
         Command::Inspect { path, json } => inspect(&path, json),
+        Command::Opt { args } => {
+            crate::opt::run("zkdv opt", std::iter::once("zkdv opt".into()).chain(args))
+        }
         Command::Audit(args) => {
             let AuditArgs {
                 path,

@@ -1,5 +1,7 @@
-//! The command-line tools of ZKDV as a library: [`cli`] is the `zkdv`
-//! command, shared by the cargo binary and the Python wheel's console
-//! script. `zkdv-opt` and `zkdv-conformance` are binaries only.
+//! The command-line tools of ZKDV as a library, shared by the cargo binaries
+//! and the Python wheel's `zkdv` console script: [`cli`] is the `zkdv`
+//! command (verify, inspect, audit, opt) and [`opt`] the pass driver that
+//! `zkdv-opt` and `zkdv opt` run. `zkdv-conformance` is a binary only.
 
 pub mod cli;
+pub mod opt;
