@@ -131,6 +131,8 @@ fn static_libstdcxx(libs: &Path) {
 
 /// Builds `libs/lib{name}.so`, a shared library named `soname` that defines
 /// each function of `symbols` (empty) at its version, for the linker only.
+/// Its file is never named `soname`, so that no run-time search finds it
+/// (`maturin develop` adds the link's search paths to the extension's rpath).
 fn stub(out: &Path, libs: &Path, soname: &str, name: &str, symbols: &[(&str, &str)]) {
     let mut source = String::new();
     let mut versions: Vec<&str> = Vec::new();
