@@ -15,7 +15,8 @@ which reports:
   training loop (the committer thread seals while training goes on);
 - the stages of the one-time work (``zkdv._progress``).
 
-The ratio printed at the end is torch's first committed step over JAX's: the goal is <= 2.
+The ratios printed at the end are torch's over JAX's: for the first step's return to the
+training loop (the goal is <= 2) and for its step record (which follows the seal).
 
 Run: ``scripts/bench first-step [--frontend torch|jax|both] [--no-seal]``.
 """
@@ -129,7 +130,8 @@ def torch_child(seal: bool) -> dict[str, Any]:
     model, optimizer = proof.prepare(model, optimizer)
 
     @proof.attest
-    def step(model: nn.Module, optimizer: torch.optim.Optimizer, ids: torch.Tensor) -> None:
+    def step(model: nn.Module, optimizer: torch.optim.Optimizer, batch: tuple) -> None:
+        (ids,) = batch
         loss = loss_of(lambda x: proof.forward(model, x), ids)
         proof.backward(loss)
         optimizer.step()
@@ -278,8 +280,11 @@ def main() -> None:
     for frontend, result in results.items():
         report(frontend, result)
     if len(results) == 2:
-        ratio = results["torch"]["first_step_committed"] / results["jax"]["first_step_committed"]
-        print(f"\nfirst committed step, torch / jax: {ratio:.2f} (goal <= 2)")
+        torch, jax = results["torch"], results["jax"]
+        returned = torch["first_step_returned"] / jax["first_step_returned"]
+        committed = torch["first_step_committed"] / jax["first_step_committed"]
+        print(f"\nfirst step returned to the loop, torch / jax: {returned:.2f} (goal <= 2)")
+        print(f"first step record committed, torch / jax:    {committed:.2f} (includes the seal)")
 
 
 if __name__ == "__main__":

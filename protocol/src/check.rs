@@ -60,6 +60,9 @@ pub enum InvalidCheck {
     /// A state check with indices.
     #[error("state check must not carry indices")]
     StateIndices,
+    /// An update check with outliers (only a state comparison admits them).
+    #[error("update check must not admit outliers ({0} recorded)")]
+    UpdateOutliers(u64),
     /// A replay that starts before the newest snapshot.
     #[error("replay of {length} transitions exceeds what snapshot interval {interval} allows")]
     ReplayLength {
@@ -124,7 +127,8 @@ impl CheckBody {
     /// value, each finite and non-negative; equal, non-zero numbers of
     /// committed and recomputed values; an update check holds one index and
     /// value per challenged tree (the parameters, and the optimizer state
-    /// when the root has one), a state check no index; a replay shorter than
+    /// when the root has one) and admits no outlier, a state check no index;
+    /// a replay shorter than
     /// the snapshot interval; and a verdict that the values give.
     ///
     /// ```
@@ -148,6 +152,7 @@ impl CheckBody {
     ///     spread: vec![],
     ///     verdict: Verdict::Pass,
     ///     replay_length: 1,
+    ///     outliers: 0,
     /// };
     /// assert!(check.validate(&root).is_ok());
     /// check.recomputed = vec![2.0];
@@ -192,6 +197,9 @@ impl CheckBody {
                         indices: self.indices.len(),
                         values: self.committed.len(),
                     });
+                }
+                if self.outliers != 0 {
+                    return Err(InvalidCheck::UpdateOutliers(self.outliers));
                 }
             }
             CheckKind::State => {

@@ -78,6 +78,7 @@
 //!             spread: vec![],
 //!             verdict: Verdict::Pass,
 //!             replay_length: 0,
+//!             outliers: 0,
 //!         })?;
 //!     }
 //!     if receipt.challenge.state {
@@ -91,6 +92,7 @@
 //!             spread: vec![],
 //!             verdict: Verdict::Pass,
 //!             replay_length: 1,
+//!             outliers: 0,
 //!         })?;
 //!     }
 //! }

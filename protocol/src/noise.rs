@@ -31,6 +31,9 @@
 use serde::Serialize;
 use zkdv_hashing::DType;
 
+use crate::tolerance::{Outcome, ToleranceError};
+use crate::Tolerance;
+
 /// The largest root mean square of a comparison's noise units (see the
 /// module's text) that passes.
 ///
@@ -49,13 +52,9 @@ pub const CLIP: f64 = 32.0;
 /// per-pair bound, as outliers (see [`outlier_allowance`]).
 pub const OUTLIER_SHARE: f64 = 1e-4;
 
-/// How many pairs of a snapshot comparison of `values` float values may lie
+/// How many pairs of a state comparison of `values` float values may lie
 /// outside their per-pair bound: `max(1, ceil(OUTLIER_SHARE * values))`.
-/// Each such outlier must still be within twice the replayed update of its
-/// value plus its bound (what a change of sign of that update gives): a
-/// gradient that is rounding noise in exact arithmetic, normalized by Adam
-/// to the learning rate, takes either sign in two honest implementations,
-/// and no ensemble reproduces every such flip.
+/// Each such outlier must still be within its [`outlier_cap`].
 ///
 /// ```
 /// use zkdv_protocol::noise::outlier_allowance;
@@ -64,6 +63,172 @@ pub const OUTLIER_SHARE: f64 = 1e-4;
 /// ```
 pub fn outlier_allowance(values: u64) -> u64 {
     ((values as f64 * OUTLIER_SHARE).ceil() as u64).max(1)
+}
+
+/// The largest difference an outlier of a state comparison may have: its
+/// per-pair bound plus the larger of
+///
+/// - twice its replayed `update` (`|recomputed - start|`; a change of sign
+///   of that update): a gradient that is rounding noise in exact
+///   arithmetic, normalized by Adam to the learning rate, takes either sign
+///   in two honest implementations;
+/// - `tolerance.spread` times `leaf_spread`, the largest spread measured
+///   over the value's leaf (0 when none was measured): a discrete decision
+///   on a near tie (a ReLU's sign, a max-pool's argmax, under `bf16`) that
+///   two honest implementations take differently moves a gradient by a
+///   whole contribution, as the ensemble's members show by flipping such
+///   decisions elsewhere in the leaf, but which decision flips is chance,
+///   and no ensemble reproduces every one.
+///
+/// ```
+/// use zkdv_protocol::{noise::outlier_cap, Tolerance};
+/// let t = Tolerance { abs: 1e-6, rel: 0.0, spread: 32.0, replays: 8 };
+/// assert_eq!(outlier_cap(&t, 1.0, 0.0, 0.25, 0.0), 1e-6 + 0.5);
+/// assert_eq!(outlier_cap(&t, 1.0, 0.0, 0.0, 0.5), 1e-6 + 16.0);
+/// ```
+pub fn outlier_cap(
+    tolerance: &Tolerance,
+    committed: f64,
+    spread: f64,
+    update: f64,
+    leaf_spread: f64,
+) -> f64 {
+    tolerance.bound(committed, spread) + (2.0 * update).max(tolerance.spread * leaf_spread)
+}
+
+/// A run of consecutive values of a state comparison that belong to one
+/// leaf (see [`compare_state`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Group {
+    /// How many values.
+    pub len: usize,
+    /// Whether they are floats (an integer value is never an outlier).
+    pub float: bool,
+}
+
+/// The outcome of a state comparison that admits outliers
+/// ([`compare_state`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StateOutcome {
+    /// The pair that decides it: the first pair beyond its outlier cap (or
+    /// not a float, or not finite), else, when there are more outliers than
+    /// [`outlier_allowance`] admits, the first outlier, else the pair
+    /// closest to its bound among the others.
+    pub outcome: Outcome,
+    /// The outliers admitted (0 when the comparison failed).
+    pub outliers: u64,
+}
+
+/// Compare a state: the committed and recomputed values of consecutive
+/// leaves (`groups`, whose lengths sum to the values'), each pair within
+/// the tolerance (with its measured `spread`, when given), except at most
+/// [`outlier_allowance`] float outliers, each within its [`outlier_cap`];
+/// `update` holds each value's replayed update (`|recomputed - start|`).
+/// `None` when there are no values.
+///
+/// ```
+/// use zkdv_protocol::noise::{compare_state, Group};
+/// use zkdv_protocol::Tolerance;
+/// let t = Tolerance { abs: 1e-6, rel: 0.0, spread: 32.0, replays: 8 };
+/// let groups = [Group { len: 3, float: true }];
+/// let spread = [0.0, 0.01, 0.0];
+/// // The first value flipped by 0.3: within 32 times the leaf's largest spread.
+/// let r = compare_state(&t, &[1.3, 2.0, 3.0], &[1.0, 2.0, 3.0], Some(&spread), &[0.0; 3], &groups)?;
+/// let r = r.unwrap();
+/// assert!(r.outcome.passed && r.outliers == 1 && r.outcome.index == 1);
+/// // Two such flips in three values are one too many.
+/// let r = compare_state(&t, &[1.3, 2.0, 3.3], &[1.0, 2.0, 3.0], Some(&spread), &[0.0; 3], &groups)?;
+/// assert!(!r.unwrap().outcome.passed);
+/// # Ok::<(), zkdv_protocol::ToleranceError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ToleranceError`] when the slices (or the groups' lengths) differ in
+/// length.
+pub fn compare_state(
+    tolerance: &Tolerance,
+    committed: &[f64],
+    recomputed: &[f64],
+    spread: Option<&[f64]>,
+    update: &[f64],
+    groups: &[Group],
+) -> Result<Option<StateOutcome>, ToleranceError> {
+    let grouped: usize = groups.iter().map(|g| g.len).sum();
+    for len in [recomputed.len(), update.len(), grouped] {
+        if len != committed.len() {
+            return Err(ToleranceError::Values {
+                committed: committed.len(),
+                recomputed: len,
+            });
+        }
+    }
+    if let Some(s) = spread.filter(|s| s.len() != committed.len()) {
+        return Err(ToleranceError::Spread {
+            spread: s.len(),
+            values: committed.len(),
+        });
+    }
+    let values = groups
+        .iter()
+        .filter(|g| g.float)
+        .map(|g| g.len as u64)
+        .sum();
+    let mut worst: Option<Outcome> = None;
+    let mut first_outlier: Option<Outcome> = None;
+    let mut outliers = 0u64;
+    let mut at = 0;
+    for group in groups {
+        let range = at..at + group.len;
+        at += group.len;
+        let leaf_spread = spread.map_or(0.0, |s| {
+            s[range.clone()].iter().fold(0.0, |m: f64, &x| m.max(x))
+        });
+        for index in range {
+            let (c, r) = (committed[index], recomputed[index]);
+            let s = spread.map_or(0.0, |s| s[index]);
+            let outcome = Outcome {
+                index,
+                committed: c,
+                recomputed: r,
+                spread: s,
+                allowed: if c.is_finite() {
+                    tolerance.bound(c, s)
+                } else {
+                    0.0
+                },
+                margin: tolerance.margin(c, r, s),
+                passed: tolerance.accepts(c, r, s),
+            };
+            if outcome.passed {
+                if worst.is_none_or(|w| outcome.margin > w.margin) {
+                    worst = Some(outcome);
+                }
+                continue;
+            }
+            let cap = outlier_cap(tolerance, c, s, update[index], leaf_spread);
+            let admissible = group.float && c.is_finite() && r.is_finite() && (c - r).abs() <= cap;
+            if !admissible {
+                return Ok(Some(StateOutcome {
+                    outcome,
+                    outliers: 0,
+                }));
+            }
+            outliers += 1;
+            first_outlier.get_or_insert(outcome);
+        }
+    }
+    match (worst, first_outlier) {
+        // Too many outliers, or nothing but outliers (no pair within its
+        // bound to record): the first outlier fails the comparison.
+        (worst, Some(outlier)) if outliers > outlier_allowance(values) || worst.is_none() => {
+            Ok(Some(StateOutcome {
+                outcome: outlier,
+                outliers: 0,
+            }))
+        }
+        (worst, _) => Ok(worst.map(|outcome| StateOutcome { outcome, outliers })),
+    }
 }
 
 /// The spacing of the floats of `dtype` at `value`: the ulp of a normal
@@ -312,6 +477,135 @@ impl Coherence {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn ensemble() -> Tolerance {
+        Tolerance {
+            abs: 1e-6,
+            rel: 1e-5,
+            spread: 32.0,
+            replays: 8,
+        }
+    }
+
+    #[test]
+    fn a_state_admits_a_flip_as_large_as_its_leafs_spread_shows() {
+        // Two leaves of 20,000 values (four outliers allowed), the first with
+        // one value whose members moved it by 0.01, the second quiet.
+        let n = 20_000;
+        let committed = vec![0.5; 2 * n];
+        let mut recomputed = committed.clone();
+        let mut spread = vec![0.0; 2 * n];
+        spread[7] = 0.01;
+        let update = vec![0.0; 2 * n];
+        let groups = [
+            Group {
+                len: n,
+                float: true,
+            },
+            Group {
+                len: n,
+                float: true,
+            },
+        ];
+        let t = ensemble();
+        let compare = |recomputed: &[f64]| {
+            compare_state(&t, &committed, recomputed, Some(&spread), &update, &groups)
+                .unwrap()
+                .unwrap()
+        };
+        // A flip elsewhere in the first leaf, within 32 times 0.01: an outlier.
+        recomputed[100] = 0.5 + 0.3;
+        let r = compare(&recomputed);
+        assert!(r.outcome.passed && r.outliers == 1, "{r:?}");
+        // The same flip in the quiet leaf is not.
+        let mut quiet = committed.clone();
+        quiet[n + 100] = 0.5 + 0.3;
+        let r = compare(&quiet);
+        assert!(!r.outcome.passed && r.outcome.index == n + 100, "{r:?}");
+        // Beyond the cap, not an outlier.
+        recomputed[100] = 0.5 + 0.33;
+        assert!(!compare(&recomputed).outcome.passed);
+        // Five flips are one too many: the first outlier fails it.
+        for i in [100, 200, 300, 400, 500] {
+            recomputed[i] = 0.8;
+        }
+        let r = compare(&recomputed);
+        assert!(!r.outcome.passed && r.outcome.index == 100 && r.outliers == 0);
+    }
+
+    #[test]
+    fn integer_non_finite_and_lone_values_are_never_outliers() {
+        let t = ensemble();
+        let flip = |float: bool, c: f64, r: f64| {
+            let committed = [c, 1.0, 1.0];
+            let recomputed = [r, 1.0, 1.0];
+            let groups = [Group { len: 3, float }];
+            compare_state(
+                &t,
+                &committed,
+                &recomputed,
+                Some(&[0.0, 1.0, 1.0]),
+                &[0.0; 3],
+                &groups,
+            )
+            .unwrap()
+            .unwrap()
+        };
+        assert!(flip(true, 2.0, 3.0).outcome.passed);
+        assert!(!flip(false, 2.0, 3.0).outcome.passed);
+        assert!(!flip(true, 2.0, f64::NAN).outcome.passed);
+        assert!(!flip(true, f64::INFINITY, 3.0).outcome.passed);
+        // A comparison of one value has nothing but it to record.
+        let lone = compare_state(
+            &t,
+            &[2.0],
+            &[3.0],
+            None,
+            &[1.0],
+            &[Group {
+                len: 1,
+                float: true,
+            }],
+        );
+        assert!(!lone.unwrap().unwrap().outcome.passed);
+        // Lengths that disagree are an error.
+        assert!(compare_state(
+            &t,
+            &[2.0],
+            &[3.0],
+            None,
+            &[0.0],
+            &[Group {
+                len: 2,
+                float: true
+            }]
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn an_outlier_may_be_a_change_of_sign_of_its_update() {
+        let t = ensemble();
+        let n = 20_000;
+        let committed = vec![1.0; n];
+        let mut recomputed = committed.clone();
+        let mut update = vec![0.0; n];
+        recomputed[5] = 1.02;
+        update[5] = 0.011;
+        let groups = [Group {
+            len: n,
+            float: true,
+        }];
+        let r = compare_state(&t, &committed, &recomputed, None, &update, &groups)
+            .unwrap()
+            .unwrap();
+        assert!(r.outcome.passed && r.outliers == 1);
+        update[5] = 0.009;
+        let r = compare_state(&t, &committed, &recomputed, None, &update, &groups)
+            .unwrap()
+            .unwrap();
+        assert!(!r.outcome.passed);
+    }
 
     #[test]
     fn ulps_follow_each_format() {

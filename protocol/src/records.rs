@@ -487,6 +487,15 @@ pub struct CheckBody {
     pub verdict: Verdict,
     /// Number of transitions replayed from the snapshot.
     pub replay_length: u64,
+    /// A state check's outliers: compared values outside their bound that
+    /// the comparison admitted ([`crate::noise::compare_state`]); the
+    /// recorded pair is then the worst of the others. Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub outliers: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Final status of a session.

@@ -71,6 +71,7 @@ fn append(writer: &mut Writer, body: StepBody) -> Result<Hash32> {
             spread: vec![],
             verdict: Verdict::Pass,
             replay_length: t % 4,
+            outliers: 0,
         })?;
     }
     Ok(post)

@@ -416,6 +416,52 @@ fn tolerance_compare(
     }))
 }
 
+/// `noise::compare_state`, a state comparison that admits outliers: the
+/// deciding pair as `tolerance_compare` gives it and the outliers admitted,
+/// `((index, committed, recomputed, spread, allowed, margin, passed),
+/// outliers)`; `None` when there are no values. `update` holds each value's
+/// replayed update and `groups` the `(length, is_float)` of each leaf's run
+/// of values, in order.
+#[pyfunction]
+#[pyo3(signature = (tolerance, committed, recomputed, update, groups, spread=None))]
+fn tolerance_compare_state(
+    tolerance: &Bound<'_, PyAny>,
+    committed: numpy::PyReadonlyArray1<'_, f64>,
+    recomputed: numpy::PyReadonlyArray1<'_, f64>,
+    update: numpy::PyReadonlyArray1<'_, f64>,
+    groups: Vec<(usize, bool)>,
+    spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
+) -> PyResult<Option<(OutcomeTuple, u64)>> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let (c, r, s) = tolerance_operands(
+        "tolerance_compare_state",
+        &committed,
+        &recomputed,
+        spread.as_ref(),
+    )?;
+    let groups: Vec<protocol::noise::Group> = groups
+        .into_iter()
+        .map(|(len, float)| protocol::noise::Group { len, float })
+        .collect();
+    let outcome = protocol::noise::compare_state(&tolerance, c, r, s, update.as_slice()?, &groups)
+        .map_err(value_error)?;
+    Ok(outcome.map(|state| {
+        let o = state.outcome;
+        (
+            (
+                o.index,
+                o.committed,
+                o.recomputed,
+                o.spread,
+                o.allowed,
+                o.margin,
+                o.passed,
+            ),
+            state.outliers,
+        )
+    }))
+}
+
 /// `Tolerance::margin` of each pair: `|committed - recomputed|` over its
 /// bound (0 for equal non-finite values, infinity for unequal ones).
 #[pyfunction]
@@ -567,6 +613,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(key_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(program_tolerance, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_compare_state, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_margins, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_needs_spread, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_spread, m)?)?;

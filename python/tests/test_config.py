@@ -516,15 +516,58 @@ def test_poisoned_error_from_a_state_check_has_no_coordinate():
 
 
 def test_a_state_check_names_the_sketch_value_that_failed():
-    from zkdv.session._checker import state_result
+    from zkdv.session._checker import StateReplay, state_result
 
     committed = np.array([1.0, 2.0, 3.0, 4.0])
     recomputed = np.array([1.0, 2.0, 3.5, 4.0])
-    check = state_result(7, committed, recomputed, zkdv.Tolerance(), replay_length=1)
+    check = state_result(7, StateReplay(committed, recomputed), zkdv.Tolerance(), replay_length=1)
     assert check.verdict == "fail" and check.committed == (3.0,) and check.position == 2
     assert "state sketch value #2" in str(zkdv.ZKDVPoisonedError.from_check(check))
     # The position is the session's, not the record's.
     assert "position" not in check.to_record()
+
+
+def test_a_state_check_admits_a_flip_as_large_as_its_leafs_spread_and_records_it():
+    """A discrete flip (a ReLU's sign, a max-pool's argmax) that no ensemble member reproduces
+    is admitted as an outlier when the leaf's spread shows flips that large; the record names
+    how many were admitted and its pair is the worst of the others."""
+    from zkdv.session._checker import StateReplay, state_result
+
+    tolerance = zkdv.Tolerance(abs=1e-6, rel=1e-5, spread=32.0, replays=8)
+    n = 20_000
+    committed = np.full(2 * n, 0.5)
+    recomputed = committed.copy()
+    recomputed[100] += 0.3  # the flip, in the first leaf
+    recomputed[101] += 1e-6
+    spread = np.zeros(2 * n)
+    spread[7] = 0.01  # the members flipped another value of the first leaf by 0.01
+    state = StateReplay(
+        committed, recomputed, groups=[(n, True), (n, True)], update=np.zeros(2 * n)
+    )
+    check = state_result(3, state, tolerance, 0, spread)
+    assert check.passed and check.outliers == 1 and check.position == 101
+    record = check.to_record()
+    assert record["outliers"] == 1
+    assert zkdv.CheckResult.from_record(record) == check
+    # The same flip where the leaf's members moved nothing fails.
+    recomputed[100], recomputed[n + 100] = 0.5, 0.8
+    check = state_result(3, state, tolerance, 0, spread)
+    assert not check.passed and check.position == n + 100 and check.outliers == 0
+    # Pair by pair (no groups), the flip fails too.
+    check = state_result(3, StateReplay(committed, recomputed), tolerance, 0, spread)
+    assert not check.passed
+    # Only a state check admits outliers.
+    with pytest.raises(ValueError, match="admits no outliers"):
+        zkdv.CheckResult(
+            step=0,
+            kind="update",
+            indices=(1,),
+            committed=(1.0,),
+            recomputed=(1.0,),
+            tolerance=tolerance,
+            verdict="pass",
+            outliers=1,
+        )
 
 
 def test_poisoned_error_from_a_passing_check_is_refused():

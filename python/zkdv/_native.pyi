@@ -131,6 +131,14 @@ def tolerance_compare(
     recomputed: np.ndarray,
     spread: np.ndarray | None = None,
 ) -> tuple[int, float, float, float, float, float, bool] | None: ...
+def tolerance_compare_state(
+    tolerance: dict[str, Any],
+    committed: np.ndarray,
+    recomputed: np.ndarray,
+    update: np.ndarray,
+    groups: list[tuple[int, bool]],
+    spread: np.ndarray | None = None,
+) -> tuple[tuple[int, float, float, float, float, float, bool], int] | None: ...
 def tolerance_margins(
     tolerance: dict[str, Any],
     committed: np.ndarray,

@@ -72,6 +72,10 @@ class CheckResult:
         spread: The measured spread of each value over the perturbation ensemble, when this
             is an update check whose tolerance has one (``tolerance.replays > 0``) and the
             values did not pass without it; empty otherwise.
+        outliers: For a state check, the compared values outside their bound that the
+            comparison admitted as outliers (``Tolerance.compare_state``: a few discrete flips
+            of a ``bf16`` step, each within its cap); ``committed`` and ``recomputed`` then
+            hold the worst of the other values. 0 for an update check.
         position: For a state check, the position of its value among the replay's sketch
             values (the first out of tolerance, else the closest to its bound), which a failure
             names; not part of the check record.
@@ -86,6 +90,7 @@ class CheckResult:
     verdict: Verdict
     replay_length: int = 0
     spread: tuple[float, ...] = ()
+    outliers: int = 0
     position: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -146,6 +151,9 @@ class CheckResult:
         object.__setattr__(
             self, "replay_length", _index(owner, "replay_length", self.replay_length)
         )
+        object.__setattr__(self, "outliers", _index(owner, "outliers", self.outliers))
+        if self.kind == "update" and self.outliers:
+            raise ValueError(f"{owner}: an update check admits no outliers, got {self.outliers}")
 
     @property
     def passed(self) -> bool:
@@ -185,6 +193,7 @@ class CheckResult:
             "spread": list(self.spread),
             "verdict": self.verdict,
             "replay_length": self.replay_length,
+            **({"outliers": self.outliers} if self.outliers else {}),
         }
 
     @classmethod
@@ -203,8 +212,11 @@ class CheckResult:
             "verdict",
             "replay_length",
         }
-        if set(body) != fields:
-            raise ValueError(f"a check record must have exactly the fields {sorted(fields)}")
+        if not fields <= set(body) <= fields | {"outliers"}:
+            raise ValueError(
+                f"a check record must have exactly the fields {sorted(fields)} (and, for a "
+                "state check that admitted outliers, 'outliers')"
+            )
         return cls(
             step=body["step"],
             kind=body["kind"],
@@ -215,6 +227,7 @@ class CheckResult:
             verdict=body["verdict"],
             replay_length=body["replay_length"],
             spread=tuple(body["spread"]),
+            outliers=body.get("outliers", 0),
         )
 
 

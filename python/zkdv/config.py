@@ -127,6 +127,38 @@ class Tolerance:
         )
         return None if outcome is None else Outcome(*outcome)
 
+    def compare_state(
+        self,
+        committed: np.ndarray | Sequence[float],
+        recomputed: np.ndarray | Sequence[float],
+        update: np.ndarray | Sequence[float],
+        groups: Sequence[tuple[int, bool]],
+        spread: np.ndarray | Sequence[float] | None = None,
+    ) -> tuple[Outcome, int] | None:
+        """A state comparison that admits outliers (``noise::compare_state`` in Rust, the rule
+        ``zkdv audit`` applies to snapshots): every pair within the tolerance except at most
+        ``max(1, ceil(1e-4 * floats))`` float pairs, each within its outlier cap (its bound
+        plus the larger of twice its replayed ``update`` and the tolerance's spread factor
+        times the largest spread of its leaf). ``groups`` gives each leaf's run of values as
+        ``(length, is_float)``. Returns the deciding pair (the first pair the rule refuses,
+        else the worst of the pairs within their bound) and the outliers admitted; ``None``
+        for no values.
+        """
+        from zkdv import _native
+
+        result = _native.tolerance_compare_state(
+            self.to_record(),
+            _flat(committed),
+            _flat(recomputed),
+            _flat(update),
+            [(int(n), bool(f)) for n, f in groups],
+            None if spread is None else _flat(spread),
+        )
+        if result is None:
+            return None
+        outcome, outliers = result
+        return Outcome(*outcome), outliers
+
     def margins(
         self,
         committed: np.ndarray | Sequence[float],

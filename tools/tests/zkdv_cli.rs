@@ -91,6 +91,7 @@ fn transcript(dir: &Path) {
                 spread: vec![],
                 verdict: Verdict::Pass,
                 replay_length: step % 2,
+                outliers: 0,
             })
             .unwrap();
         }

@@ -125,6 +125,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
                 spread: vec![],
                 verdict: Verdict::Pass,
                 replay_length: step % 4,
+                outliers: 0,
             })?;
         }
         if c.update {
@@ -138,6 +139,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
                 spread: vec![],
                 verdict: Verdict::Pass,
                 replay_length: step % 4,
+                outliers: 0,
             })?;
         }
     }

@@ -89,8 +89,7 @@ def verdict(
 
 def state_result(
     step: int,
-    committed: np.ndarray,
-    recomputed: np.ndarray,
+    state: StateReplay,
     tolerance: Tolerance,
     replay_length: int,
     spread: np.ndarray | None = None,
@@ -98,11 +97,23 @@ def state_result(
     """A state check's record: the first pair out of tolerance, else the worst pair
     (:meth:`zkdv.Tolerance.compare`, over every sketch value of the replay). ``spread`` (one
     value per sketch value, from the replay program's perturbation ensemble) is given only when
-    the replay is another program than production's.
+    the replay is another program than production's. A replay that names its leaves
+    (:attr:`StateReplay.groups`) is compared as a state, admitting a few outliers
+    (:meth:`zkdv.Tolerance.compare_state`, the rule ``zkdv audit`` applies to snapshots).
     """
+    committed, recomputed = state.committed, state.recomputed
+    outliers = 0
     if committed.size == 0:
-        committed, recomputed = np.zeros(1), np.zeros(1)
-    outcome = tolerance.compare(committed, recomputed, spread)
+        outcome = tolerance.compare(np.zeros(1), np.zeros(1))
+    elif state.groups is not None:
+        assert state.update is not None
+        compared = tolerance.compare_state(
+            committed, recomputed, state.update, state.groups, spread
+        )
+        assert compared is not None
+        outcome, outliers = compared
+    else:
+        outcome = tolerance.compare(committed, recomputed, spread)
     assert outcome is not None
     s = () if spread is None else (outcome.spread,)
     return CheckResult(
@@ -115,6 +126,7 @@ def state_result(
         verdict="pass" if outcome.passed else "fail",
         replay_length=replay_length,
         spread=s,
+        outliers=outliers,
         position=outcome.index,
     )
 
@@ -178,6 +190,13 @@ class StateReplay:
     members: Callable[[int], np.ndarray] | None = None
     """Member ``m`` of the replay's perturbation ensemble, when the replay is another program
     than production's; ``None`` when it is production's own."""
+    groups: list[tuple[int, bool]] | None = None
+    """Each leaf's run of values, ``(length, is_float)`` in order, when the values are compared
+    as a state that admits outliers (a replay that is another program than production's);
+    ``None`` to compare them pair by pair."""
+    update: np.ndarray | None = None
+    """With :attr:`groups`: each value's replayed update ``|recomputed - start|`` (0 for a
+    sketch value)."""
 
 
 @dataclass(frozen=True)
@@ -280,12 +299,10 @@ class Checker:
         assert state is not None
         tolerance = job.program.tolerance
         length = replayed.replay_length
-        result = state_result(job.step, state.committed, state.recomputed, tolerance, length)
+        result = state_result(job.step, state, tolerance, length)
         if not result.passed and tolerance.replays and state.members is not None:
             spread = tolerance.measure_spread(state.recomputed, state.members)
-            result = state_result(
-                job.step, state.committed, state.recomputed, tolerance, length, spread
-            )
+            result = state_result(job.step, state, tolerance, length, spread)
         self.record(result, replayed.altered)
 
     def update_check(self, job: CheckJob[Any], replayed: Replayed) -> None:
