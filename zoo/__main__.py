@@ -44,9 +44,11 @@ subprocess of its own:
   the last two steps. The session must end poisoned.
 
 Columns: the worst honest margin is the largest `CheckResult.margin()` (|difference| /
-allowed) over the honest run's checks; seconds per step is the median over the steps after
-the first, whose time (lowering, the Rust passes, compiling and, for torch, sealing the AOT
-Inductor package) is shown on its own. Checks run on the session's committer thread, so a
+allowed) over the honest run's checks, followed by the number of values its state checks
+admitted as outliers when there were any (discrete flips, `docs/protocol.md` §8a); seconds
+per step is the median over the steps after the first, whose time (lowering, the Rust
+passes, compiling; for torch, the seal of the AOT Inductor package now runs on the committer
+thread) is shown on its own. Checks run on the session's committer thread, so a
 step's time need not include its checks; `close()` waits for those still queued, and its
 time is the last column. One CPU thread for torch (`torch.set_num_threads(1)`)
 on a shared 2-core machine, so the times are indicative only.
@@ -197,6 +199,11 @@ def verdict(row: Row) -> str:
     return f"error: {honest.message}"
 
 
+def _outliers(outcome: RunOutcome) -> str:
+    """``"; N outliers"`` when the run's state checks admitted any, else nothing."""
+    return f"; {outcome.outliers} outliers" if outcome.outliers else ""
+
+
 def caught(row: Row) -> str:
     """``yes``, ``no`` (with how the tampered run ended) or ``n.a.``."""
     if row.tampered is None:
@@ -204,7 +211,11 @@ def caught(row: Row) -> str:
     if row.tampered.status == "poisoned":
         return "yes"
     if row.tampered.status == "closed":
-        return f"no (closed cleanly; worst margin {_number(row.tampered.worst_margin)})"
+        tampered = row.tampered
+        return (
+            f"no (closed cleanly; worst margin {_number(tampered.worst_margin)}"
+            f"{_outliers(tampered)})"
+        )
     return f"no: error: {row.tampered.message}"
 
 
@@ -233,7 +244,7 @@ def table(rows: list[Row]) -> str:
             row.entry.framework,
             row.entry.precision,
             verdict(row),
-            _number(honest.worst_margin),
+            _number(honest.worst_margin) + _outliers(honest),
             *([row.audit or "n.a."] if audited else []),
             caught(row),
             _number(RunOutcome.median_step(honest.step_seconds)),

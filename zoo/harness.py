@@ -41,6 +41,8 @@ class RunOutcome:
         worst_margin: The largest :meth:`zkdv.CheckResult.margin` over those checks (``None``
             without checks).
         tamper: What the tampered run changed (empty for an honest run).
+        outliers: Values its state checks admitted as outliers
+            (:attr:`zkdv.CheckResult.outliers`), over every check.
     """
 
     status: Literal["closed", "poisoned", "error"]
@@ -50,6 +52,7 @@ class RunOutcome:
     checks: int = 0
     worst_margin: float | None = None
     tamper: str = ""
+    outliers: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-safe dictionary (an infinite margin becomes the string ``"inf"``)."""
@@ -116,6 +119,7 @@ def outcome_of(
         checks=len(checks),
         worst_margin=worst_margin(checks),
         tamper=tamper,
+        outliers=sum(c.outliers for c in checks),
     )
 
 

@@ -94,6 +94,7 @@ def run_ddp(entry: Entry, mode: Mode, steps: int, directory: Path) -> RunOutcome
         checks=sum(o["checks"] for o in ranks),
         worst_margin=max((float(m) for m in margins), default=None),
         tamper=ranks[0]["tamper"],
+        outliers=sum(o.get("outliers", 0) for o in ranks),
     )
 
 
