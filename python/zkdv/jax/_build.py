@@ -41,7 +41,7 @@ import jax
 import numpy as np
 from jax.tree_util import PyTreeDef
 
-from zkdv import passes
+from zkdv import _progress, passes
 from zkdv._packing import BatchLayout
 from zkdv.jax import _exported
 from zkdv.jax._args import Call, aval, key_impls, merge_static, unwrap_keys, wrap_keys
@@ -588,20 +588,28 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
         user: The session's ``proof.attest`` function, if one is registered.
     """
     avals = tuple(aval(x) for x in call.flat)
-    found = discover(call, avals)
-    inputs = partition(call, avals, found)
-    canonical = Canonical(call, inputs)
-    form = export_or_lower(canonical)
+    with _progress.stage(f"tracing and exporting {call.name}"):
+        found = discover(call, avals)
+        inputs = partition(call, avals, found)
+        canonical = Canonical(call, inputs)
+        form = export_or_lower(canonical)
     jit_options = {k: v for k, v in call.options.items() if k in _PRODUCTION_OPTIONS}
     # Both are compiled now, so neither the first step nor the first check pays for it.
-    production = instrument(
-        canonical, form, ratio, drop_deltas=True, donate=inputs.param_donation, options=jit_options
-    )
-    # Replays run on copies of host snapshots: every state buffer can be donated.
-    replay = instrument(
-        canonical, form, ratio, drop_deltas=False, donate=range(inputs.n_state), options={}
-    )
-    attested_text = attest(canonical, form, found, user)
+    with _progress.stage(f"rewriting and compiling {call.name}'s production and replay programs"):
+        production = instrument(
+            canonical,
+            form,
+            ratio,
+            drop_deltas=True,
+            donate=inputs.param_donation,
+            options=jit_options,
+        )
+        # Replays run on copies of host snapshots: every state buffer can be donated.
+        replay = instrument(
+            canonical, form, ratio, drop_deltas=False, donate=range(inputs.n_state), options={}
+        )
+    with _progress.stage(f"deriving {call.name}'s attested program"):
+        attested_text = attest(canonical, form, found, user)
     placement = inputs.placement
     return StepProgram(
         name=call.name,
