@@ -57,7 +57,8 @@ class Tolerance:
     """How far a recomputed value may be from the committed one and still pass a check.
 
     A value passes when ``|committed - recomputed| <= abs + rel * |committed| + spread * s``;
-    NaN never passes. ``s`` is the value's *spread*, which an update check measures when the
+    a non-finite value agrees only with the same value (NaN with NaN, an infinity with the same
+    infinity). ``s`` is the value's *spread*, which a check measures when the
     value does not pass without it: the largest distance from the recomputed value of
     ``replays`` replays of the attested program perturbed within rounding (float inputs moved
     by an ulp; ``f16``/``bf16`` results rounded up, down, stochastically or not at all;
