@@ -7,7 +7,7 @@
 
 use zkdv_hashing::DType;
 use zkdv_protocol::evidence::Bundle;
-use zkdv_protocol::noise::{outlier_allowance, outlier_cap, ulp, Residuals};
+use zkdv_protocol::noise::{self, outlier_allowance, outlier_cap, ulp, Residuals};
 use zkdv_protocol::{AuditChallenge, Outcome, Tolerance, ToleranceError};
 use zkdv_runtime::{Program, Tensor};
 
@@ -71,7 +71,7 @@ pub(crate) struct StateValues<'a> {
 /// retained snapshot of step `step + 1`, pair by pair: each within the
 /// tolerance, except at most [`outlier_allowance`] float outliers, each
 /// within its [`outlier_cap`] (a change of sign of its replayed update, or
-/// a flip as large as its leaf's spread shows). Returns the failure, if
+/// a flip as large as its leaf's median spread). Returns the failure, if
 /// any, and the outliers accepted.
 pub(crate) fn snapshot(
     path: impl Fn(usize) -> String,
@@ -86,7 +86,7 @@ pub(crate) fn snapshot(
         let float = dtype.is_some_and(|d| ulp(d, 1.0).is_some());
         let start = v.initial.get(leaf);
         let leaf_spread = v.spread.and_then(|s| s.get(leaf));
-        let largest_spread = leaf_spread.map_or(0.0, |s| s.iter().fold(0.0, |m: f64, &x| m.max(x)));
+        let typical = leaf_spread.map_or(0.0, |s| noise::leaf_spread(s));
         for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
             if float {
                 values += 1;
@@ -104,7 +104,7 @@ pub(crate) fn snapshot(
             let update = start
                 .and_then(|x| x.get(i))
                 .map_or(0.0, |&x0| (r - x0).abs());
-            let cap = outlier_cap(tolerance, c, s, update, largest_spread);
+            let cap = outlier_cap(tolerance, c, s, update, typical);
             let pair = Failure {
                 step,
                 what,

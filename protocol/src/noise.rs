@@ -72,13 +72,17 @@ pub fn outlier_allowance(values: u64) -> u64 {
 ///   of that update): a gradient that is rounding noise in exact
 ///   arithmetic, normalized by Adam to the learning rate, takes either sign
 ///   in two honest implementations;
-/// - `tolerance.spread` times `leaf_spread`, the largest spread measured
-///   over the value's leaf (0 when none was measured): a discrete decision
-///   on a near tie (a ReLU's sign, a max-pool's argmax, under `bf16`) that
-///   two honest implementations take differently moves a gradient by a
-///   whole contribution, as the ensemble's members show by flipping such
-///   decisions elsewhere in the leaf, but which decision flips is chance,
-///   and no ensemble reproduces every one.
+/// - `tolerance.spread` times `leaf_spread`, the median spread measured
+///   over the value's leaf ([`leaf_spread`]; 0 when none was measured): a
+///   discrete decision on a near tie (a ReLU's sign, a max-pool's argmax,
+///   under `bf16`) that two honest implementations take differently moves a
+///   gradient by a whole contribution, as the ensemble's members show by
+///   moving the leaf's values that much throughout, but which decision
+///   flips is chance, and no ensemble reproduces every one. The median, not
+///   the largest spread: a leaf whose values are quiet but for a few noisy
+///   ones (an Adam moment whose gradient is near zero in `f32`) lends its
+///   quiet values nothing, so a small change of many of them (a tampered
+///   gradient) is not admitted as flips.
 ///
 /// ```
 /// use zkdv_protocol::{noise::outlier_cap, Tolerance};
@@ -94,6 +98,26 @@ pub fn outlier_cap(
     leaf_spread: f64,
 ) -> f64 {
     tolerance.bound(committed, spread) + (2.0 * update).max(tolerance.spread * leaf_spread)
+}
+
+/// The spread that lends an outlier of a leaf its cap ([`outlier_cap`]):
+/// the median of the spreads measured over the leaf's values (the upper
+/// median of an even count; 0 for none).
+///
+/// ```
+/// use zkdv_protocol::noise::leaf_spread;
+/// assert_eq!(leaf_spread(&[0.0, 5.0, 1.0]), 1.0);
+/// assert_eq!(leaf_spread(&[0.0, 0.0, 0.0, 9.0]), 0.0);
+/// assert_eq!(leaf_spread(&[]), 0.0);
+/// ```
+pub fn leaf_spread(spread: &[f64]) -> f64 {
+    if spread.is_empty() {
+        return 0.0;
+    }
+    let mut values = spread.to_vec();
+    let middle = values.len() / 2;
+    let (_, median, _) = values.select_nth_unstable_by(middle, f64::total_cmp);
+    *median
 }
 
 /// A run of consecutive values of a state comparison that belong to one
@@ -130,15 +154,17 @@ pub struct StateOutcome {
 /// use zkdv_protocol::noise::{compare_state, Group};
 /// use zkdv_protocol::Tolerance;
 /// let t = Tolerance { abs: 1e-6, rel: 0.0, spread: 32.0, replays: 8 };
-/// let groups = [Group { len: 3, float: true }];
-/// let spread = [0.0, 0.01, 0.0];
-/// // The first value flipped by 0.3: within 32 times the leaf's largest spread.
-/// let r = compare_state(&t, &[1.3, 2.0, 3.0], &[1.0, 2.0, 3.0], Some(&spread), &[0.0; 3], &groups)?;
-/// let r = r.unwrap();
+/// let groups = [Group { len: 4, float: true }];
+/// let spread = [0.0, 0.01, 0.01, 0.0]; // a leaf whose members move it by 0.01
+/// let update = [0.0; 4];
+/// let (before, after) = ([1.0, 2.0, 3.0, 4.0], [1.3, 2.0, 3.0, 4.0]);
+/// // The first value flipped by 0.3: within 32 times the leaf's median spread.
+/// let r = compare_state(&t, &after, &before, Some(&spread), &update, &groups)?.unwrap();
 /// assert!(r.outcome.passed && r.outliers == 1 && r.outcome.index == 1);
-/// // Two such flips in three values are one too many.
-/// let r = compare_state(&t, &[1.3, 2.0, 3.3], &[1.0, 2.0, 3.0], Some(&spread), &[0.0; 3], &groups)?;
-/// assert!(!r.unwrap().outcome.passed);
+/// // Two such flips in four values are one too many.
+/// let twice = [1.3, 2.0, 3.0, 4.3];
+/// let r = compare_state(&t, &twice, &before, Some(&spread), &update, &groups)?.unwrap();
+/// assert!(!r.outcome.passed);
 /// # Ok::<(), zkdv_protocol::ToleranceError>(())
 /// ```
 ///
@@ -181,32 +207,18 @@ pub fn compare_state(
     for group in groups {
         let range = at..at + group.len;
         at += group.len;
-        let leaf_spread = spread.map_or(0.0, |s| {
-            s[range.clone()].iter().fold(0.0, |m: f64, &x| m.max(x))
-        });
+        let leaf = spread.map_or(0.0, |s| leaf_spread(&s[range.clone()]));
         for index in range {
             let (c, r) = (committed[index], recomputed[index]);
             let s = spread.map_or(0.0, |s| s[index]);
-            let outcome = Outcome {
-                index,
-                committed: c,
-                recomputed: r,
-                spread: s,
-                allowed: if c.is_finite() {
-                    tolerance.bound(c, s)
-                } else {
-                    0.0
-                },
-                margin: tolerance.margin(c, r, s),
-                passed: tolerance.accepts(c, r, s),
-            };
+            let outcome = tolerance.pair(index, c, r, s);
             if outcome.passed {
                 if worst.is_none_or(|w| outcome.margin > w.margin) {
                     worst = Some(outcome);
                 }
                 continue;
             }
-            let cap = outlier_cap(tolerance, c, s, update[index], leaf_spread);
+            let cap = outlier_cap(tolerance, c, s, update[index], leaf);
             let admissible = group.float && c.is_finite() && r.is_finite() && (c - r).abs() <= cap;
             if !admissible {
                 return Ok(Some(StateOutcome {
@@ -489,13 +501,17 @@ mod tests {
 
     #[test]
     fn a_state_admits_a_flip_as_large_as_its_leafs_spread_shows() {
-        // Two leaves of 20,000 values (four outliers allowed), the first with
-        // one value whose members moved it by 0.01, the second quiet.
+        // Two leaves of 20,000 values (four outliers allowed), the first one
+        // whose members move its values by 0.01, the second quiet.
         let n = 20_000;
         let committed = vec![0.5; 2 * n];
         let mut recomputed = committed.clone();
         let mut spread = vec![0.0; 2 * n];
-        spread[7] = 0.01;
+        spread[..n].fill(0.01);
+        // The flips below are of values the members did not move.
+        for i in [100, 200, 300, 400, 500] {
+            spread[i] = 0.0;
+        }
         let update = vec![0.0; 2 * n];
         let groups = [
             Group {
@@ -513,7 +529,8 @@ mod tests {
                 .unwrap()
                 .unwrap()
         };
-        // A flip elsewhere in the first leaf, within 32 times 0.01: an outlier.
+        // A flip in the first leaf, beyond its own spread but within 32
+        // times the leaf's median: an outlier.
         recomputed[100] = 0.5 + 0.3;
         let r = compare(&recomputed);
         assert!(r.outcome.passed && r.outliers == 1, "{r:?}");

@@ -229,16 +229,7 @@ impl Tolerance {
         }
         let mut worst: Option<Outcome> = None;
         for (index, (&c, &r)) in committed.iter().zip(recomputed).enumerate() {
-            let s = spread.map_or(0.0, |s| s[index]);
-            let outcome = Outcome {
-                index,
-                committed: c,
-                recomputed: r,
-                spread: s,
-                allowed: if c.is_finite() { self.bound(c, s) } else { 0.0 },
-                margin: self.margin(c, r, s),
-                passed: self.accepts(c, r, s),
-            };
+            let outcome = self.pair(index, c, r, spread.map_or(0.0, |s| s[index]));
             if !outcome.passed {
                 return Ok(Some(outcome));
             }
@@ -247,6 +238,24 @@ impl Tolerance {
             }
         }
         Ok(worst)
+    }
+
+    /// The [`Outcome`] of the pair (`committed`, `recomputed`) at `index`
+    /// of a comparison, with its measured `spread` (0 when none).
+    pub fn pair(&self, index: usize, committed: f64, recomputed: f64, spread: f64) -> Outcome {
+        Outcome {
+            index,
+            committed,
+            recomputed,
+            spread,
+            allowed: if committed.is_finite() {
+                self.bound(committed, spread)
+            } else {
+                0.0
+            },
+            margin: self.margin(committed, recomputed, spread),
+            passed: self.accepts(committed, recomputed, spread),
+        }
     }
 
     /// The position of the first pair out of tolerance, if any; `spread`,

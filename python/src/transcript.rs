@@ -403,17 +403,20 @@ fn tolerance_compare(
         spread.as_ref(),
     )?;
     let outcome = tolerance.compare(c, r, s).map_err(value_error)?;
-    Ok(outcome.map(|o| {
-        (
-            o.index,
-            o.committed,
-            o.recomputed,
-            o.spread,
-            o.allowed,
-            o.margin,
-            o.passed,
-        )
-    }))
+    Ok(outcome.map(outcome_tuple))
+}
+
+/// An `Outcome` as Python receives it.
+fn outcome_tuple(o: protocol::Outcome) -> OutcomeTuple {
+    (
+        o.index,
+        o.committed,
+        o.recomputed,
+        o.spread,
+        o.allowed,
+        o.margin,
+        o.passed,
+    )
 }
 
 /// `noise::compare_state`, a state comparison that admits outliers: the
@@ -445,21 +448,7 @@ fn tolerance_compare_state(
         .collect();
     let outcome = protocol::noise::compare_state(&tolerance, c, r, s, update.as_slice()?, &groups)
         .map_err(value_error)?;
-    Ok(outcome.map(|state| {
-        let o = state.outcome;
-        (
-            (
-                o.index,
-                o.committed,
-                o.recomputed,
-                o.spread,
-                o.allowed,
-                o.margin,
-                o.passed,
-            ),
-            state.outliers,
-        )
-    }))
+    Ok(outcome.map(|state| (outcome_tuple(state.outcome), state.outliers)))
 }
 
 /// `Tolerance::margin` of each pair: `|committed - recomputed|` over its

@@ -612,12 +612,15 @@ def test_a_drift_of_a_few_ulps_per_step_in_one_direction_keeps_its_sign(tmp_path
     # An auditor may accept more drift, and says so.
     code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "d", "--max-drift", "5")
     assert code == 0 and out["report"]["noise"]["drift_limit"] == 5, out
-    # The same run, honest: both tests pass, well inside their limits.
+    # The same run, honest: both tests pass, the drift well inside its limit. The noise in
+    # ulps alone depends on the kernels eager torch picks on the CPU (below 1 ulp root mean
+    # square where this test was written, 1.57 on an AVX-512 machine); past the limit the
+    # auditor would measure the spreads.
     run(tmp_path / "honest", steps, interval=1)
     code, out = audit(tmp_path / "honest", "--fraction", "1", "--seed", "d")
     noise = out["report"]["noise"]
     assert code == 0 and out["report"]["snapshots_compared"] == steps, out
-    assert noise["worst_rms"] < 1 and noise["drift"] < 0.1, noise
+    assert noise["worst_rms"] <= noise["limit"] and noise["drift"] < 0.1, noise
 
 
 def test_the_tolerance_is_the_auditors(tmp_path):

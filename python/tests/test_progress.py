@@ -48,9 +48,9 @@ def test_progress_can_be_silenced(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_the_torch_seal_runs_on_the_committer_thread_while_training_goes_on(tmp_path, monkeypatch):
-    """The first transaction returns before its production package is sealed; the program
-    record, with the package's bytes, precedes the first step record all the same."""
+def _torch_run(tmp_path, monkeypatch, seal, steps):
+    """A torch session over test_torch's MLP whose package is sealed by ``seal``; returns the
+    session and a function that trains ``steps`` steps."""
     torch = pytest.importorskip("torch")
     pytest.importorskip("torch_mlir")
     from test_torch import EVERY_STEP, data, mlp
@@ -59,16 +59,7 @@ def test_the_torch_seal_runs_on_the_committer_thread_while_training_goes_on(tmp_
     import zkdv
     from zkdv.torch import _lower
 
-    release, started = threading.Event(), threading.Event()
-    sealed_on: list[str] = []
-
-    def slow_seal(lowered: object) -> bytes:
-        sealed_on.append(threading.current_thread().name)
-        started.set()
-        assert release.wait(120), "the test never released the seal"
-        return b"a sealed package"
-
-    monkeypatch.setattr(_lower, "seal", slow_seal)
+    monkeypatch.setattr(_lower, "seal", seal)
     model = mlp()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
@@ -82,11 +73,30 @@ def test_the_torch_seal_runs_on_the_committer_thread_while_training_goes_on(tmp_
         optimizer.step()
         optimizer.zero_grad()
 
-    for inputs, targets in data(2):
-        with proof.transaction(batch=(inputs, targets)):
-            functional.cross_entropy(model(inputs), targets).backward()
-            optimizer.step()
-            optimizer.zero_grad()
+    def train() -> None:
+        for inputs, targets in data(steps):
+            with proof.transaction(batch=(inputs, targets)):
+                functional.cross_entropy(model(inputs), targets).backward()
+                optimizer.step()
+                optimizer.zero_grad()
+
+    return proof, train
+
+
+def test_the_torch_seal_runs_on_the_committer_thread_while_training_goes_on(tmp_path, monkeypatch):
+    """The first transaction returns before its production package is sealed; the program
+    record, with the package's bytes, precedes the first step record all the same."""
+    release, started = threading.Event(), threading.Event()
+    sealed_on: list[str] = []
+
+    def slow_seal(lowered: object) -> bytes:
+        sealed_on.append(threading.current_thread().name)
+        started.set()
+        assert release.wait(120), "the test never released the seal"
+        return b"a sealed package"
+
+    proof, train = _torch_run(tmp_path, monkeypatch, slow_seal, steps=2)
+    train()
     # Both transactions returned while the seal, on another thread, waits for the release.
     assert started.wait(60) and sealed_on[0] != threading.current_thread().name
     release.set()
@@ -101,36 +111,11 @@ def test_the_torch_seal_runs_on_the_committer_thread_while_training_goes_on(tmp_
 
 
 def test_a_seal_that_fails_fails_the_session_at_the_next_transaction(tmp_path, monkeypatch):
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("torch_mlir")
-    from test_torch import EVERY_STEP, data, mlp
-    from torch.nn import functional
-
-    import zkdv
-    from zkdv.torch import _lower
-
     def failing_seal(lowered: object) -> bytes:
         raise ValueError("zkdv.torch: the attested step cannot be sealed: no compiler")
 
-    monkeypatch.setattr(_lower, "seal", failing_seal)
-    model = mlp()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    proof.start(rolling_window=8, probe_ratio=0.25)
-    model, optimizer = proof.prepare(model, optimizer)
-
-    @proof.attest
-    def step(model, optimizer, batch):
-        inputs, targets = batch
-        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
-        optimizer.step()
-        optimizer.zero_grad()
-
-    with pytest.raises(RuntimeError, match="cannot be sealed: no compiler"):  # noqa: PT012
-        for inputs, targets in data(50):
-            with proof.transaction(batch=(inputs, targets)):
-                functional.cross_entropy(model(inputs), targets).backward()
-                optimizer.step()
-                optimizer.zero_grad()
+    proof, train = _torch_run(tmp_path, monkeypatch, failing_seal, steps=50)
+    with pytest.raises(RuntimeError, match="cannot be sealed: no compiler"):
+        train()
     with pytest.raises(RuntimeError, match="cannot be sealed"):
         proof.close()

@@ -92,23 +92,33 @@ class Built:
         thread."""
         if not self.sealed:
             return self.lowered.text.encode(), "mlir"
+        _silence_torch_deprecation()
         with _progress.stage("sealing the AOT Inductor package (training goes on meanwhile)"):
             return _lower.seal(self.lowered), "pt2"
 
 
-# The deprecation torch's own pytree code raises from inside torch while it exports, imports
-# into torch-mlir and seals the step (``isinstance(treespec, LeafSpec)``) is torch's to fix; a
-# user can do nothing about it, and it printed on every session's first step. It is filtered
-# once, for warnings raised from torch's own modules (and from ``copyreg``, through which torch
-# copies a tree spec) only: a user's code that makes the check still sees it. One process-wide
-# filter, because the seal runs on the committer thread and ``warnings.catch_warnings`` is not
-# thread-safe.
-warnings.filterwarnings(
-    "ignore",
-    message=r"`isinstance\(treespec, LeafSpec\)` is deprecated",
-    category=FutureWarning,
-    module=r"(torch(\.|$)|copyreg$)",
-)
+_LEAFSPEC = r"`isinstance\(treespec, LeafSpec\)` is deprecated"
+_FROM_TORCH = r"(torch(\.|$)|copyreg$)"
+
+
+def _silence_torch_deprecation() -> None:
+    """Filter the deprecation torch's own pytree code raises from inside torch while it
+    exports, imports into torch-mlir and seals the step (``isinstance(treespec, LeafSpec)``):
+    it is torch's to fix, a user can do nothing about it, and it printed on every session's
+    first step. Only warnings raised from torch's own modules (and from ``copyreg``, through
+    which torch copies a tree spec) are filtered: a user's code that makes the check still
+    sees it. One process-wide filter, added where it is missing (a test runner restores the
+    filters after each test), because the seal runs on the committer thread and
+    ``warnings.catch_warnings`` is not thread-safe."""
+    for action, message, category, module, _ in warnings.filters:
+        if (
+            action == "ignore"
+            and category is FutureWarning
+            and getattr(message, "pattern", None) == _LEAFSPEC
+            and getattr(module, "pattern", None) == _FROM_TORCH
+        ):
+            return
+    warnings.filterwarnings("ignore", message=_LEAFSPEC, category=FutureWarning, module=_FROM_TORCH)
 
 
 def build(
@@ -138,6 +148,7 @@ def build(
         seal: Seal the AOT Inductor package as the production program (``False``, in tests:
             the exported StableHLO step).
     """
+    _silence_torch_deprecation()
     if sharded and isinstance(optimizer, torch.optim.Muon):
         raise ValueError(
             "ZKDV.transaction: Muon orthogonalizes whole matrices, which a rank's FSDP "

@@ -383,7 +383,10 @@ class ZKDV(Session):
         self._require_running("lower a step")
         if self._open is not None:
             raise RuntimeError("ZKDV.lower_step: a transaction is open")
-        self._program_of(batch, "ZKDV.lower_step")
+        program, _ = self._program_of(batch, "ZKDV.lower_step")
+        # Written now (sealing first), not by the committer before a first step: there may be
+        # none.
+        program.record()
 
     def _program_of(self, batch: Any, caller: str) -> tuple[Program, list[np.ndarray]]:
         """The program of ``batch``'s layout (registered on its first use) and the batch's
