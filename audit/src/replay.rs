@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use zkdv_hashing::ProbeMap;
 use zkdv_protocol::evidence::Bundle;
-use zkdv_protocol::noise::{Coherence, Residuals};
+use zkdv_protocol::noise::{self, Coherence, Residuals};
 use zkdv_protocol::{
     Artifact, AuditChallenge, StepBody, Tolerance, ToleranceError, ENSEMBLE_REPLAYS,
 };
@@ -363,7 +363,7 @@ impl Segment<'_> {
         &mut self,
         programs: &mut Programs,
         j: u64,
-        tolerance: &Tolerance,
+        (tolerance, flips): (&Tolerance, bool),
         nominal: &Replayed,
         production: &[Tensor],
         spread: &mut Option<Spread>,
@@ -411,6 +411,7 @@ impl Segment<'_> {
             initial: &initial,
             dtypes: &dtypes,
             spread: leaves,
+            flips,
         };
         let (failure, outliers) =
             compare::snapshot(|leaf| self.t.state_path(leaf), tolerance, j, &values);
@@ -473,10 +474,10 @@ pub(crate) fn replay_segment(
         let Some((step, _)) = t.steps.get(j as usize) else {
             break;
         };
-        let tolerance = t
+        let (tolerance, flips) = t
             .programs
             .get(&step.program)
-            .map(|p| p.tolerance)
+            .map(|p| (p.tolerance, noise::flips_possible(&p.precision)))
             .ok_or_else(|| {
                 StepError::Unusable(format!("unknown program {}", step.program)).at(j)
             })?;
@@ -530,7 +531,14 @@ pub(crate) fn replay_segment(
         if let Some(next) = t.snapshots.get(&(j + 1)).filter(|s| s.artifact.is_some()) {
             let production = load_state(t, next).map_err(|e| (j + 1, e))?;
             let (failure, compared) = segment
-                .check_snapshot(programs, j, &tolerance, &nominal, &production, &mut spread)
+                .check_snapshot(
+                    programs,
+                    j,
+                    (&tolerance, flips),
+                    &nominal,
+                    &production,
+                    &mut spread,
+                )
                 .map_err(|e| e.at(j))?;
             outcome.noise.add(compared.residuals, compared.outliers);
             if let Some(failure) = failure {

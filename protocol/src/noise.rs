@@ -32,7 +32,7 @@ use serde::Serialize;
 use zkdv_hashing::DType;
 
 use crate::tolerance::{Outcome, ToleranceError};
-use crate::Tolerance;
+use crate::{Precision, Tolerance};
 
 /// The largest root mean square of a comparison's noise units (see the
 /// module's text) that passes.
@@ -72,17 +72,19 @@ pub fn outlier_allowance(values: u64) -> u64 {
 ///   of that update): a gradient that is rounding noise in exact
 ///   arithmetic, normalized by Adam to the learning rate, takes either sign
 ///   in two honest implementations;
-/// - `tolerance.spread` times `leaf_spread`, the median spread measured
-///   over the value's leaf ([`leaf_spread`]; 0 when none was measured): a
-///   discrete decision on a near tie (a ReLU's sign, a max-pool's argmax,
-///   under `bf16`) that two honest implementations take differently moves a
-///   gradient by a whole contribution, as the ensemble's members show by
-///   moving the leaf's values that much throughout, but which decision
-///   flips is chance, and no ensemble reproduces every one. The median, not
-///   the largest spread: a leaf whose values are quiet but for a few noisy
-///   ones (an Adam moment whose gradient is near zero in `f32`) lends its
-///   quiet values nothing, so a small change of many of them (a tampered
-///   gradient) is not admitted as flips.
+/// - `tolerance.spread` times `leaf_spread`, the largest spread measured
+///   over the value's leaf ([`leaf_spread`]), in a program that computes in
+///   a float narrower than `f32` (0 otherwise, and when none was
+///   measured): a discrete decision on a near tie (a ReLU's sign, a
+///   max-pool's argmax) that two honest `bf16` implementations take
+///   differently moves a gradient by a whole contribution, as the
+///   ensemble's members show by flipping such decisions elsewhere in the
+///   leaf, but which decision flips is chance, and no ensemble reproduces
+///   every one. With 8 significant bits a value lies within an ulp of a
+///   decision boundary 2^16 times more often than in `f32`, where a few
+///   noisy values of a leaf (an Adam moment whose gradient is near zero)
+///   would otherwise lend their spread to the quiet ones, and a small change
+///   of many of them (a tampered gradient) would pass as flips.
 ///
 /// ```
 /// use zkdv_protocol::{noise::outlier_cap, Tolerance};
@@ -100,24 +102,30 @@ pub fn outlier_cap(
     tolerance.bound(committed, spread) + (2.0 * update).max(tolerance.spread * leaf_spread)
 }
 
-/// The spread that lends an outlier of a leaf its cap ([`outlier_cap`]):
-/// the median of the spreads measured over the leaf's values (the upper
-/// median of an even count; 0 for none).
+/// The spread that lends an outlier of a leaf its cap ([`outlier_cap`])
+/// in a narrow-float program: the largest spread measured over the leaf's
+/// values (0 for none).
 ///
 /// ```
 /// use zkdv_protocol::noise::leaf_spread;
-/// assert_eq!(leaf_spread(&[0.0, 5.0, 1.0]), 1.0);
-/// assert_eq!(leaf_spread(&[0.0, 0.0, 0.0, 9.0]), 0.0);
+/// assert_eq!(leaf_spread(&[0.0, 5.0, 1.0]), 5.0);
 /// assert_eq!(leaf_spread(&[]), 0.0);
 /// ```
 pub fn leaf_spread(spread: &[f64]) -> f64 {
-    if spread.is_empty() {
-        return 0.0;
-    }
-    let mut values = spread.to_vec();
-    let middle = values.len() / 2;
-    let (_, median, _) = values.select_nth_unstable_by(middle, f64::total_cmp);
-    *median
+    spread.iter().fold(0.0, |m: f64, &x| m.max(x))
+}
+
+/// Whether a program of `precision` computes in a float narrower than
+/// `f32`, where an outlier's cap has its leaf term ([`outlier_cap`]).
+///
+/// ```
+/// use zkdv_protocol::{noise::flips_possible, Precision};
+/// let p = |n: &str, k| Precision { narrowest: Some(n.into()), narrow_results: k };
+/// assert!(flips_possible(&p("bf16", 12)));
+/// assert!(!flips_possible(&p("f32", 0)));
+/// ```
+pub fn flips_possible(precision: &Precision) -> bool {
+    precision.narrow_results > 0
 }
 
 /// A run of consecutive values of a state comparison that belong to one
@@ -146,8 +154,10 @@ pub struct StateOutcome {
 /// Compare a state: the committed and recomputed values of consecutive
 /// leaves (`groups`, whose lengths sum to the values'), each pair within
 /// the tolerance (with its measured `spread`, when given), except at most
-/// [`outlier_allowance`] float outliers, each within its [`outlier_cap`];
-/// `update` holds each value's replayed update (`|recomputed - start|`).
+/// [`outlier_allowance`] float outliers, each within its [`outlier_cap`]
+/// (with its leaf term when `flips`, the program computing in a narrow
+/// float: [`flips_possible`]); `update` holds each value's replayed update
+/// (`|recomputed - start|`).
 /// `None` when there are no values.
 ///
 /// ```
@@ -155,15 +165,15 @@ pub struct StateOutcome {
 /// use zkdv_protocol::Tolerance;
 /// let t = Tolerance { abs: 1e-6, rel: 0.0, spread: 32.0, replays: 8 };
 /// let groups = [Group { len: 4, float: true }];
-/// let spread = [0.0, 0.01, 0.01, 0.0]; // a leaf whose members move it by 0.01
+/// let spread = [0.0, 0.01, 0.01, 0.0]; // members moved the leaf by up to 0.01
 /// let update = [0.0; 4];
 /// let (before, after) = ([1.0, 2.0, 3.0, 4.0], [1.3, 2.0, 3.0, 4.0]);
-/// // The first value flipped by 0.3: within 32 times the leaf's median spread.
-/// let r = compare_state(&t, &after, &before, Some(&spread), &update, &groups)?.unwrap();
+/// // The first value flipped by 0.3: within 32 times the leaf's largest spread.
+/// let r = compare_state(&t, &after, &before, Some(&spread), &update, &groups, true)?.unwrap();
 /// assert!(r.outcome.passed && r.outliers == 1 && r.outcome.index == 1);
 /// // Two such flips in four values are one too many.
 /// let twice = [1.3, 2.0, 3.0, 4.3];
-/// let r = compare_state(&t, &twice, &before, Some(&spread), &update, &groups)?.unwrap();
+/// let r = compare_state(&t, &twice, &before, Some(&spread), &update, &groups, true)?.unwrap();
 /// assert!(!r.outcome.passed);
 /// # Ok::<(), zkdv_protocol::ToleranceError>(())
 /// ```
@@ -179,6 +189,7 @@ pub fn compare_state(
     spread: Option<&[f64]>,
     update: &[f64],
     groups: &[Group],
+    flips: bool,
 ) -> Result<Option<StateOutcome>, ToleranceError> {
     let grouped: usize = groups.iter().map(|g| g.len).sum();
     for len in [recomputed.len(), update.len(), grouped] {
@@ -207,7 +218,10 @@ pub fn compare_state(
     for group in groups {
         let range = at..at + group.len;
         at += group.len;
-        let leaf = spread.map_or(0.0, |s| leaf_spread(&s[range.clone()]));
+        let leaf = match spread {
+            Some(s) if flips => leaf_spread(&s[range.clone()]),
+            _ => 0.0,
+        };
         for index in range {
             let (c, r) = (committed[index], recomputed[index]);
             let s = spread.map_or(0.0, |s| s[index]);
@@ -524,16 +538,27 @@ mod tests {
             },
         ];
         let t = ensemble();
-        let compare = |recomputed: &[f64]| {
-            compare_state(&t, &committed, recomputed, Some(&spread), &update, &groups)
-                .unwrap()
-                .unwrap()
+        let compare_as = |recomputed: &[f64], flips: bool| {
+            compare_state(
+                &t,
+                &committed,
+                recomputed,
+                Some(&spread),
+                &update,
+                &groups,
+                flips,
+            )
+            .unwrap()
+            .unwrap()
         };
+        let compare = |recomputed: &[f64]| compare_as(recomputed, true);
         // A flip in the first leaf, beyond its own spread but within 32
-        // times the leaf's median: an outlier.
+        // times the leaf's largest: an outlier of a narrow-float program.
         recomputed[100] = 0.5 + 0.3;
         let r = compare(&recomputed);
         assert!(r.outcome.passed && r.outliers == 1, "{r:?}");
+        // Not of an f32 program.
+        assert!(!compare_as(&recomputed, false).outcome.passed);
         // The same flip in the quiet leaf is not.
         let mut quiet = committed.clone();
         quiet[n + 100] = 0.5 + 0.3;
@@ -564,6 +589,7 @@ mod tests {
                 Some(&[0.0, 1.0, 1.0]),
                 &[0.0; 3],
                 &groups,
+                true,
             )
             .unwrap()
             .unwrap()
@@ -583,6 +609,7 @@ mod tests {
                 len: 1,
                 float: true,
             }],
+            true,
         );
         assert!(!lone.unwrap().unwrap().outcome.passed);
         // Lengths that disagree are an error.
@@ -595,7 +622,8 @@ mod tests {
             &[Group {
                 len: 2,
                 float: true
-            }]
+            }],
+            true
         )
         .is_err());
     }
@@ -613,12 +641,12 @@ mod tests {
             len: n,
             float: true,
         }];
-        let r = compare_state(&t, &committed, &recomputed, None, &update, &groups)
+        let r = compare_state(&t, &committed, &recomputed, None, &update, &groups, false)
             .unwrap()
             .unwrap();
         assert!(r.outcome.passed && r.outliers == 1);
         update[5] = 0.009;
-        let r = compare_state(&t, &committed, &recomputed, None, &update, &groups)
+        let r = compare_state(&t, &committed, &recomputed, None, &update, &groups, false)
             .unwrap()
             .unwrap();
         assert!(!r.outcome.passed);

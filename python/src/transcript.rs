@@ -424,9 +424,10 @@ fn outcome_tuple(o: protocol::Outcome) -> OutcomeTuple {
 /// `((index, committed, recomputed, spread, allowed, margin, passed),
 /// outliers)`; `None` when there are no values. `update` holds each value's
 /// replayed update and `groups` the `(length, is_float)` of each leaf's run
-/// of values, in order.
+/// of values, in order; `flips`: the program computes in a narrow float.
 #[pyfunction]
-#[pyo3(signature = (tolerance, committed, recomputed, update, groups, spread=None))]
+#[pyo3(signature = (tolerance, committed, recomputed, update, groups, spread=None, flips=false))]
+#[allow(clippy::too_many_arguments)]
 fn tolerance_compare_state(
     tolerance: &Bound<'_, PyAny>,
     committed: numpy::PyReadonlyArray1<'_, f64>,
@@ -434,6 +435,7 @@ fn tolerance_compare_state(
     update: numpy::PyReadonlyArray1<'_, f64>,
     groups: Vec<(usize, bool)>,
     spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
+    flips: bool,
 ) -> PyResult<Option<(OutcomeTuple, u64)>> {
     let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
     let (c, r, s) = tolerance_operands(
@@ -446,8 +448,9 @@ fn tolerance_compare_state(
         .into_iter()
         .map(|(len, float)| protocol::noise::Group { len, float })
         .collect();
-    let outcome = protocol::noise::compare_state(&tolerance, c, r, s, update.as_slice()?, &groups)
-        .map_err(value_error)?;
+    let outcome =
+        protocol::noise::compare_state(&tolerance, c, r, s, update.as_slice()?, &groups, flips)
+            .map_err(value_error)?;
     Ok(outcome.map(|state| (outcome_tuple(state.outcome), state.outliers)))
 }
 

@@ -529,8 +529,9 @@ def test_a_state_check_names_the_sketch_value_that_failed():
 
 def test_a_state_check_admits_a_flip_as_large_as_its_leafs_spread_and_records_it():
     """A discrete flip (a ReLU's sign, a max-pool's argmax) that no ensemble member reproduces
-    is admitted as an outlier when the leaf's median spread is that large; the record names
-    how many were admitted and its pair is the worst of the others."""
+    is admitted as an outlier, in a program that computes in bf16, when the leaf's members
+    moved a value that much; the record names how many were admitted and its pair is the worst
+    of the others."""
     from zkdv.session._checker import StateReplay, state_result
 
     tolerance = zkdv.Tolerance(abs=1e-6, rel=1e-5, spread=32.0, replays=8)
@@ -540,10 +541,9 @@ def test_a_state_check_admits_a_flip_as_large_as_its_leafs_spread_and_records_it
     recomputed[100] += 0.3  # the flip, in the first leaf
     recomputed[101] += 1e-6
     spread = np.zeros(2 * n)
-    spread[:n] = 0.01  # the members move the first leaf's values by 0.01 ...
-    spread[100] = 0.0  # ... but not the one production flipped
+    spread[7] = 0.01  # the members flipped another value of the first leaf by 0.01
     state = StateReplay(
-        committed, recomputed, groups=[(n, True), (n, True)], update=np.zeros(2 * n)
+        committed, recomputed, groups=[(n, True), (n, True)], update=np.zeros(2 * n), flips=True
     )
     check = state_result(3, state, tolerance, 0, spread)
     assert check.passed and check.outliers == 1 and check.position == 101
@@ -554,9 +554,13 @@ def test_a_state_check_admits_a_flip_as_large_as_its_leafs_spread_and_records_it
     recomputed[100], recomputed[n + 100] = 0.5, 0.8
     check = state_result(3, state, tolerance, 0, spread)
     assert not check.passed and check.position == n + 100 and check.outliers == 0
-    # Pair by pair (no groups), the flip fails too.
+    # Pair by pair (no groups), the flip fails too; so it does in an f32 program.
     check = state_result(3, StateReplay(committed, recomputed), tolerance, 0, spread)
     assert not check.passed
+    recomputed[100], recomputed[n + 100] = 0.8, 0.5
+    f32 = StateReplay(committed, recomputed, groups=state.groups, update=state.update)
+    assert state_result(3, state, tolerance, 0, spread).passed
+    assert not state_result(3, f32, tolerance, 0, spread).passed
     # Only a state check admits outliers.
     with pytest.raises(ValueError, match="admits no outliers"):
         zkdv.CheckResult(

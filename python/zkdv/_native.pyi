@@ -138,6 +138,7 @@ def tolerance_compare_state(
     update: np.ndarray,
     groups: list[tuple[int, bool]],
     spread: np.ndarray | None = None,
+    flips: bool = False,
 ) -> tuple[tuple[int, float, float, float, float, float, bool], int] | None: ...
 def tolerance_margins(
     tolerance: dict[str, Any],

@@ -135,12 +135,14 @@ class Tolerance:
         update: np.ndarray | Sequence[float],
         groups: Sequence[tuple[int, bool]],
         spread: np.ndarray | Sequence[float] | None = None,
+        flips: bool = False,
     ) -> tuple[Outcome, int] | None:
         """A state comparison that admits outliers (``noise::compare_state`` in Rust, the rule
         ``zkdv audit`` applies to snapshots): every pair within the tolerance except at most
         ``max(1, ceil(1e-4 * floats))`` float pairs, each within its outlier cap (its bound
-        plus the larger of twice its replayed ``update`` and the tolerance's spread factor
-        times the largest spread of its leaf). ``groups`` gives each leaf's run of values as
+        plus the larger of twice its replayed ``update`` and, with ``flips`` (a program that
+        computes in a float narrower than ``f32``), the tolerance's spread factor times the
+        largest spread of its leaf). ``groups`` gives each leaf's run of values as
         ``(length, is_float)``. Returns the deciding pair (the first pair the rule refuses,
         else the worst of the pairs within their bound) and the outliers admitted; ``None``
         for no values.
@@ -154,6 +156,7 @@ class Tolerance:
             _flat(update),
             [(int(n), bool(f)) for n, f in groups],
             None if spread is None else _flat(spread),
+            flips,
         )
         if result is None:
             return None

@@ -108,7 +108,7 @@ def state_result(
     elif state.groups is not None:
         assert state.update is not None
         compared = tolerance.compare_state(
-            committed, recomputed, state.update, state.groups, spread
+            committed, recomputed, state.update, state.groups, spread, flips=state.flips
         )
         assert compared is not None
         outcome, outliers = compared
@@ -197,6 +197,9 @@ class StateReplay:
     update: np.ndarray | None = None
     """With :attr:`groups`: each value's replayed update ``|recomputed - start|`` (0 for a
     sketch value)."""
+    flips: bool = False
+    """With :attr:`groups`: the program computes in a float narrower than ``f32``, where an
+    outlier may be a flip as large as its leaf's largest spread."""
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,9 @@ class Program:
     """The batch's pytree structure (the program reads its leaves in that order)."""
     training: tuple[bool, ...]
     """Each submodule's ``training`` flag when the step was lowered (part of the program)."""
+    flips: bool = False
+    """Whether the attested program computes in a float narrower than ``f32`` (its precision
+    has narrow results): a state check may then admit discrete flips as outliers."""
 
     @property
     def seq(self) -> int:

@@ -506,6 +506,7 @@ class ZKDV(Session):
             hyperparameters=_hooks.hyperparameters(optimizer, functional),
             treespec=pytree.tree_structure(batch),
             training=training_flags(model),
+            flips=int(built.precision.get("narrow_results", 0)) > 0,
         )
         self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
         if first is None:
@@ -670,11 +671,12 @@ class ZKDV(Session):
                 [*flat(payload.updates), *flat(payload.post_state), *flat(payload.local)]
             )
             recomputed = sketches()
-            # Compared as a state, one run of values per leaf: a few discrete flips are admitted
-            # as outliers, each within its leaf's median spread. No value is given the change of
-            # sign of its update (``update`` 0): over one step an optimizer moment's update is
-            # the scale of its gradient, so that allowance would admit a tampered gradient's
-            # few values outside their bound as flips (T5's embedding, scaled by 1.001).
+            # Compared as a state, one run of values per leaf: in a narrow-float program a few
+            # discrete flips are admitted as outliers, each within its leaf's largest spread.
+            # No value is given the change of sign of its update (``update`` 0): over one step
+            # an optimizer moment's update is the size of its gradient, so that allowance would
+            # admit a tampered gradient's few values outside their bound as flips (T5's
+            # embedding, scaled by 1.001).
             groups = [(int(u.size), True) for u in payload.updates]
             groups += [
                 (int(x.size), x.dtype.kind == "f" or x.dtype.name == "bfloat16")
@@ -687,6 +689,7 @@ class ZKDV(Session):
                 members=sketches,
                 groups=groups,
                 update=np.zeros(committed.size),
+                flips=program.flips,
             )
         return Replayed(pre_state=payload.pre, batch=payload.batch, replay_length=0, state=state)
 
