@@ -211,6 +211,12 @@ pub struct Noise {
     /// [`Expectations::max_noise`], by default
     /// [`zkdv_protocol::noise::NOISE_RMS`].
     pub limit: f64,
+    /// Whether a snapshot was compared after a step whose replay program
+    /// computes in a float narrower than `f32`, as the audit found from the
+    /// program's own types (not the record's `precision`): its outliers
+    /// were then allowed their leaf's flip term
+    /// ([`zkdv_protocol::noise::outlier_cap`]).
+    pub narrow: bool,
 }
 
 impl Noise {
@@ -226,6 +232,7 @@ impl Noise {
         self.total = self.total.merged(other.total);
         self.worst_rms = self.worst_rms.max(other.worst_rms);
         self.outliers += other.outliers;
+        self.narrow |= other.narrow;
         self
     }
 }

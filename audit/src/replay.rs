@@ -17,7 +17,7 @@ use zkdv_hashing::ProbeMap;
 use zkdv_protocol::evidence::Bundle;
 use zkdv_protocol::noise::{self, Coherence, Residuals};
 use zkdv_protocol::{
-    Artifact, AuditChallenge, StepBody, Tolerance, ToleranceError, ENSEMBLE_REPLAYS,
+    Artifact, AuditChallenge, Precision, StepBody, Tolerance, ToleranceError, ENSEMBLE_REPLAYS,
 };
 use zkdv_runtime::{Program, Tensor};
 
@@ -74,9 +74,30 @@ impl From<ToleranceError> for StepError {
 #[derive(Default)]
 pub(crate) struct Programs {
     parsed: HashMap<u64, (Program, Program)>,
+    flips: HashMap<u64, bool>,
 }
 
 impl Programs {
+    /// Whether program record `seq`'s replay program computes in a float
+    /// narrower than `f32` ([`noise::flips_possible`]), where an outlier of
+    /// a snapshot comparison may be a discrete flip. Derived from the
+    /// program's own types ([`Program::precision`]), never from the
+    /// record's `precision` field, which is the prover's word: a prover
+    /// that labelled an `f32` program `bf16` would otherwise buy every
+    /// outlier its leaf's largest spread.
+    pub(crate) fn flips(&mut self, t: &Transcript, seq: u64) -> Result<bool, AuditError> {
+        if let Some(&flips) = self.flips.get(&seq) {
+            return Ok(flips);
+        }
+        let derived = self.get(t, seq)?.0.precision();
+        let flips = noise::flips_possible(&Precision {
+            narrowest: derived.narrowest,
+            narrow_results: derived.narrow_results,
+        });
+        self.flips.insert(seq, flips);
+        Ok(flips)
+    }
+
     /// The replay and attested programs of program record `seq`.
     pub(crate) fn get(
         &mut self,
@@ -474,13 +495,14 @@ pub(crate) fn replay_segment(
         let Some((step, _)) = t.steps.get(j as usize) else {
             break;
         };
-        let (tolerance, flips) = t
+        let tolerance = t
             .programs
             .get(&step.program)
-            .map(|p| (p.tolerance, noise::flips_possible(&p.precision)))
+            .map(|p| p.tolerance)
             .ok_or_else(|| {
                 StepError::Unusable(format!("unknown program {}", step.program)).at(j)
             })?;
+        let flips = programs.flips(t, step.program).map_err(|e| (j, e))?;
         let (arguments, nominal) = segment
             .replay_step(programs, j, step, &state)
             .map_err(|e| e.at(j))?;
@@ -541,6 +563,7 @@ pub(crate) fn replay_segment(
                 )
                 .map_err(|e| e.at(j))?;
             outcome.noise.add(compared.residuals, compared.outliers);
+            outcome.noise.narrow |= flips;
             if let Some(failure) = failure {
                 outcome.failure = Some(failure);
                 return Ok(outcome);

@@ -42,6 +42,8 @@ pub mod attrs;
 /// `expected-error {{...}}` comments and checking diagnostics against them.
 pub mod expected;
 pub mod ops;
+/// The narrowest float type a module computes in.
+pub mod precision;
 
 /// How to print a JAX program in the form this project reads.
 pub const GENERIC_FORM_HINT: &str = "print it in MLIR generic op form, e.g. from JAX: \

@@ -93,6 +93,13 @@ impl Program {
         &self.arguments
     }
 
+    /// The precision of the whole module ([`zkdv_ir::precision`]), derived
+    /// from its types: what an auditor uses in place of the precision a
+    /// program record states.
+    pub fn precision(&self) -> zkdv_ir::precision::Precision {
+        zkdv_ir::precision::analyse(self.cell.borrow_dependent())
+    }
+
     /// Runs the function on `inputs` (checked against [`Program::arguments`]).
     pub fn run(&self, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, RuntimeError> {
         self.run_limited(inputs, Limits::default())
@@ -154,6 +161,33 @@ unsafe impl Send for Program {}
 mod tests {
     use super::*;
     use crate::HostTensor;
+
+    #[test]
+    fn precision_is_read_from_the_modules_own_types() {
+        let module = |ty: &str| {
+            format!(
+                r#""builtin.module"() ({{
+  "func.func"() <{{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "main"}}> ({{
+  ^bb0(%x: tensor<2xf32>):
+    %0 = "stablehlo.convert"(%x) : (tensor<2xf32>) -> tensor<2x{ty}>
+    %1 = "stablehlo.add"(%0, %0) : (tensor<2x{ty}>, tensor<2x{ty}>) -> tensor<2x{ty}>
+    %2 = "stablehlo.convert"(%1) : (tensor<2x{ty}>) -> tensor<2xf32>
+    "func.return"(%2) : (tensor<2xf32>) -> ()
+  }}) : () -> ()
+}}) : () -> ()
+"#
+            )
+        };
+        let narrow = Program::parse(&module("bf16"), "p.mlir", "main").unwrap();
+        let p = narrow.precision();
+        assert_eq!(
+            (p.narrowest.as_deref(), p.narrow_results),
+            (Some("bf16"), 2)
+        );
+        let wide = Program::parse(&module("f32"), "p.mlir", "main").unwrap();
+        let p = wide.precision();
+        assert_eq!((p.narrowest.as_deref(), p.narrow_results), (Some("f32"), 0));
+    }
 
     #[test]
     fn parses_once_and_runs_twice() {

@@ -612,6 +612,13 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
             r.noise.drift_limit,
             plural(r.noise.outliers, "outlier"),
         );
+        if r.noise.narrow {
+            let _ = writeln!(
+                s,
+                "precision    a replayed program computes in a float narrower than f32 (from \
+                 its own types): an outlier may be a flip as large as its leaf's largest spread"
+            );
+        }
     }
     for e in &r.expectations {
         let status = match e.status {
