@@ -41,3 +41,28 @@ def test_a_zoo_entry_passes_honestly_and_catches_its_tamper(tmp_path, name):
     assert row.tampered.status == "poisoned", (row.tampered.status, row.tampered.message)
     assert runner.caught(row) == "yes"
     assert name in runner.table([row])
+
+
+def test_the_footprint_of_a_tamper_is_measured_in_noise_units():
+    # Two optimizer-state leaves at the last step: the tamper moved the first by a tenth of its
+    # spread per value and left the second alone; the honest run differs from its replay by a
+    # quarter of the spread, with a signed mean of one eighth in the first leaf at step 0.
+    import numpy as np
+
+    from zoo.footprint import measure
+
+    spread = np.full(1024, 1e-3)
+    base = np.linspace(1.0, 2.0, 1024)
+    signs = np.array([1, -1] * 512)
+
+    def check(step, first, second):
+        return {"step": step, "leaves": [(first, base, spread), (second, base, spread)]}
+
+    honest_first = base + 2.5e-4 * signs
+    biased = base + 2.5e-4 * signs + 1.25e-4
+    honest = {"checks": [check(0, biased, base), check(1, honest_first, base)]}
+    tampered = {"checks": [check(0, biased, base), check(1, honest_first + 1e-4, base)]}
+    leaves, bias = measure(honest, tampered)
+    assert [leaf.index for leaf in leaves] == [0]
+    assert abs(leaves[0].footprint - 0.1) < 1e-6 and abs(leaves[0].noise - 0.25) < 1e-6
+    assert abs(bias - 0.125) < 1e-6
