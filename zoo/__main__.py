@@ -75,16 +75,16 @@ same) with the honest run's difference from its replay. Measured on 2026-12-02, 
 | entry | largest footprint | honest noise there (rms) | largest honest bias |
 | --- | --- | --- | --- |
 | gpt2-bf16 | 0.042 (AdamW moments of the embedding) | 0.18 | 0.067 |
-| llama-bf16 | 0.028 (every leaf, through gradient clipping's norm) | 0.21 | 0.024 |
+| llama-bf16 | 0.030 (every leaf, through gradient clipping's norm) | 0.10 | 0.024 |
 
-A 0.1% gradient scaling is a quarter of a bf16 ulp. Its footprint is a tenth to a quarter of
-the honest per-value noise, and no larger than the signed mean an honest run keeps over a
-whole leaf (the largest bias column, over leaves of at least 1024 values: in gpt2-bf16 every
-Adam second moment shifts by about 0.06 units in one direction at one step and the other at
+A 0.1% gradient scaling is a quarter of a bf16 ulp. Its footprint is a tenth to a third of
+the honest per-value noise, and of the size of the signed mean an honest bf16 run keeps over
+a whole leaf (the bias column, over leaves of at least 1024 values: in gpt2-bf16 every Adam
+second moment shifts by about 0.06 units in one direction at one step and in the other at
 the next). No per-value bound can see it, and a test of a leaf's mean that did would raise
-false alarms on honest runs. The protocol's bf16 detection threshold for a miscompiled update
-is 10% (`docs/soundness.md`, "Faults caught"); the f32 entries catch the same tamper because
-f32 noise is 2^16 times smaller.
+false alarms on honest bf16 runs. The protocol's bf16 detection threshold for a miscompiled
+update is 10% (`docs/soundness.md`, "Faults caught"); the f32 entries catch the same tamper
+because f32 noise is 2^16 times smaller.
 """
 
 
