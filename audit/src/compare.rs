@@ -1,6 +1,6 @@
 //! The audit's comparisons, each through the protocol's tolerance rule
-//! ([`Tolerance::compare`]): a step's replayed update sketches against the
-//! retained ones, the replayed state against the next retained snapshot,
+//! ([`Tolerance::compare`], or [`noise::compare_state`] where outliers are
+//! admitted): a step's replayed update sketches against the retained ones, the replayed state against the next retained snapshot,
 //! and the attested program at the audit's coordinates against the
 //! replay's values there. Each names its first difference as a
 //! [`Failure`].
@@ -36,6 +36,15 @@ fn refused(outcome: Option<Outcome>) -> Option<Outcome> {
 
 /// Step `step`'s retained update sketch values (`committed`, from `update`)
 /// against the replay's, with the measured `spread` when there is one.
+///
+/// They are compared as a state ([`noise::compare_state`], one run of
+/// values per leaf of `update`, no value given the change of sign of an
+/// update), the rule PyTorch's in-process state check applies to the same
+/// values: a sketch value is an update coordinate, and in a program that
+/// computes in a narrow float (`flips`) a few of them may be discrete flips,
+/// each within its leaf's largest spread. In an `f32` program every value
+/// must be within its bound. Returns the failure, if any, and the outliers
+/// admitted.
 pub(crate) fn update_sketches(
     tolerance: &Tolerance,
     step: u64,
@@ -43,15 +52,31 @@ pub(crate) fn update_sketches(
     committed: &[f64],
     recomputed: &[f64],
     spread: Option<&[f64]>,
-) -> Result<Option<Failure>, ToleranceError> {
-    let outcome = tolerance.compare(committed, recomputed, spread)?;
-    Ok(refused(outcome).map(|o| {
+    flips: bool,
+) -> Result<(Option<Failure>, u64), ToleranceError> {
+    let groups: Vec<noise::Group> = update
+        .leaves
+        .iter()
+        .map(|leaf| noise::Group {
+            len: leaf.data.len() / leaf.dtype.size_bytes().max(1),
+            float: ulp(leaf.dtype, 1.0).is_some(),
+        })
+        .collect();
+    let unchanged = vec![0.0; committed.len()];
+    let compared = noise::compare_state(
+        tolerance, committed, recomputed, spread, &unchanged, &groups, flips,
+    )?;
+    let Some(compared) = compared else {
+        return Ok((None, 0));
+    };
+    let failure = refused(Some(compared.outcome)).map(|o| {
         let what = locate(update, o.index).map_or_else(
             || format!("update sketch value {}", o.index),
             |(path, k)| format!("update sketch of {path}[{k}]"),
         );
         failure(step, what, o)
-    }))
+    });
+    Ok((failure, compared.outliers))
 }
 
 /// A snapshot comparison's values, leaf by leaf: the retained snapshot's
@@ -348,7 +373,11 @@ mod tests {
         let update = update(&[("w", 1), ("b", 2)]);
         let committed = [1.0, 2.0, 3.0];
         let compare = |recomputed: &[f64], spread: Option<&[f64]>| {
-            update_sketches(&tolerance, 7, &update, &committed, recomputed, spread).unwrap()
+            update_sketches(
+                &tolerance, 7, &update, &committed, recomputed, spread, false,
+            )
+            .unwrap()
+            .0
         };
         assert_eq!(compare(&[1.0, 2.0, 3.0], None), None);
         let f = compare(&[1.0, 2.01, 3.5], None).unwrap();
@@ -363,6 +392,55 @@ mod tests {
         let f = compare(&[1.0, 2.0, f64::NAN], None).unwrap();
         assert_eq!(f.what, "update sketch of b[1]");
         // Values of another count than the replay's are refused.
-        assert!(update_sketches(&tolerance, 7, &update, &committed, &[1.0], None).is_err());
+        assert!(update_sketches(&tolerance, 7, &update, &committed, &[1.0], None, false).is_err());
+    }
+
+    #[test]
+    fn a_narrow_float_programs_sketch_admits_a_flip_as_large_as_its_leafs_spread() {
+        let tolerance = Tolerance {
+            abs: 1e-6,
+            rel: 0.0,
+            spread: 32.0,
+            replays: 8,
+        };
+        // 20,000 values of one leaf: two outliers allowed.
+        let n = 20_000;
+        let update = update(&[("w", n)]);
+        let committed = vec![1.0; n];
+        let mut spread = vec![0.0; n];
+        spread[0] = 0.01; // the members moved one value of the leaf by 0.01
+        let compare = |recomputed: &[f64], flips: bool| {
+            update_sketches(
+                &tolerance,
+                3,
+                &update,
+                &committed,
+                recomputed,
+                Some(&spread),
+                flips,
+            )
+            .unwrap()
+        };
+        // A value with no spread of its own that production flipped by 0.2:
+        // within 32 times the leaf's largest spread, in bf16.
+        let mut flipped = committed.clone();
+        flipped[5] = 1.2;
+        assert_eq!(compare(&flipped, true), (None, 1));
+        // In f32 there are no flips: the value is out of its bound.
+        let (failure, outliers) = compare(&flipped, false);
+        assert_eq!(
+            (failure.unwrap().what.as_str(), outliers),
+            ("update sketch of w[5]", 0)
+        );
+        // Three flips are one too many; beyond the cap, one is refused alone.
+        flipped[6] = 1.2;
+        flipped[7] = 1.2;
+        assert_eq!(
+            compare(&flipped, true).0.unwrap().what,
+            "update sketch of w[5]"
+        );
+        let mut far = committed.clone();
+        far[9] = 1.5;
+        assert_eq!(compare(&far, true).0.unwrap().what, "update sketch of w[9]");
     }
 }

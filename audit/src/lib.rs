@@ -205,16 +205,17 @@ pub struct Noise {
     /// [`zkdv_protocol::noise::DRIFT_LIMIT`].
     pub drift_limit: f64,
     /// Pairs outside the per-pair tolerance accepted as outliers
-    /// ([`zkdv_protocol::noise::outlier_allowance`]), over every comparison.
+    /// ([`zkdv_protocol::noise::outlier_allowance`]), over every comparison
+    /// of a snapshot or of a step's update sketches.
     pub outliers: u64,
     /// The limit each comparison was held to: the auditor's
     /// [`Expectations::max_noise`], by default
     /// [`zkdv_protocol::noise::NOISE_RMS`].
     pub limit: f64,
-    /// Whether a snapshot was compared after a step whose replay program
-    /// computes in a float narrower than `f32`, as the audit found from the
-    /// program's own types (not the record's `precision`): its outliers
-    /// were then allowed their leaf's flip term
+    /// Whether a replayed step's program computes in a float narrower than
+    /// `f32`, as the audit found from the program's own types (not the
+    /// record's `precision`): the outliers of its update sketches and of
+    /// the snapshot after it were then allowed their leaf's flip term
     /// ([`zkdv_protocol::noise::outlier_cap`]).
     pub narrow: bool,
 }

@@ -348,15 +348,18 @@ impl Segment<'_> {
     }
 
     /// Step `j`'s update sketches against the retained ones, measuring the
-    /// spread (into `spread`) when the fixed bound is exceeded.
+    /// spread (into `spread`) when the fixed bound is exceeded; in a program
+    /// that computes in a narrow float (`flips`) a few may be discrete
+    /// flips ([`compare::update_sketches`]). Returns the failure, if any,
+    /// and the outliers admitted.
     fn check_update(
         &self,
         programs: &mut Programs,
         j: u64,
-        tolerance: &Tolerance,
+        (tolerance, flips): (&Tolerance, bool),
         nominal: &Replayed,
         spread: &mut Option<Spread>,
-    ) -> Result<Option<Failure>, StepError> {
+    ) -> Result<(Option<Failure>, u64), StepError> {
         let inputs = self.last();
         let recomputed = nominal.sketches.concat();
         if tolerance.needs_spread(&inputs.committed, &recomputed) {
@@ -369,6 +372,7 @@ impl Segment<'_> {
             &inputs.committed,
             &recomputed,
             spread.as_ref().map(|s| s.sketches.as_slice()),
+            flips,
         )?)
     }
 
@@ -522,9 +526,11 @@ pub(crate) fn replay_segment(
         // The spread is measured at most once per step, by the first
         // comparison that needs it.
         let mut spread = None;
-        let failure = segment
-            .check_update(programs, j, &tolerance, &nominal, &mut spread)
+        let (failure, outliers) = segment
+            .check_update(programs, j, (&tolerance, flips), &nominal, &mut spread)
             .map_err(|e| e.at(j))?;
+        outcome.noise.outliers += outliers;
+        outcome.noise.narrow |= flips;
         if let Some(failure) = failure {
             outcome.failure = Some(failure);
             return Ok(outcome);
@@ -563,7 +569,6 @@ pub(crate) fn replay_segment(
                 )
                 .map_err(|e| e.at(j))?;
             outcome.noise.add(compared.residuals, compared.outliers);
-            outcome.noise.narrow |= flips;
             if let Some(failure) = failure {
                 outcome.failure = Some(failure);
                 return Ok(outcome);
