@@ -188,9 +188,7 @@ def test_an_honest_run_passes_an_audit_of_every_step(tmp_path, name):
     assert report["noise"]["narrow"] == (name == "sgd-bf16"), report["noise"]
 
 
-def test_the_audit_reads_a_programs_precision_from_its_types_not_its_record(
-    tmp_path, monkeypatch
-):
+def test_the_audit_reads_a_programs_precision_from_its_types_not_its_record(tmp_path, monkeypatch):
     # A prover that labels its f32 program "bf16" would buy each snapshot outlier its leaf's
     # largest spread (discrete flips exist only in narrow-float arithmetic). The audit derives
     # the precision from the program it runs; the label is the prover's word and buys nothing.
@@ -199,10 +197,7 @@ def test_the_audit_reads_a_programs_precision_from_its_types_not_its_record(
 
     monkeypatch.setattr(zkdv.passes, "precision", forged)
     run(tmp_path / "proof", 4, interval=1)
-    programs = [
-        r for r in transcript.read_records(tmp_path / "proof")
-        if r["kind"] == "program"
-    ]
+    programs = [r for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "program"]
     assert programs and all(p["body"]["precision"]["narrowest"] == "bf16" for p in programs)
     code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "label")
     noise = out["report"]["noise"]
