@@ -110,6 +110,42 @@ def test_the_torch_seal_runs_on_the_committer_thread_while_training_goes_on(tmp_
     assert transcript.verify(tmp_path / "proof")["steps"] == 2
 
 
+def test_eager_torch_goes_on_while_a_real_package_is_sealed(tmp_path, monkeypatch):
+    """Inductor's compile resets torch's FX tracing metadata, a module global that eager calls
+    edit (``Optimizer.zero_grad`` enters ``torch.fx.traceback.annotate``): with the compile on a
+    thread of this process, one of the two failed now and then with a ``KeyError`` deep inside
+    torch. The seal compiles in a process of its own."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch_mlir")
+    from test_torch import mlp
+    from torch.fx import traceback as fx_traceback
+
+    from zkdv.torch import _lower
+
+    real_seal, done = _lower.seal, threading.Event()
+
+    def seal(lowered: object) -> bytes:
+        try:
+            return real_seal(lowered)
+        finally:
+            done.set()
+
+    proof, train = _torch_run(tmp_path, monkeypatch, seal, steps=1)
+    train()
+    other = torch.optim.SGD(mlp().parameters(), lr=0.1)
+    calls = 0
+    while not done.is_set():
+        with fx_traceback.annotate({"zkdv": calls}):
+            other.zero_grad()
+            time.sleep(0.002)  # as a training step would, in eager torch's annotations
+        calls += 1
+    proof.close()
+    assert calls > 0
+    records = transcript.read_records(tmp_path / "proof")
+    package = (tmp_path / "proof" / records[1]["body"]["production"]["name"]).read_bytes()
+    assert package[:2] == b"PK", "an AOT Inductor package is a zip archive"
+
+
 def test_a_seal_that_fails_fails_the_session_at_the_next_transaction(tmp_path, monkeypatch):
     def failing_seal(lowered: object) -> bytes:
         raise ValueError("zkdv.torch: the attested step cannot be sealed: no compiler")

@@ -1235,23 +1235,47 @@ def seal(lowered: Lowered) -> bytes:
     are specific to the host (``-march=native``), so the one sealed file is committed and is
     what replays it (``torch._inductor.aoti_load_package``) must load. Takes tens of seconds.
 
+    The compile runs in a process of its own (:mod:`zkdv.torch._seal`): the seal runs on the
+    session's committer thread while training goes on, and Inductor's compile and eager torch
+    on the training thread share torch's FX tracing metadata, a module global.
+
     Raises:
         ValueError: the step cannot be compiled.
     """
+    import os
+    import subprocess
+    import sys
     import tempfile
     from pathlib import Path
 
-    try:
-        program = _reshaping_views(lowered.exported)
-        with tempfile.TemporaryDirectory(prefix="zkdv-seal-") as directory:
-            path = Path(directory) / "attested_step.pt2"
-            torch._inductor.aoti_compile_and_package(program, package_path=str(path))
-            return path.read_bytes()
-    except Exception as error:
-        raise ValueError(
-            f"zkdv.torch: the attested step cannot be sealed as an AOT Inductor package: "
-            f"{type(error).__name__}: {error}"
-        ) from error
+    def refused(why: str) -> ValueError:
+        return ValueError(
+            f"zkdv.torch: the attested step cannot be sealed as an AOT Inductor package: {why}"
+        )
+
+    with tempfile.TemporaryDirectory(prefix="zkdv-seal-") as directory:
+        exported = Path(directory) / "attested_step.exported.pt2"
+        path = Path(directory) / "attested_step.pt2"
+        try:
+            torch.export.save(_reshaping_views(lowered.exported), str(exported))
+        except Exception as error:
+            raise refused(f"{type(error).__name__}: {error}") from error
+        # Run by its path, with this process's module path: the child needs torch as this
+        # process found it, not zkdv on its path.
+        child = Path(__file__).with_name("_seal.py")
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        compiled = subprocess.run(
+            [sys.executable, str(child), str(exported), str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=environment,
+        )
+        if compiled.returncode != 0 or not path.is_file():
+            lines = [line for line in compiled.stderr.splitlines() if line.strip()]
+            last = lines[-1] if lines else f"the compiler exited with {compiled.returncode}"
+            raise refused(last)
+        return path.read_bytes()
 
 
 def _reshaping_views(exported: Any) -> Any:
