@@ -1,8 +1,8 @@
 //! The audit's comparisons, each through the protocol's tolerance rule
 //! ([`Tolerance::compare`], or [`noise::compare_state`] where outliers are
-//! admitted): a step's replayed update sketches against the retained ones, the replayed state against the next retained snapshot,
-//! and the attested program at the audit's coordinates against the
-//! replay's values there. Each names its first difference as a
+//! admitted): a step's replayed update sketches against the retained ones,
+//! the replayed state against the next retained snapshot, and the attested
+//! program at the audit's coordinates against the replay's values there. Each names its first difference as a
 //! [`Failure`].
 
 use zkdv_hashing::DType;

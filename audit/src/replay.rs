@@ -80,11 +80,13 @@ pub(crate) struct Programs {
 impl Programs {
     /// Whether program record `seq`'s replay program computes in a float
     /// narrower than `f32` ([`noise::flips_possible`]), where an outlier of
-    /// a snapshot comparison may be a discrete flip. Derived from the
-    /// program's own types ([`Program::precision`]), never from the
-    /// record's `precision` field, which is the prover's word: a prover
-    /// that labelled an `f32` program `bf16` would otherwise buy every
-    /// outlier its leaf's largest spread.
+    /// a snapshot or update-sketch comparison may be a discrete flip.
+    /// Derived from the program's own types ([`Program::precision`]), never
+    /// from the record's `precision` field, which is the prover's word: a
+    /// prover that labelled an `f32` program `bf16` would otherwise buy
+    /// every outlier its leaf's largest spread. (A prover that writes its
+    /// own program can still give it a narrow op; the report says
+    /// `noise.narrow`, and `--program` binds the programs to the client's.)
     pub(crate) fn flips(&mut self, t: &Transcript, seq: u64) -> Result<bool, AuditError> {
         if let Some(&flips) = self.flips.get(&seq) {
             return Ok(flips);
