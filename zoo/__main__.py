@@ -1,7 +1,8 @@
 """The zoo runner: ``python -m zoo [--ci] [--only NAME...] [--steps N]`` (``scripts/zoo``).
 
-Runs every selected entry twice, each run in its own subprocess with a timeout: honest
-(it must close cleanly) and, when the honest run closed, tampered (it must be poisoned).
+Runs every selected entry honest (it must close cleanly) and, when the honest run closed,
+once with each of its framework's tampers (each must be poisoned), every run in its own
+subprocess with a timeout.
 Prints the table; a run of the whole zoo (no ``--ci``, no ``--only``) also writes it to
 ``docs/zoo.md``, as does ``--write PATH``.
 """
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from zoo.entries import BY_NAME, ENTRIES, Entry
-from zoo.harness import RunOutcome
+from zoo.harness import TAMPERS, Mode, RunOutcome
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,7 +99,8 @@ class Row:
 
     entry: Entry
     honest: RunOutcome
-    tampered: RunOutcome | None
+    tampered: dict[Mode, RunOutcome]
+    """The tampered runs, by tamper (none when the honest run did not close)."""
     steps: int
     audit: str | None = None
 
@@ -160,15 +162,17 @@ def _diagnostic(stderr: str) -> str:
 def run_entry(
     entry: Entry, steps: int, work: Path, timeout: float, seal: bool, audit: bool = False
 ) -> Row:
-    """The honest run, then the tampered one if the honest run closed; with ``audit``, the
-    honest run retains its evidence and ``zkdv audit`` replays every step of it."""
+    """The honest run, then, if it closed, one run per tamper of the entry's framework; with
+    ``audit``, the honest run retains its evidence and ``zkdv audit`` replays every step of
+    it."""
     honest = run_once(entry, "honest", steps, work, timeout, seal and entry.seal, retain=audit)
-    tampered = None
+    tampered: dict[Mode, RunOutcome] = {}
     audited = None
     if honest.status == "closed":
         if audit:
             audited = audit_run(work / f"{entry.name}-honest", timeout)
-        tampered = run_once(entry, "tampered", steps, work, timeout, seal=False)
+        for mode in TAMPERS[entry.framework]:
+            tampered[mode] = run_once(entry, mode, steps, work, timeout, seal=False)
     return Row(entry, honest, tampered, steps, audited)
 
 
@@ -231,18 +235,43 @@ def _outliers(outcome: RunOutcome) -> str:
 
 
 def caught(row: Row) -> str:
-    """``yes``, ``no`` (with how the tampered run ended) or ``n.a.``."""
-    if row.tampered is None:
+    """Per tamper, what it changed and ``yes`` or ``no`` (with how the run ended); ``n.a.``
+    without tampered runs."""
+    if not row.tampered:
         return "n.a."
-    if row.tampered.status == "poisoned":
+    return "; ".join(f"{run.tamper}: {_caught(run)}" for run in row.tampered.values())
+
+
+def _caught(run: RunOutcome) -> str:
+    if run.status == "poisoned":
         return "yes"
-    if row.tampered.status == "closed":
-        tampered = row.tampered
-        return (
-            f"no (closed cleanly; worst margin {_number(tampered.worst_margin)}"
-            f"{_outliers(tampered)})"
-        )
-    return f"no: error: {row.tampered.message}"
+    if run.status == "closed":
+        return f"no (closed cleanly; worst margin {_number(run.worst_margin)}{_outliers(run)})"
+    return f"no: error: {run.message}"
+
+
+def green(row: Row) -> bool:
+    """Whether the entry passed honestly and every tamper was caught."""
+    return (
+        row.honest.status == "closed"
+        and bool(row.tampered)
+        and all(run.status == "poisoned" for run in row.tampered.values())
+    )
+
+
+def summary(rows: list[Row]) -> str:
+    """How many entries are green (:func:`green`), in f32 and in narrower compute dtypes, and
+    how many honest runs raised a false alarm."""
+    parts = []
+    for label, narrow in (("f32", False), ("bf16/f16", True)):
+        group = [row for row in rows if (row.entry.precision != "f32") == narrow]
+        if group:
+            parts.append(f"{sum(map(green, group))} of {len(group)} in {label}")
+    alarms = sum(row.honest.status == "poisoned" for row in rows)
+    return (
+        f"Honest pass and every tamper caught: {'; '.join(parts)}. "
+        f"False alarms: {alarms} of {len(rows)} honest runs."
+    )
 
 
 def _number(value: float | None, digits: int = 3) -> str:
@@ -254,13 +283,14 @@ def _number(value: float | None, digits: int = 3) -> str:
 def table(rows: list[Row]) -> str:
     """The markdown table of ``rows``."""
     lines = [
-        "| entry | framework | precision | honest | worst honest margin | tamper caught "
+        "| entry | framework | precision | honest | worst honest margin | tampers caught "
         "| s/step | first step s | close s | recipe |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     audited = any(row.audit is not None for row in rows)
     if audited:
-        lines[0] = lines[0].replace(" | tamper caught ", " | audit of every step | tamper caught ")
+        caught_column = " | tampers caught "
+        lines[0] = lines[0].replace(caught_column, " | audit of every step" + caught_column)
         lines[1] += " --- |"
     for row in rows:
         honest = row.honest
@@ -288,7 +318,7 @@ def page(rows: list[Row], steps: int, seconds: float, planned: int | None = None
     progress = "" if planned is None else f" (run in progress: {len(rows)} of {planned})"
     return (
         INTRO + f"\n## Results\n\n{steps} steps per run; {len(rows)} entries in {seconds / 60:.1f} "
-        f"minutes{progress}; {_versions()}.\n\n" + table(rows) + "\n"
+        f"minutes{progress}; {_versions()}. {summary(rows)}\n\n" + table(rows) + "\n"
     )
 
 
@@ -351,7 +381,7 @@ def main() -> None:
             rows.append(row)
             audit = f"; audit: {row.audit}" if row.audit is not None else ""
             print(
-                f"{entry.name}: {verdict(row)}{audit}; tamper caught: {caught(row)} "
+                f"{entry.name}: {verdict(row)}{audit}; tampers caught: {caught(row)} "
                 f"({time.perf_counter() - began:.0f} s)",
                 file=sys.stderr,
                 flush=True,
@@ -363,6 +393,7 @@ def main() -> None:
                     target.write_text(partial)
     seconds = time.perf_counter() - start
     print(table(rows))
+    print(f"\n{summary(rows)}")
     print(f"\n{len(rows)} entries in {seconds:.0f} s", file=sys.stderr)
     for target in targets:
         target.write_text(page(rows, steps, seconds))

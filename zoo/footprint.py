@@ -1,7 +1,9 @@
-"""How large a torch entry's tamper is against its honest noise: ``python -m zoo.footprint NAME``.
+"""How large a torch entry's gradient tamper is against its honest noise: ``python -m
+zoo.footprint NAME``.
 
 A tamper that a state check does not catch is either below what its checks can see or a gap
-in them. This tool tells the two apart for a torch entry. It runs the entry twice in
+in them. This tool tells the two apart for a torch entry's gradient tamper (one parameter's
+gradient x1.001 at the last step, :data:`zoo.harness.Mode`). It runs the entry twice in
 subprocesses, honest and tampered, with every step's state check measuring its perturbation
 ensemble's spread, and keeps every state check's optimizer-state values: committed by
 production, recomputed by the replay, and the spread. The two runs are the same up to the
@@ -144,14 +146,14 @@ def main() -> None:
         return
     runs = {}
     with tempfile.TemporaryDirectory() as directory:
-        for mode in ("honest", "tampered"):
+        for mode in ("honest", "gradient"):
             out = Path(directory) / f"{mode}.pkl"
             command = [sys.executable, "-m", "zoo.footprint", args.name, "--steps"]
             command += [str(args.steps), "--dump", mode, str(out)]
             subprocess.run(command, check=True)
             runs[mode] = pickle.loads(out.read_bytes())
-    leaves, bias = measure(runs["honest"], runs["tampered"])
-    statuses = f"honest run {runs['honest']['status']}, tampered {runs['tampered']['status']}"
+    leaves, bias = measure(runs["honest"], runs["gradient"])
+    statuses = f"honest run {runs['honest']['status']}, tampered {runs['gradient']['status']}"
     print(f"{args.name}: {statuses}")
     print("optimizer-state leaves the tamper moved at the last step (noise units):")
     print("  leaf  values  footprint  honest noise (rms)  footprint / noise")

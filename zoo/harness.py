@@ -3,8 +3,8 @@
 An entry builds a *recipe* (the model, optimizer, schedule and data its community's loop
 uses) and hands it to :func:`run_torch` or :func:`run_jax`, which train it under a ZKDV
 session with every step checked, time each step and report a :class:`RunOutcome`. The run
-is either ``honest`` or ``tampered``; the tampered run changes what production does in a way
-the attested step does not, so a sound session must end poisoned.
+is either ``honest`` or one of the entry's tampers (:data:`TAMPERS`): production does
+something the attested step does not, so a sound session must end poisoned.
 """
 
 from __future__ import annotations
@@ -14,14 +14,53 @@ import math
 import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import zkdv
 
-Mode = Literal["honest", "tampered"]
+Mode = Literal["honest", "update", "gradient", "state"]
+"""How a run goes: ``honest``, or with one tamper at its last step.
+
+- ``update``: production's update of one parameter is scaled by ``1 + r`` (:func:`update_size`):
+  torch rewrites the parameter after ``optimizer.step()``, JAX changes the production
+  program's output (an execution fault) before it is committed;
+- ``gradient`` (torch): a hook scales one parameter's gradient by 1.001 on production's
+  backward pass;
+- ``state`` (JAX): one parameter coordinate is increased by 0.01 between the last two steps,
+  outside the attested step.
+"""
+
+TAMPERS: dict[str, tuple[Mode, ...]] = {"torch": ("update", "gradient"), "jax": ("update", "state")}
+"""The tampered runs of each framework's entries."""
+
+THRESHOLDS = {"f32": 1e-3, "f16": 1e-2, "bf16": 1e-1}
+"""Per compute dtype, the smallest relative error of a miscompiled update that every session
+of the protocol's fault table caught with every step checked (``docs/soundness.md``, "Faults
+caught"): below it an update is within the dtype's honest noise. The update tamper has this
+size, so the zoo tests that documented threshold on real models."""
+
+GRADIENT_SCALE = 1.001
+"""The gradient tamper's factor, whatever the compute dtype."""
+
+
+def update_size(precision: str) -> float:
+    """The update tamper's relative size ``r`` for an entry computing in ``precision``
+    (``"f32"``, ``"bf16 autocast"``, ``"f16 dtype"``, ...)."""
+    return THRESHOLDS[precision.split()[0]]
+
+
+def describe(mode: Mode, size: float) -> str:
+    """What a tampered run changes, as the table says it (``size``: :func:`update_size`)."""
+    return {
+        "honest": "",
+        "update": f"update x{1 + size:g}",
+        "gradient": f"gradient x{GRADIENT_SCALE:g}",
+        "state": "state +0.01",
+    }[mode]
+
 
 EVERY_STEP = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
 
@@ -40,7 +79,7 @@ class RunOutcome:
         checks: How many checks completed.
         worst_margin: The largest :meth:`zkdv.CheckResult.margin` over those checks (``None``
             without checks).
-        tamper: What the tampered run changed (empty for an honest run).
+        tamper: What the tampered run changed (:func:`describe`; empty for an honest run).
         outliers: Values its state checks admitted as outliers
             (:attr:`zkdv.CheckResult.outliers`), over every check.
     """
@@ -136,7 +175,7 @@ class TorchRecipe:
         batches: The batches of each step: every batch is a tuple of ``accumulation``
             micro-batches (pytrees of tensors).
         loss: ``loss(forward, micro_batch) -> scalar``; ``forward`` calls the model.
-        tamper_parameter: The parameter whose gradient the tampered run scales.
+        tamper_parameter: The parameter whose update or gradient the tampered runs scale.
         scheduler: A learning-rate scheduler stepped after every optimizer step, or ``None``.
         clip: The ``clip_grad_norm_`` bound, or ``None`` for no clipping.
         autocast: The ``torch.autocast`` dtype of the forward pass, or ``None``.
@@ -150,9 +189,6 @@ class TorchRecipe:
     scheduler: Any = None
     clip: float | None = None
     autocast: Any = None
-
-
-TORCH_TAMPER = "production's gradient of one parameter x1.001 (hook) at the last step"
 
 
 def torch_step(
@@ -188,15 +224,18 @@ def run_torch(
     mode: Mode,
     directory: Path,
     *,
+    size: float = THRESHOLDS["f32"],
     seal: bool = True,
     tamper_rank: int | None = None,
 ) -> RunOutcome:
     """Train ``make()``'s recipe under a ``zkdv.torch`` session with every step checked.
 
-    The tampered run registers, for the last step only, a hook that scales the gradient of
-    ``recipe.tamper_parameter`` by 1.001 on production's backward pass: production applies a
-    slightly wrong update that the attested step does not compute. Under DDP only
-    ``tamper_rank`` tampers. ``seal=False`` skips sealing the AOT Inductor package.
+    A tampered run changes production's last step on ``recipe.tamper_parameter`` (:data:`Mode`):
+    the ``update`` tamper rewrites the parameter after the optimizer step so that its update
+    is ``1 + size`` times what production computed, the ``gradient`` tamper registers a hook
+    that scales its gradient on the backward pass. Either way production applies an update
+    that the attested step does not compute. Under DDP only ``tamper_rank`` tampers.
+    ``seal=False`` skips sealing the AOT Inductor package.
     """
     import torch
 
@@ -215,26 +254,55 @@ def run_torch(
         torch_step(recipe, model, optimizer, batch, forward, proof.backward)
 
     seconds: list[float] = []
-    tampering = mode == "tampered"
 
     def loop() -> None:
         last = len(recipe.batches) - 1
         for step, batch in enumerate(recipe.batches):
             start = time.perf_counter()
-            hook = None
-            with proof.transaction(batch=batch):
-                if tampering and step == last and tamper_rank in (None, _rank()):
-                    hook = recipe.tamper_parameter.register_hook(lambda g: g * 1.001)
+            tampering = step == last and tamper_rank in (None, _rank())
+            tamper: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+            if tampering and mode == "gradient":
+                tamper = _scaled_gradient(recipe.tamper_parameter, GRADIENT_SCALE)
+            elif tampering and mode == "update":
+                tamper = _scaled_update(recipe.tamper_parameter, size)
+            # The tamper's block closes first: the transaction commits what it left.
+            with proof.transaction(batch=batch), tamper:
                 torch_step(
                     recipe, recipe.model, recipe.optimizer, batch, recipe.model, proof.backward
                 )
-                if hook is not None:
-                    hook.remove()
             if recipe.scheduler is not None:
                 recipe.scheduler.step()
             seconds.append(time.perf_counter() - start)
 
-    return outcome_of(proof, seconds, loop, TORCH_TAMPER if tampering else "")
+    return outcome_of(proof, seconds, loop, describe(mode, size))
+
+
+@contextlib.contextmanager
+def _scaled_gradient(parameter: Any, factor: float) -> Iterator[None]:
+    """Production's gradient of ``parameter`` times ``factor`` on the backward passes run
+    inside the block."""
+    hook = parameter.register_hook(lambda gradient: gradient * factor)
+    try:
+        yield
+    finally:
+        hook.remove()
+
+
+@contextlib.contextmanager
+def _scaled_update(parameter: Any, size: float) -> Iterator[None]:
+    """Production's update of ``parameter`` over the block times ``1 + size``: the parameter
+    is rewritten in place to ``before + (after - before) * (1 + size)``. A tamper that changes
+    nothing (an update of exactly 0, as at a learning rate of 0) is an error, not a run
+    whose tamper went uncaught."""
+    import torch
+
+    before = parameter.detach().clone()
+    yield
+    with torch.no_grad():
+        honest = parameter.detach().clone()
+        parameter.copy_(before + (honest - before) * (1 + size))
+        if torch.equal(parameter, honest):
+            raise RuntimeError("the update tamper changed nothing: the update is 0")
 
 
 def _rank() -> int | None:
@@ -266,9 +334,6 @@ class JaxRecipe:
     place: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None
 
 
-JAX_TAMPER = "one parameter coordinate +0.01 between the last two steps"
-
-
 def tamper_params(params: Any) -> Any:
     """``params`` with the first coordinate of its first leaf increased by 0.01, edited on
     the host and put back with the leaf's own sharding (an eager ``.at[]`` on an array
@@ -288,18 +353,20 @@ def run_jax(
     make: Callable[[Any], JaxRecipe],
     mode: Mode,
     directory: Path,
+    size: float = THRESHOLDS["f32"],
 ) -> RunOutcome:
     """Train ``make(proof)``'s recipe under ``proof.jit`` with every step checked.
 
-    The tampered run edits one parameter coordinate between the last two steps, outside the
-    attested step.
+    A tampered run changes the last step (:data:`Mode`): the ``state`` tamper edits one
+    parameter coordinate before it, outside the attested step; the ``update`` tamper scales
+    the production program's update of the first parameter leaf by ``1 + size`` before the
+    session commits it.
     """
     import jax
 
     proof = zkdv.jax.ZKDV(directory, EVERY_STEP, retain=retained())
     proof.start(rolling_window=2, probe_ratio=0.25)
     seconds: list[float] = []
-    tampering = mode == "tampered"
 
     def loop() -> None:
         recipe = make(proof)
@@ -307,8 +374,10 @@ def run_jax(
         state = recipe.state
         last = len(recipe.batches) - 1
         for i, batch in enumerate(recipe.batches):
-            if tampering and i == last:
+            if i == last and mode == "state":
                 state = state.replace(params=tamper_params(state.params))
+            if i == last and mode == "update":
+                proof._fault_hook = _scaled_update_fault(state.params, i, size)
             if recipe.place is not None:
                 batch = recipe.place(batch)
             start = time.perf_counter()
@@ -317,4 +386,30 @@ def run_jax(
             jax.block_until_ready(state)
             seconds.append(time.perf_counter() - start)
 
-    return outcome_of(proof, seconds, loop, JAX_TAMPER if tampering else "")
+    return outcome_of(proof, seconds, loop, describe(mode, size))
+
+
+def _scaled_update_fault(params: Any, step: int, size: float) -> Callable[[int, Any], None]:
+    """A fault of the production program at ``step``: the first leaf of ``params`` (the
+    step's pre-state, copied to the host now, before the step donates it) comes out as
+    ``before + (after - before) * (1 + size)``, put back with the output's own sharding. A
+    fault that changes nothing (an update of exactly 0) is an error."""
+    import jax
+    import numpy as np
+
+    before = np.array(jax.tree.leaves(params)[0])
+
+    def fault(index: int, parts: Any) -> None:
+        if index != step:
+            return
+        after = parts["post_params"][0]
+        honest = np.array(after)
+        if honest.shape != before.shape:
+            raise RuntimeError("the update tamper's leaf is not the program's first parameter")
+        wide = before.astype(np.float64)
+        tampered = (wide + (honest.astype(np.float64) - wide) * (1 + size)).astype(honest.dtype)
+        if np.array_equal(tampered, honest):
+            raise RuntimeError("the update tamper changed nothing: the update is 0")
+        parts["post_params"][0] = jax.device_put(tampered, after.sharding)
+
+    return fault

@@ -12,7 +12,7 @@ import importlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from zoo.entries import BY_NAME, Entry
 from zoo.harness import Mode, RunOutcome, first_line
@@ -29,14 +29,15 @@ def run_single(entry: Entry, mode: Mode, steps: int, directory: Path, seal: bool
     from zoo import harness
 
     make = builder(entry)
+    size = harness.update_size(entry.precision)
     if entry.framework == "torch":
-        return harness.run_torch(lambda: make(steps), mode, directory, seal=seal)
-    return harness.run_jax(lambda proof: make(proof, steps), mode, directory)
+        return harness.run_torch(lambda: make(steps), mode, directory, size=size, seal=seal)
+    return harness.run_jax(lambda proof: make(proof, steps), mode, directory, size)
 
 
 def _rank(rank: int, entry_name: str, mode: Mode, steps: int, directory: str) -> None:
     """One DDP rank: the entry's recipe with its model wrapped in ``DistributedDataParallel``
-    and every rank on its own data; rank 1 tampers in the tampered run."""
+    and every rank on its own data; rank 1 tampers in a tampered run."""
     import torch
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel
@@ -62,7 +63,12 @@ def _rank(rank: int, entry_name: str, mode: Mode, steps: int, directory: str) ->
 
     try:
         outcome = harness.run_torch(
-            ddp_recipe, mode, Path(directory) / f"rank{rank}", seal=False, tamper_rank=1
+            ddp_recipe,
+            mode,
+            Path(directory) / f"rank{rank}",
+            size=harness.update_size(entry.precision),
+            seal=False,
+            tamper_rank=1,
         )
     except Exception as error:  # reported like any other run's error
         outcome = RunOutcome(status="error", message=first_line(error))
@@ -101,7 +107,7 @@ def run_ddp(entry: Entry, mode: Mode, steps: int, directory: Path) -> RunOutcome
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("name", choices=sorted(BY_NAME))
-    parser.add_argument("mode", choices=["honest", "tampered"])
+    parser.add_argument("mode", choices=get_args(Mode))
     parser.add_argument("steps", type=int)
     parser.add_argument("directory", type=Path)
     parser.add_argument("out", type=Path)

@@ -2,9 +2,10 @@
 the way their users write the loop, each with every step checked, run through the zoo's own
 runner (a subprocess per run).
 
-The honest run must close without a false alarm, with every check inside its tolerance; the
-tampered run (a gradient scaled by 1.001 on production's last backward pass, or a parameter
-edited between steps) must be poisoned.
+The honest run must close without a false alarm, with every check inside its tolerance; each
+tampered run must be poisoned: production's last update of one parameter scaled by the compute
+dtype's documented threshold (both frontends), a gradient scaled by 1.001 on production's last
+backward pass (torch), a parameter edited between steps (JAX).
 """
 
 import sys
@@ -22,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from zoo import __main__ as runner  # noqa: E402
 from zoo.entries import BY_NAME  # noqa: E402
+from zoo.harness import TAMPERS  # noqa: E402
 
 STEPS = 3
 
@@ -37,9 +39,12 @@ def test_a_zoo_entry_passes_honestly_and_catches_its_tamper(tmp_path, name):
     assert len(honest.step_seconds) == STEPS
     assert honest.checks == 2 * STEPS
     assert honest.worst_margin is not None and honest.worst_margin < 1.0
-    assert row.tampered is not None
-    assert row.tampered.status == "poisoned", (row.tampered.status, row.tampered.message)
-    assert runner.caught(row) == "yes"
+    assert set(row.tampered) == set(TAMPERS[entry.framework])
+    for mode, run in row.tampered.items():
+        assert run.status == "poisoned", (mode, run.status, run.message)
+    assert runner.green(row)
+    assert runner.caught(row) == "; ".join(f"{run.tamper}: yes" for run in row.tampered.values())
+    assert "update x1.001: yes" in runner.caught(row)
     assert name in runner.table([row])
 
 
@@ -66,3 +71,56 @@ def test_the_footprint_of_a_tamper_is_measured_in_noise_units():
     assert [leaf.index for leaf in leaves] == [0]
     assert abs(leaves[0].footprint - 0.1) < 1e-6 and abs(leaves[0].noise - 0.25) < 1e-6
     assert abs(bias - 0.125) < 1e-6
+
+
+def test_the_torch_update_tamper_scales_the_update_and_refuses_to_change_nothing():
+    import torch
+
+    from zoo.harness import _scaled_update
+
+    parameter = torch.nn.Parameter(torch.ones(3))
+    with _scaled_update(parameter, 0.1), torch.no_grad():
+        parameter.sub_(torch.tensor([1.0, 2.0, 0.0]))
+    assert torch.allclose(parameter.detach(), torch.tensor([1 - 1.1, 1 - 2.2, 1.0]))
+    with pytest.raises(RuntimeError, match="changed nothing"), _scaled_update(parameter, 0.1):
+        pass
+
+
+def test_the_jax_update_fault_scales_the_first_leaf_at_its_step_only():
+    import jax.numpy as jnp
+    import numpy as np
+
+    from zoo.harness import _scaled_update_fault
+
+    fault = _scaled_update_fault({"a": jnp.ones(2), "b": jnp.zeros(1)}, 3, 0.1)
+    parts = {"post_params": [jnp.array([2.0, 1.0]), jnp.ones(1)]}
+    fault(2, parts)
+    assert np.array_equal(parts["post_params"][0], [2.0, 1.0])
+    fault(3, parts)
+    np.testing.assert_allclose(parts["post_params"][0], [2.1, 1.0], rtol=1e-6)
+    assert np.array_equal(parts["post_params"][1], [1.0])
+    with pytest.raises(RuntimeError, match="changed nothing"):
+        fault(3, {"post_params": [jnp.ones(2)]})
+
+
+def test_an_entry_is_green_only_when_it_passes_honestly_and_every_tamper_is_caught():
+    from zoo.harness import RunOutcome
+
+    def row(name, honest, *tampers):
+        runs = {mode: RunOutcome(status=s, tamper=mode) for mode, s in tampers}
+        return runner.Row(BY_NAME[name], RunOutcome(status=honest), runs, STEPS)
+
+    rows = [
+        row("gpt2", "closed", ("update", "poisoned"), ("gradient", "poisoned")),
+        row("llama", "closed", ("update", "poisoned"), ("gradient", "closed")),
+        row("qwen2", "poisoned"),
+        row("gpt2-bf16", "closed", ("update", "poisoned"), ("gradient", "poisoned")),
+        row("llama-bf16", "error"),
+    ]
+    assert [runner.green(r) for r in rows] == [True, False, False, True, False]
+    assert runner.caught(rows[1]) == "update: yes; gradient: no (closed cleanly; worst margin -)"
+    assert runner.caught(rows[2]) == "n.a."
+    assert runner.summary(rows) == (
+        "Honest pass and every tamper caught: 1 of 3 in f32; 1 of 2 in bf16/f16. "
+        "False alarms: 1 of 5 honest runs."
+    )
