@@ -153,15 +153,25 @@ pub(crate) fn snapshot(
             outliers.push(pair);
         }
         let in_leaf = (outliers.len() - first_of_leaf) as u64;
-        let leaf_values = if float { a.len().min(b.len()) as u64 } else { 0 };
+        let leaf_values = if float {
+            a.len().min(b.len()) as u64
+        } else {
+            0
+        };
         if in_leaf > outlier_allowance(leaf_values) {
             let first = outliers.swap_remove(first_of_leaf);
-            return (Some(too_many(first, in_leaf, leaf_values, "this leaf's ")), 0);
+            return (
+                Some(too_many(first, in_leaf, leaf_values, "this leaf's ")),
+                0,
+            );
         }
     }
     if outliers.len() as u64 > outlier_allowance(values) {
         let count = outliers.len() as u64;
-        return (Some(too_many(outliers.swap_remove(0), count, values, "")), 0);
+        return (
+            Some(too_many(outliers.swap_remove(0), count, values, "")),
+            0,
+        );
     }
     (None, outliers.len() as u64)
 }
