@@ -34,17 +34,31 @@ The zoo trains the models people actually train, built from their libraries' own
 with the loops their communities write: learning-rate warmup from 0, gradient clipping,
 gradient accumulation, autocast, optax chains, BatchNorm statistics, dropout keys, data
 parallelism. Data are synthetic and drawn in the process; nothing is downloaded. Every entry
-runs twice with every step checked (`SamplingPolicy.DEBUGCheckEvery(1)`), each run in a
+runs three times with every step checked (`SamplingPolicy.DEBUGCheckEvery(1)`), each run in a
 subprocess of its own:
 
 - **honest**: the loop as written. It must close cleanly; a `ZKDVPoisonedError` here is a
   false alarm, any other exception an error (the first line of its message is shown);
-- **tampered** (only after an honest pass): production does something the attested step does
-  not. Torch: a hook scales one parameter's gradient by 1.001 on the last step's backward
-  pass (under DDP on rank 1 only). JAX: one parameter coordinate is increased by 0.01 between
-  the last two steps. The session must end poisoned.
+- **tampered**, twice (only after an honest pass): production does something the attested
+  step does not, at the last step, and the session must end poisoned. Under DDP only rank 1
+  tampers.
+  - **update x(1+r)**, both frontends: production's update of one parameter (torch: the
+    first weight of the model, or the recipe's choice; JAX: the first parameter leaf) is
+    scaled by `1 + r`, where `r` is the protocol's documented detection threshold for a
+    miscompiled update in the entry's compute dtype (`docs/soundness.md`, "Faults caught":
+    0.1% in f32, 1% in f16, 10% in bf16). Torch rewrites the parameter after
+    `optimizer.step()`; JAX changes the production program's output before it is committed
+    (an execution fault). This tests the documented threshold on real models;
+  - **gradient x1.001** (torch): a hook scales that parameter's gradient by 1.001 on the
+    backward pass, in every dtype. An optimizer step dilutes a gradient's error (AdamW
+    normalizes it away, momentum averages it), so this is the subtler of the two;
+  - **state +0.01** (JAX): one parameter coordinate is increased by 0.01 between the last two
+    steps, outside the attested step. (Torch compares each step's state with what the last
+    one left bit for bit, in process, whatever the model.)
 
-Columns: the worst honest margin is the largest `CheckResult.margin()` (|difference| /
+Above the table, the count of entries that passed honestly and caught their update tamper,
+and of those that caught every tamper, in f32 and in narrower dtypes. Columns: the worst
+honest margin is the largest `CheckResult.margin()` (|difference| /
 allowed) over the honest run's checks, followed by the number of values its state checks
 admitted as outliers when there were any (discrete flips, `docs/protocol.md` §8a); seconds
 per step is the median over the steps after the first, whose time (lowering, the Rust
@@ -65,9 +79,10 @@ Rerun with `scripts/zoo` (all entries, rewrites this page), `scripts/zoo --only 
 adds a column: `zkdv audit --fraction 1` of it, with the worst snapshot's noise and the drift
 per snapshot (`docs/protocol.md` section 8a; an honest run must pass).
 
-## When a tamper is not caught
+## When the gradient tamper is not caught
 
-`python -m zoo.footprint NAME` measures a torch entry's tamper against its own honest noise:
+`python -m zoo.footprint NAME` measures a torch entry's gradient tamper against its own
+honest noise:
 it runs the entry honest and tampered with every state check's ensemble spread measured, and
 compares, in noise units (`d / max(ulp, spread)`), the tamper's footprint on the optimizer
 state (tampered minus honest committed values at the last step, where the replay is the
@@ -89,7 +104,16 @@ update is 10% (`docs/soundness.md`, "Faults caught"); the f32 entries catch the 
 because f32 noise is 2^16 times smaller, except efficientnet-b0: on four 32x32 images its
 deep stack of BatchNorms (a few values per channel in the last stages) amplifies f32
 rounding until its perturbation ensemble moves the first convolution's gradient by about 1%,
-and the tamper's 0.1% is again below the honest noise there.
+and the tamper's 0.1% is again below the honest noise there. The update tamper, which
+scales what the optimizer step applies rather than what it reads, is caught in all three.
+
+A larger gradient tamper is not much easier to see: with the gradient scaled by 1.1 (100
+times the tamper above) at the last step, gpt2-bf16 and llama-bf16 still closed cleanly
+(worst margins 0.67 and 0.93), while their updates scaled by 1.1 were caught (margins 2.2
+and 34). One step's gradient enters AdamW's moments with weights `1 - beta1` and
+`1 - beta2` (0.1 and 0.001), and the update, their ratio `m / sqrt(v)`, moves less still
+where the two shifts cancel: a 10% scaled gradient moves the state by about 1%, inside
+bf16's noise.
 """
 
 
@@ -250,26 +274,37 @@ def _caught(run: RunOutcome) -> str:
     return f"no: error: {run.message}"
 
 
-def green(row: Row) -> bool:
-    """Whether the entry passed honestly and every tamper was caught."""
+def green(row: Row, modes: tuple[Mode, ...] | None = None) -> bool:
+    """Whether the entry passed honestly and the tampers ``modes`` (all of its own by
+    default; those it does not run are ignored) were caught."""
+    runs = [run for mode, run in row.tampered.items() if modes is None or mode in modes]
     return (
         row.honest.status == "closed"
-        and bool(row.tampered)
-        and all(run.status == "poisoned" for run in row.tampered.values())
+        and bool(runs)
+        and all(run.status == "poisoned" for run in runs)
     )
 
 
 def summary(rows: list[Row]) -> str:
-    """How many entries are green (:func:`green`), in f32 and in narrower compute dtypes, and
-    how many honest runs raised a false alarm."""
-    parts = []
-    for label, narrow in (("f32", False), ("bf16/f16", True)):
-        group = [row for row in rows if (row.entry.precision != "f32") == narrow]
-        if group:
-            parts.append(f"{sum(map(green, group))} of {len(group)} in {label}")
+    """How many entries are green (:func:`green`) with the update tamper and with every
+    tamper, in f32 and in narrower compute dtypes, and how many honest runs raised a false
+    alarm."""
+    groups = [
+        (label, [row for row in rows if (row.entry.precision != "f32") == narrow])
+        for label, narrow in (("f32", False), ("bf16/f16", True))
+    ]
+    groups = [(label, group) for label, group in groups if group]
+
+    def count(modes: tuple[Mode, ...] | None) -> str:
+        return ", ".join(
+            f"{sum(green(row, modes) for row in group)} of {len(group)} in {label}"
+            for label, group in groups
+        )
+
     alarms = sum(row.honest.status == "poisoned" for row in rows)
     return (
-        f"Honest pass and every tamper caught: {'; '.join(parts)}. "
+        f"Honest pass and the update tamper caught: {count(('update',))}; "
+        f"and every tamper caught: {count(None)}. "
         f"False alarms: {alarms} of {len(rows)} honest runs."
     )
 

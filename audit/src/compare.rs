@@ -7,7 +7,9 @@
 
 use zkdv_hashing::DType;
 use zkdv_protocol::evidence::Bundle;
-use zkdv_protocol::noise::{self, outlier_allowance, outlier_cap, ulp, Residuals};
+use zkdv_protocol::noise::{
+    self, leaf_outlier_allowance, outlier_allowance, outlier_cap, ulp, Residuals,
+};
 use zkdv_protocol::{AuditChallenge, Outcome, Tolerance, ToleranceError};
 use zkdv_runtime::{Program, Tensor};
 
@@ -97,8 +99,9 @@ pub(crate) struct StateValues<'a> {
 
 /// The state replayed through step `step` against the tensors of the
 /// retained snapshot of step `step + 1`, pair by pair: each within the
-/// tolerance, except at most [`outlier_allowance`] float outliers in each
-/// leaf and over all of them, each within its [`outlier_cap`] (a change of sign of its replayed update, or
+/// tolerance, except at most [`outlier_allowance`] float outliers, at most
+/// [`leaf_outlier_allowance`] of them in any one leaf, each within its
+/// [`outlier_cap`] (a change of sign of its replayed update, or
 /// in a narrow-float program, a flip as large as its leaf's spread shows). Returns the failure, if
 /// any, and the outliers accepted.
 pub(crate) fn snapshot(
@@ -158,32 +161,31 @@ pub(crate) fn snapshot(
         } else {
             0
         };
-        if in_leaf > outlier_allowance(leaf_values) {
+        let allowed = leaf_outlier_allowance(leaf_values);
+        if in_leaf > allowed {
             let first = outliers.swap_remove(first_of_leaf);
-            return (
-                Some(too_many(first, in_leaf, leaf_values, "this leaf's ")),
-                0,
-            );
+            let of = format!("this leaf's {leaf_values}");
+            return (Some(too_many(first, in_leaf, &of, allowed)), 0);
         }
     }
-    if outliers.len() as u64 > outlier_allowance(values) {
+    let allowed = outlier_allowance(values);
+    if outliers.len() as u64 > allowed {
         let count = outliers.len() as u64;
+        let first = outliers.swap_remove(0);
         return (
-            Some(too_many(outliers.swap_remove(0), count, values, "")),
+            Some(too_many(first, count, &values.to_string(), allowed)),
             0,
         );
     }
     (None, outliers.len() as u64)
 }
 
-/// `first`, the failure of a comparison with `count` outliers among
-/// `values` (`whose`: "this leaf's " or nothing), more than
-/// [`outlier_allowance`] admits.
-fn too_many(mut first: Failure, count: u64, values: u64, whose: &str) -> Failure {
-    let allowed = outlier_allowance(values);
+/// `first`, the failure of a comparison with `count` outliers among `of`
+/// values, more than the `allowed` that its allowance admits.
+fn too_many(mut first: Failure, count: u64, of: &str, allowed: u64) -> Failure {
     first.what = format!(
-        "{} ({count} of {whose}{values} values outside the tolerance, at most {allowed} \
-         allowed as outliers)",
+        "{} ({count} of {of} values outside the tolerance, at most {allowed} allowed as \
+         outliers)",
         first.what
     );
     first
@@ -367,7 +369,7 @@ mod tests {
         assert_eq!(failure.kind, FailureKind::Pair);
         assert!(failure
             .what
-            .starts_with("state w[10] at snapshot 5 (3 of this leaf's 20000 values"));
+            .starts_with("state w[10] at snapshot 5 (3 of 20000 values"));
         // One value moved by more than a change of sign of its update: refused
         // alone, with its own bound.
         let mut theirs = mine.clone();
@@ -387,12 +389,12 @@ mod tests {
 
     #[test]
     fn a_snapshot_admits_no_more_outliers_in_one_leaf_than_its_own_share() {
-        // A 4-value leaf beside a 19,996-value one: the state admits two
-        // outliers, the small leaf one (a tampered update of a small leaf
+        // A 4-value leaf beside a 99,996-value one: the state admits ten
+        // outliers, the small leaf two (a tampered update of a small leaf
         // would otherwise pass as the state's allowance of flips).
         let tolerance = Tolerance::fixed(1e-6, 1e-5);
-        let initial = vec![vec![1.0; 4], vec![1.0; 19_996]];
-        let mine = vec![vec![1.001; 4], vec![1.001; 19_996]];
+        let initial = vec![vec![1.0; 4], vec![1.0; 99_996]];
+        let mine = vec![vec![1.001; 4], vec![1.001; 99_996]];
         let dtypes = [DType::F32, DType::F32];
         let compare = |theirs: &[Vec<f64>]| {
             let v = StateValues {
@@ -406,16 +408,19 @@ mod tests {
             snapshot(|l| format!("leaf{l}"), &tolerance, 0, &v)
         };
         let mut theirs = mine.clone();
-        theirs[0][1] = 0.999;
-        theirs[1][5] = 0.999;
-        assert_eq!(compare(&theirs), (None, 2));
-        theirs[1][5] = 1.001;
-        theirs[0][2] = 0.999;
+        for i in [1, 2] {
+            theirs[0][i] = 0.999;
+        }
+        for i in [5, 6, 7] {
+            theirs[1][i] = 0.999;
+        }
+        assert_eq!(compare(&theirs), (None, 5));
+        theirs[0][3] = 0.999;
         let failure = compare(&theirs).0.unwrap();
         assert_eq!(
             failure.what,
-            "state leaf0[1] at snapshot 1 (2 of this leaf's 4 values outside the tolerance, \
-             at most 1 allowed as outliers)"
+            "state leaf0[1] at snapshot 1 (3 of this leaf's 4 values outside the tolerance, \
+             at most 2 allowed as outliers)"
         );
     }
 

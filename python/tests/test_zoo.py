@@ -118,9 +118,11 @@ def test_an_entry_is_green_only_when_it_passes_honestly_and_every_tamper_is_caug
         row("llama-bf16", "error"),
     ]
     assert [runner.green(r) for r in rows] == [True, False, False, True, False]
+    assert [runner.green(r, ("update",)) for r in rows] == [True, True, False, True, False]
     assert runner.caught(rows[1]) == "update: yes; gradient: no (closed cleanly; worst margin -)"
     assert runner.caught(rows[2]) == "n.a."
     assert runner.summary(rows) == (
-        "Honest pass and every tamper caught: 1 of 3 in f32; 1 of 2 in bf16/f16. "
+        "Honest pass and the update tamper caught: 2 of 3 in f32, 1 of 2 in bf16/f16; "
+        "and every tamper caught: 1 of 3 in f32, 1 of 2 in bf16/f16. "
         "False alarms: 1 of 5 honest runs."
     )

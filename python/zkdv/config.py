@@ -139,8 +139,8 @@ class Tolerance:
     ) -> tuple[Outcome, int] | None:
         """A state comparison that admits outliers (``noise::compare_state`` in Rust, the rule
         ``zkdv audit`` applies to snapshots): every pair within the tolerance except at most
-        ``max(1, ceil(1e-4 * floats))`` float pairs, counted in each leaf and over all of
-        them, each within its outlier cap (its bound
+        ``max(1, ceil(1e-4 * floats))`` float pairs, and at most ``max(2, ceil(1e-3 * n))``
+        in a leaf of ``n`` values, each within its outlier cap (its bound
         plus the larger of twice its replayed ``update`` and, with ``flips`` (a program that
         computes in a float narrower than ``f32``), the tolerance's spread factor times the
         largest spread of its leaf). ``groups`` gives each leaf's run of values as
