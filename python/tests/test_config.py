@@ -575,6 +575,33 @@ def test_a_state_check_admits_a_flip_as_large_as_its_leafs_spread_and_records_it
         )
 
 
+def test_a_state_check_admits_no_more_than_a_few_flips_in_one_leaf():
+    """A tampered update of one small leaf moves most of its values, each within its cap in a
+    noisy bf16 leaf: the state's allowance (ten outliers in 100,000 values) must not admit them
+    all, so a leaf holds at most max(2, ceil(1e-3 * its values)) outliers."""
+    from zkdv.session._checker import StateReplay, state_result
+
+    tolerance = zkdv.Tolerance(abs=1e-6, rel=1e-5, spread=32.0, replays=8)
+    small, n = 64, 100_000
+    committed = np.full(n, 0.5)
+    recomputed = committed.copy()
+    spread = np.zeros(n)
+    spread[0] = 0.01  # a noisy leaf: the members moved one of its values by 0.01
+    state = StateReplay(
+        committed,
+        recomputed,
+        groups=[(small, True), (n - small, True)],
+        update=np.zeros(n),
+        flips=True,
+    )
+    recomputed[10:12] += 0.3  # two flips: admitted
+    check = state_result(3, state, tolerance, 0, spread)
+    assert check.passed and check.outliers == 2
+    recomputed[12] += 0.3  # a third value of the leaf moved as far fails the check
+    check = state_result(3, state, tolerance, 0, spread)
+    assert not check.passed and check.position == 10 and check.outliers == 0
+
+
 def test_poisoned_error_from_a_passing_check_is_refused():
     with pytest.raises(ValueError, match="passed"):
         zkdv.ZKDVPoisonedError.from_check(update_check())
