@@ -339,24 +339,37 @@ mod tests {
         bundle
     }
 
+    /// `snapshot` of an f32 program's leaves (`leaf0`, `leaf1`, ...) at
+    /// step `step`, against `mine` replayed from `initial`, without spread.
+    fn compare_f32(
+        step: u64,
+        theirs: &[Vec<f64>],
+        mine: &[Vec<f64>],
+        initial: &[Vec<f64>],
+    ) -> (Option<Failure>, u64) {
+        let dtypes = vec![DType::F32; mine.len()];
+        let v = StateValues {
+            theirs,
+            mine,
+            initial,
+            dtypes: &dtypes,
+            spread: None,
+            flips: false,
+        };
+        snapshot(
+            |l| format!("leaf{l}"),
+            &Tolerance::fixed(1e-6, 1e-5),
+            step,
+            &v,
+        )
+    }
+
     #[test]
     fn a_snapshot_allows_a_few_outliers_each_within_a_change_of_sign_of_its_update() {
-        let tolerance = Tolerance::fixed(1e-6, 1e-5);
         let n = 20_000; // two outliers allowed
         let initial = vec![vec![1.0; n]];
         let mine = vec![vec![1.001; n]]; // every value updated by +0.001
-        let dtypes = [DType::F32];
-        let compare = |theirs: &[Vec<f64>]| {
-            let v = StateValues {
-                theirs,
-                mine: &mine,
-                initial: &initial,
-                dtypes: &dtypes,
-                spread: None,
-                flips: false,
-            };
-            snapshot(|_| "w".to_string(), &tolerance, 4, &v)
-        };
+        let compare = |theirs: &[Vec<f64>]| compare_f32(4, theirs, &mine, &initial);
         // Production's update of two values changed sign: accepted outliers.
         let mut theirs = mine.clone();
         theirs[0][10] = 0.999;
@@ -369,7 +382,7 @@ mod tests {
         assert_eq!(failure.kind, FailureKind::Pair);
         assert!(failure
             .what
-            .starts_with("state w[10] at snapshot 5 (3 of 20000 values"));
+            .starts_with("state leaf0[10] at snapshot 5 (3 of 20000 values"));
         // One value moved by more than a change of sign of its update: refused
         // alone, with its own bound.
         let mut theirs = mine.clone();
@@ -378,7 +391,7 @@ mod tests {
         let failure = failure.unwrap();
         assert_eq!(
             (failure.what.as_str(), outliers),
-            ("state w[7] at snapshot 5", 0)
+            ("state leaf0[7] at snapshot 5", 0)
         );
         assert!((failure.allowed - (1e-6 + 1e-5 * 0.9979)).abs() < 1e-12);
         // A non-finite value is never an outlier.
@@ -392,21 +405,9 @@ mod tests {
         // A 4-value leaf beside a 99,996-value one: the state admits ten
         // outliers, the small leaf two (a tampered update of a small leaf
         // would otherwise pass as the state's allowance of flips).
-        let tolerance = Tolerance::fixed(1e-6, 1e-5);
         let initial = vec![vec![1.0; 4], vec![1.0; 99_996]];
         let mine = vec![vec![1.001; 4], vec![1.001; 99_996]];
-        let dtypes = [DType::F32, DType::F32];
-        let compare = |theirs: &[Vec<f64>]| {
-            let v = StateValues {
-                theirs,
-                mine: &mine,
-                initial: &initial,
-                dtypes: &dtypes,
-                spread: None,
-                flips: false,
-            };
-            snapshot(|l| format!("leaf{l}"), &tolerance, 0, &v)
-        };
+        let compare = |theirs: &[Vec<f64>]| compare_f32(0, theirs, &mine, &initial);
         let mut theirs = mine.clone();
         for i in [1, 2] {
             theirs[0][i] = 0.999;
