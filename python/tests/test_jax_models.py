@@ -143,13 +143,22 @@ def test_a_typed_key_in_the_train_state_sst2_lstm(tmp_path):
     for tokens, labels in token_batches(5):
         state, loss = proved(state, tokens, labels)
         flax_state, flax_loss = plain(flax_state, tokens, labels)
-        np.testing.assert_array_equal(loss, flax_loss)
+        # The rewritten program also returns the commitments, so XLA may fuse the loss's
+        # reduction otherwise than jax.jit does: on an AVX2 CPU they differ by an ulp.
+        np.testing.assert_allclose(loss, flax_loss, rtol=1e-6)
     proof.close()
     assert_every_step_passed(proof, 5)
     # The key comes back typed, with its implementation, and dropout drew the same masks.
     assert state.rng.dtype == flax_state.rng.dtype
     assert jax.random.key_impl(state.rng) == jax.random.key_impl(flax_state.rng)
-    assert_same_tree(state.params, flax_state.params)
+    # Bitwise on the CPUs this was written on; on an AVX2 CPU, XLA compiles the LSTM of the
+    # rewritten program to other roundings (ulps after five steps), so values are compared
+    # within 1e-5 and the key, whose masks must be the same, bitwise.
+    jax.tree.map(
+        lambda x, y: np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-7),
+        state.params,
+        flax_state.params,
+    )
     assert_same_tree(state.rng, flax_state.rng)
 
 

