@@ -84,13 +84,13 @@ per snapshot (`docs/protocol.md` section 8a; an honest run must pass).
 The documented thresholds come from a small MLP whose tampered kernel holds most of its
 parameters, tampered at every step from step 5 on, so the update check's one challenged
 coordinate finds it. In the zoo one parameter is tampered at one step, and it is the state
-check that sees it, whose per-value bound has a term relative to the value, `1e-5 * |x|`.
-An update error `r * |dx|` is therefore visible only when it exceeds about `1e-5 * |x|`,
-that is when `r > 1e-5 * |x| / |dx|`. With AdamW at `lr = 1e-3`, `|dx|` is about `1e-3`:
-`gpt2`'s matrices start at a standard deviation of 0.02 and need `r > 2e-4`, so x1.001 is
-caught; `t5`'s shared embedding starts at a standard deviation of 1 and needs about `r > 1%`,
-so x1.001 is not (derived from the tolerance and the initializations, not measured
-separately).
+check that must see it. Its per-value bound is `1e-6 + 1e-5 * |x|` (plus the ensemble's
+spread term), so an update error `r * |dx|` shows only where it exceeds that. Under AdamW
+at `lr = 1e-3`, `|dx|` is about `1e-3`, and `r = 1e-3` gives about `1e-6`, the bound's
+absolute term itself. That is at the edge: `vit`'s tamper closed with a worst margin of
+0.97. `t5`'s shared embedding starts at a standard deviation of 1 (HF's T5 initialization),
+so its `1e-5 * |x|` term is about ten times the error (margin 0.46). These figures come from
+the tolerance and the initializations; they were not measured on their own.
 
 ## When the gradient tamper is not caught
 
