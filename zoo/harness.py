@@ -27,7 +27,7 @@ Mode = Literal["honest", "update", "gradient", "state"]
 - ``update``: production's update of one parameter is scaled by ``1 + r`` (:func:`update_size`):
   torch rewrites the parameter after ``optimizer.step()``, JAX changes the production
   program's output (an execution fault) before it is committed;
-- ``gradient`` (torch): a hook scales one parameter's gradient by 1.001 on production's
+- ``gradient`` (torch): a hook scales one parameter's gradient by ``1 + r`` on production's
   backward pass;
 - ``state`` (JAX): one parameter coordinate is increased by 0.01 between the last two steps,
   outside the attested step.
@@ -42,10 +42,6 @@ of the protocol's fault table caught with every step checked (``docs/soundness.m
 caught"): below it an update is within the dtype's honest noise. The update tamper has this
 size, so the zoo tests that documented threshold on real models."""
 
-GRADIENT_SCALE = 1.001
-"""The gradient tamper's factor, whatever the compute dtype."""
-
-
 def update_size(precision: str) -> float:
     """The update tamper's relative size ``r`` for an entry computing in ``precision``
     (``"f32"``, ``"bf16 autocast"``, ``"f16 dtype"``, ...)."""
@@ -57,7 +53,7 @@ def describe(mode: Mode, size: float) -> str:
     return {
         "honest": "",
         "update": f"update x{1 + size:g}",
-        "gradient": f"gradient x{GRADIENT_SCALE:g}",
+        "gradient": f"gradient x{1 + size:g}",
         "state": "state +0.01",
     }[mode]
 
@@ -262,7 +258,7 @@ def run_torch(
             tampering = step == last and tamper_rank in (None, _rank())
             tamper: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
             if tampering and mode == "gradient":
-                tamper = _scaled_gradient(recipe.tamper_parameter, GRADIENT_SCALE)
+                tamper = _scaled_gradient(recipe.tamper_parameter, 1 + size)
             elif tampering and mode == "update":
                 tamper = _scaled_update(recipe.tamper_parameter, size)
             # The tamper's block closes first: the transaction commits what it left.

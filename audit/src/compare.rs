@@ -71,6 +71,32 @@ pub(crate) fn update_sketches(
     let Some(compared) = compared else {
         return Ok((None, 0));
     };
+    if let Some(bias) = compared.bias {
+        let path = usize::try_from(bias.leaf)
+            .ok()
+            .and_then(|leaf| update.leaves.get(leaf))
+            .map_or_else(|| format!("leaf {}", bias.leaf), |leaf| leaf.path.clone());
+        let what = match bias.kind {
+            noise::BiasKind::Scale => {
+                format!(
+                    "update sketches of {path}: their differences follow the replay's scaled by"
+                )
+            }
+            noise::BiasKind::Mean => format!(
+                "update sketches of {path}: their differences average, in units of their spread,"
+            ),
+        };
+        let failure = Failure {
+            step,
+            what,
+            committed: bias.value,
+            recomputed: 0.0,
+            allowed: bias.limit,
+            kind: FailureKind::Bias,
+            noise: None,
+        };
+        return Ok((Some(failure), 0));
+    }
     let failure = refused(Some(compared.outcome)).map(|o| {
         let what = locate(update, o.index).map_or_else(
             || format!("update sketch value {}", o.index),

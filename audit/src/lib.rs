@@ -120,6 +120,10 @@ pub enum FailureKind {
     /// ([`zkdv_protocol::noise::Coherence`]): `committed` holds the drift
     /// per snapshot, `allowed` the limit.
     Drift,
+    /// One leaf's differences keep one direction
+    /// ([`zkdv_protocol::noise::leaf_bias`]): `committed` holds the
+    /// statistic, `allowed` its limit.
+    Bias,
 }
 
 impl fmt::Display for Failure {
@@ -128,6 +132,12 @@ impl fmt::Display for Failure {
             (FailureKind::Drift, _) => write!(
                 f,
                 "{}: {:.3} noise units per snapshot (at most {})",
+                self.what, self.committed, self.allowed
+            ),
+            (FailureKind::Bias, _) => write!(
+                f,
+                "{}: {:e} (at most {:e} admitted); each value is within its bound, but rounding \
+                 noise keeps no direction",
                 self.what, self.committed, self.allowed
             ),
             (FailureKind::Noise, Some(noise)) => write!(

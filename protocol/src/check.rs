@@ -63,6 +63,20 @@ pub enum InvalidCheck {
     /// An update check with outliers (only a state comparison admits them).
     #[error("update check must not admit outliers ({0} recorded)")]
     UpdateOutliers(u64),
+    /// A leaf bias on an update check, or one whose figures do not refuse
+    /// the leaf, or on a check that passed.
+    #[error(
+        "check records a leaf bias of {value} against a limit of {limit} with verdict \
+         {verdict:?}; only a failed state check records one, and its value must exceed its limit"
+    )]
+    Bias {
+        /// The recorded statistic.
+        value: f64,
+        /// The recorded limit.
+        limit: f64,
+        /// The recorded verdict.
+        verdict: Verdict,
+    },
     /// A replay that starts before the newest snapshot.
     #[error("replay of {length} transitions exceeds what snapshot interval {interval} allows")]
     ReplayLength {
@@ -129,7 +143,9 @@ impl CheckBody {
     /// value per challenged tree (the parameters, and the optimizer state
     /// when the root has one) and admits no outlier, a state check no index;
     /// a replay shorter than
-    /// the snapshot interval; and a verdict that the values give.
+    /// the snapshot interval; and a verdict that the values give, or, for a
+    /// state check that records a leaf bias ([`crate::noise::leaf_bias`]),
+    /// a failure whose recorded bias exceeds its limit.
     ///
     /// ```
     /// # use zkdv_protocol::*;
@@ -153,6 +169,7 @@ impl CheckBody {
     ///     verdict: Verdict::Pass,
     ///     replay_length: 1,
     ///     outliers: 0,
+    ///     bias: None,
     /// };
     /// assert!(check.validate(&root).is_ok());
     /// check.recomputed = vec![2.0];
@@ -213,6 +230,17 @@ impl CheckBody {
                 length: self.replay_length,
                 interval: root.snapshot_interval,
             });
+        }
+        if let Some(bias) = &self.bias {
+            if self.kind != CheckKind::State || !bias.refuses() || self.verdict != Verdict::Fail {
+                return Err(InvalidCheck::Bias {
+                    value: bias.value,
+                    limit: bias.limit,
+                    verdict: self.verdict,
+                });
+            }
+            // Every pair may agree: the leaf's direction failed the check.
+            return Ok(());
         }
         // The counts were checked above, so the comparison runs.
         let refused = self.outcome().ok().flatten().filter(|o| !o.passed);

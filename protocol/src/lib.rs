@@ -79,6 +79,7 @@
 //!             verdict: Verdict::Pass,
 //!             replay_length: 0,
 //!             outliers: 0,
+//!             bias: None,
 //!         })?;
 //!     }
 //!     if receipt.challenge.state {
@@ -93,6 +94,7 @@
 //!             verdict: Verdict::Pass,
 //!             replay_length: 1,
 //!             outliers: 0,
+//!             bias: None,
 //!         })?;
 //!     }
 //! }

@@ -28,7 +28,7 @@
 //! and the noise test leaves them out. Integer leaves are compared exactly
 //! by the per-pair rule and left out too.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use zkdv_hashing::DType;
 
 use crate::tolerance::{Outcome, ToleranceError};
@@ -185,6 +185,18 @@ pub struct StateOutcome {
     pub outcome: Outcome,
     /// The outliers admitted (0 when the comparison failed).
     pub outliers: u64,
+    /// A leaf whose differences keep one direction ([`leaf_bias`]): when
+    /// present the comparison failed, though every pair (`outcome`) is
+    /// within its bound or an admitted outlier.
+    pub bias: Option<LeafBias>,
+}
+
+impl StateOutcome {
+    /// Whether the comparison passed: its deciding pair agrees and no leaf
+    /// is biased.
+    pub fn passed(&self) -> bool {
+        self.outcome.passed && self.bias.is_none()
+    }
 }
 
 /// Compare a state: the committed and recomputed values of consecutive
@@ -291,6 +303,7 @@ pub fn compare_state(
                 return Ok(Some(StateOutcome {
                     outcome,
                     outliers: 0,
+                    bias: None,
                 }));
             }
             outliers += 1;
@@ -303,6 +316,7 @@ pub fn compare_state(
                 return Ok(Some(StateOutcome {
                     outcome: first,
                     outliers: 0,
+                    bias: None,
                 }));
             }
         }
@@ -314,10 +328,202 @@ pub fn compare_state(
             Ok(Some(StateOutcome {
                 outcome: outlier,
                 outliers: 0,
+                bias: None,
             }))
         }
-        (worst, _) => Ok(worst.map(|outcome| StateOutcome { outcome, outliers })),
+        (worst, _) => Ok(worst.map(|outcome| {
+            let bias = leaf_bias(committed, recomputed, spread, groups, flips);
+            StateOutcome {
+                outcome,
+                outliers: if bias.is_some() { 0 } else { outliers },
+                bias,
+            }
+        })),
     }
+}
+
+/// The smallest coherent relative scale of a leaf's values that the scale
+/// test ([`leaf_bias`], [`BiasKind::Scale`]) refuses in an `f32` program:
+/// ten times the default tolerance's relative term. Honest `f32` replays of
+/// the model zoo keep every leaf's scale below `2e-5` (`docs/soundness.md`,
+/// "The leaf bias test"); a tampered update's is the tamper itself.
+pub const SCALE_FLOOR: f64 = 1e-4;
+
+/// How many of its standard errors a leaf's scale must also exceed to be
+/// refused: a leaf of a few noisy values has a large scale by chance.
+pub const SCALE_SIGMAS: f64 = 8.0;
+
+/// The smallest mean noise unit of a leaf that the mean test ([`leaf_bias`],
+/// [`BiasKind::Mean`]) refuses. Honest replays of the model zoo keep every
+/// leaf's mean below 0.15 (`docs/soundness.md`, "The leaf bias test").
+pub const BIAS_FLOOR: f64 = 1.0;
+
+/// How many standard errors of its mean (its units' root mean square over
+/// the square root of their number) a leaf's mean noise unit must also
+/// exceed to be refused.
+pub const BIAS_SIGMAS: f64 = 4.0;
+
+/// Which test found a leaf biased ([`leaf_bias`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BiasKind {
+    /// The leaf's differences are a multiple of its replayed values:
+    /// `value` is that multiple (`sum (c - r) r / sum r^2`).
+    Scale,
+    /// The leaf's differences keep one sign in noise units: `value` is
+    /// their mean, each `(c - r) / spread` clipped to `[-CLIP, CLIP]`.
+    Mean,
+}
+
+/// A leaf of a state comparison whose differences keep one direction, more
+/// than rounding noise does ([`leaf_bias`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeafBias {
+    /// The leaf's position among the comparison's groups.
+    pub leaf: u64,
+    /// The test that refused it.
+    pub kind: BiasKind,
+    /// The statistic: a scale or a mean noise unit (see [`BiasKind`]).
+    pub value: f64,
+    /// The largest `|value|` the test admits for this leaf.
+    pub limit: f64,
+}
+
+impl LeafBias {
+    /// Whether the recorded figures refuse the leaf: `|value| > limit`,
+    /// with a limit that is finite and non-negative.
+    pub fn refuses(&self) -> bool {
+        self.limit.is_finite() && self.limit >= 0.0 && self.value.abs() > self.limit
+    }
+}
+
+/// The bias test of a state comparison, leaf by leaf. Per-pair bounds and
+/// outlier caps hold each difference alone, and a tamper of one leaf at one
+/// step can hide under them: an update scaled by `1.001` moves each value
+/// of an `f32` leaf by about `1e-6`, the bound's absolute term, and a `bf16`
+/// gradient scaled by `1.1` moves an AdamW moment by a few percent, inside
+/// 32 times its spread. Such a tamper moves the whole leaf in one
+/// direction, and honest differences do not. Two tests look for it, on
+/// each float group of at least two finite pairs:
+///
+/// - *scale*, in an `f32` program (`flips` false): the least-squares
+///   multiple `k = sum (c - r) r / sum r^2` of the replayed values that the
+///   differences follow, refused when `|k|` exceeds both [`SCALE_FLOOR`]
+///   and [`SCALE_SIGMAS`] standard errors of `k` (from the residuals
+///   `c - r - k r`);
+/// - *mean*, when a spread was measured: the mean noise unit `(c - r) / s`
+///   over the pairs with `s > 0` (clipped to `[-CLIP, CLIP]`), refused
+///   when it exceeds both [`BIAS_FLOOR`] and [`BIAS_SIGMAS`] standard
+///   errors of the mean.
+///
+/// Returns the refused leaf whose `|value| / limit` is largest, `None`
+/// when no leaf is refused. The normative text is section 8a of
+/// `docs/protocol.md`.
+///
+/// ```
+/// use zkdv_protocol::noise::{leaf_bias, BiasKind, Group};
+/// let groups = [Group { len: 1_000, float: true }];
+/// let honest: Vec<f64> = (0..1_000).map(|i| 1e-3 * ((i % 7) as f64 - 3.0)).collect();
+/// // Rounding noise: no direction.
+/// let noisy: Vec<f64> = honest.iter().enumerate().map(|(i, x)| x + 1e-10 * (i % 3) as f64 - 1e-10).collect();
+/// assert_eq!(leaf_bias(&noisy, &honest, None, &groups, false), None);
+/// // Every value 1.001 times the replay's: a scale of 1e-3.
+/// let scaled: Vec<f64> = honest.iter().map(|x| x * 1.001).collect();
+/// let bias = leaf_bias(&scaled, &honest, None, &groups, false).unwrap();
+/// assert_eq!(bias.kind, BiasKind::Scale);
+/// assert!((bias.value - 1e-3).abs() < 1e-9 && bias.refuses());
+/// // Two spreads each way at random is noise; two spreads one way is not.
+/// let spread = vec![1e-6; 1_000];
+/// let shifted: Vec<f64> = honest.iter().map(|x| x + 2e-6).collect();
+/// let bias = leaf_bias(&shifted, &honest, Some(&spread), &groups, true).unwrap();
+/// assert!(bias.kind == BiasKind::Mean && (bias.value - 2.0).abs() < 1e-6);
+/// let both: Vec<f64> = honest.iter().enumerate().map(|(i, x)| x + if i % 2 == 0 { 2e-6 } else { -2e-6 }).collect();
+/// assert_eq!(leaf_bias(&both, &honest, Some(&spread), &groups, true), None);
+/// ```
+pub fn leaf_bias(
+    committed: &[f64],
+    recomputed: &[f64],
+    spread: Option<&[f64]>,
+    groups: &[Group],
+    flips: bool,
+) -> Option<LeafBias> {
+    let mut worst: Option<(f64, LeafBias)> = None;
+    let mut at = 0;
+    for (leaf, group) in groups.iter().enumerate() {
+        let range = at..(at + group.len).min(committed.len()).min(recomputed.len());
+        at += group.len;
+        if !group.float {
+            continue;
+        }
+        let (c, r) = (&committed[range.clone()], &recomputed[range.clone()]);
+        let s = spread.and_then(|s| s.get(range));
+        let tests = [
+            (!flips).then(|| scale_test(c, r)).flatten(),
+            s.and_then(|s| mean_test(c, r, s)),
+        ];
+        for (kind, (value, limit)) in [BiasKind::Scale, BiasKind::Mean]
+            .into_iter()
+            .zip(tests)
+            .filter_map(|(kind, test)| test.map(|t| (kind, t)))
+        {
+            let bias = LeafBias {
+                leaf: leaf as u64,
+                kind,
+                value,
+                limit,
+            };
+            let ratio = value.abs() / limit;
+            if bias.refuses() && worst.is_none_or(|(w, _)| ratio > w) {
+                worst = Some((ratio, bias));
+            }
+        }
+    }
+    worst.map(|(_, bias)| bias)
+}
+
+/// The scale test's `(k, limit)` over the finite pairs of one leaf; `None`
+/// for fewer than two of them or replayed values that are all zero.
+fn scale_test(committed: &[f64], recomputed: &[f64]) -> Option<(f64, f64)> {
+    let pairs = || {
+        committed
+            .iter()
+            .zip(recomputed)
+            .filter(|(c, r)| c.is_finite() && r.is_finite())
+    };
+    let (mut rr, mut dr, mut n) = (0.0, 0.0, 0u64);
+    for (&c, &r) in pairs() {
+        rr += r * r;
+        dr += (c - r) * r;
+        n += 1;
+    }
+    if n < 2 || rr == 0.0 || !rr.is_finite() {
+        return None;
+    }
+    let k = dr / rr;
+    let residual: f64 = pairs().map(|(&c, &r)| (c - r - k * r).powi(2)).sum();
+    let standard_error = (residual / (n - 1) as f64 / rr).sqrt();
+    Some((k, SCALE_FLOOR.max(SCALE_SIGMAS * standard_error)))
+}
+
+/// The mean test's `(mean, limit)` over the finite pairs of one leaf with a
+/// positive spread; `None` for fewer than two of them.
+fn mean_test(committed: &[f64], recomputed: &[f64], spread: &[f64]) -> Option<(f64, f64)> {
+    let (mut sum, mut squares, mut n) = (0.0, 0.0, 0u64);
+    for ((&c, &r), &s) in committed.iter().zip(recomputed).zip(spread) {
+        if c.is_finite() && r.is_finite() && s > 0.0 {
+            let z = ((c - r) / s).clamp(-CLIP, CLIP);
+            sum += z;
+            squares += z * z;
+            n += 1;
+        }
+    }
+    if n < 2 {
+        return None;
+    }
+    let n = n as f64;
+    let rms = (squares / n).sqrt();
+    Some((sum / n, BIAS_FLOOR.max(BIAS_SIGMAS * rms / n.sqrt())))
 }
 
 /// The spacing of the floats of `dtype` at `value`: the ulp of a normal

@@ -492,6 +492,12 @@ pub struct CheckBody {
     /// recorded pair is then the worst of the others. Absent when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub outliers: u64,
+    /// A state check refused by the bias test
+    /// ([`crate::noise::leaf_bias`]): the leaf whose differences keep one
+    /// direction. The recorded pair is then the worst of the leaf-by-leaf
+    /// comparison, within its bound. Absent when the test refused no leaf.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bias: Option<crate::noise::LeafBias>,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -72,6 +72,7 @@ fn append(writer: &mut Writer, body: StepBody) -> Result<Hash32> {
             verdict: Verdict::Pass,
             replay_length: t % 4,
             outliers: 0,
+            bias: None,
         })?;
     }
     Ok(post)

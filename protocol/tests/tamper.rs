@@ -253,6 +253,7 @@ fn check(step: u64, kind: CheckKind, indices: Vec<u64>, c: f64, r: f64, ok: bool
         verdict: if ok { Verdict::Pass } else { Verdict::Fail },
         replay_length: 0,
         outliers: 0,
+        bias: None,
     }
 }
 
@@ -625,6 +626,7 @@ fn programs_and_checks_follow_the_tolerance_policy() {
         verdict: if ok { Verdict::Pass } else { Verdict::Fail },
         replay_length: 1,
         outliers: 0,
+        bias: None,
     };
     // An update check under the ensemble records one spread per value or
     // none (it passed without measuring) ...

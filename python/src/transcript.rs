@@ -420,9 +420,10 @@ fn outcome_tuple(o: protocol::Outcome) -> OutcomeTuple {
 }
 
 /// `noise::compare_state`, a state comparison that admits outliers: the
-/// deciding pair as `tolerance_compare` gives it and the outliers admitted,
-/// `((index, committed, recomputed, spread, allowed, margin, passed),
-/// outliers)`; `None` when there are no values. `update` holds each value's
+/// deciding pair as `tolerance_compare` gives it, the outliers admitted and
+/// the leaf the bias test refused, `((index, committed, recomputed, spread,
+/// allowed, margin, passed), outliers, (leaf, kind, value, limit) | None)`;
+/// `None` when there are no values. `update` holds each value's
 /// replayed update and `groups` the `(length, is_float)` of each leaf's run
 /// of values, in order; `flips`: the program computes in a narrow float.
 #[pyfunction]
@@ -436,7 +437,7 @@ fn tolerance_compare_state(
     groups: Vec<(usize, bool)>,
     spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
     flips: bool,
-) -> PyResult<Option<(OutcomeTuple, u64)>> {
+) -> PyResult<Option<(OutcomeTuple, u64, Option<BiasTuple>)>> {
     let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
     let (c, r, s) = tolerance_operands(
         "tolerance_compare_state",
@@ -451,8 +452,20 @@ fn tolerance_compare_state(
     let outcome =
         protocol::noise::compare_state(&tolerance, c, r, s, update.as_slice()?, &groups, flips)
             .map_err(value_error)?;
-    Ok(outcome.map(|state| (outcome_tuple(state.outcome), state.outliers)))
+    Ok(outcome.map(|state| {
+        let bias = state.bias.map(|b| {
+            let kind = match b.kind {
+                protocol::noise::BiasKind::Scale => "scale",
+                protocol::noise::BiasKind::Mean => "mean",
+            };
+            (b.leaf, kind, b.value, b.limit)
+        });
+        (outcome_tuple(state.outcome), state.outliers, bias)
+    }))
 }
+
+/// A leaf the bias test refused: `(leaf, kind, value, limit)`.
+type BiasTuple = (u64, &'static str, f64, f64);
 
 /// `Tolerance::margin` of each pair: `|committed - recomputed|` over its
 /// bound (0 for equal non-finite values, infinity for unequal ones).

@@ -21,7 +21,7 @@ from types import ModuleType
 from zkdv import _frontends, data, hashing, overlap, transcript
 from zkdv._native import PROTOCOL_VERSION, TranscriptError
 from zkdv._native import __version__ as _native_version
-from zkdv.checks import CheckResult, ZKDVPoisonedError
+from zkdv.checks import CheckResult, LeafBias, ZKDVPoisonedError
 from zkdv.config import SamplingPolicy, Tolerance, ZKDVConfig
 
 __version__: str = _native_version
@@ -29,6 +29,7 @@ __version__: str = _native_version
 __all__ = [
     "PROTOCOL_VERSION",
     "CheckResult",
+    "LeafBias",
     "SamplingPolicy",
     "Tolerance",
     "TranscriptError",

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 from os import PathLike
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -139,7 +139,14 @@ def tolerance_compare_state(
     groups: list[tuple[int, bool]],
     spread: np.ndarray | None = None,
     flips: bool = False,
-) -> tuple[tuple[int, float, float, float, float, float, bool], int] | None: ...
+) -> (
+    tuple[
+        tuple[int, float, float, float, float, float, bool],
+        int,
+        tuple[int, Literal["scale", "mean"], float, float] | None,
+    ]
+    | None
+): ...
 def tolerance_margins(
     tolerance: dict[str, Any],
     committed: np.ndarray,

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from zkdv.config import Tolerance
 
-__all__ = ["CheckKind", "CheckResult", "Verdict", "ZKDVPoisonedError"]
+__all__ = ["CheckKind", "CheckResult", "LeafBias", "Verdict", "ZKDVPoisonedError"]
 
 CheckKind = Literal["state", "update"]
 """The kind of a check: ``"state"`` (replayed state sketches) or ``"update"`` (one update
@@ -54,6 +54,65 @@ def _format_float(value: float) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class LeafBias:
+    """A leaf of a state check whose differences keep one direction, more than rounding noise
+    does (``noise::leaf_bias`` in Rust; ``docs/protocol.md``, section 8a): the check failed
+    although each value is within its bound.
+
+    Attributes:
+        leaf: The leaf's position among the compared groups (a torch state check compares one
+            update sketch per parameter, then the optimizer state's leaves).
+        kind: ``"scale"``: ``value`` is the multiple of the replayed values that the
+            differences follow (an ``f32`` program); ``"mean"``: ``value`` is the differences'
+            mean in units of their measured spread.
+        value: The statistic.
+        limit: The largest ``|value|`` the test admits for this leaf.
+        name: The leaf's name, when the frontend knows it; not part of the check record.
+    """
+
+    leaf: int
+    kind: Literal["scale", "mean"]
+    value: float
+    limit: float
+    name: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        owner = "LeafBias"
+        object.__setattr__(self, "leaf", _index(owner, "leaf", self.leaf))
+        if self.kind not in ("scale", "mean"):
+            raise ValueError(f"{owner}: kind must be 'scale' or 'mean', got {self.kind!r}")
+        value, limit = _floats(owner, "value and limit", (self.value, self.limit))
+        if not (math.isfinite(limit) and limit >= 0.0 and abs(value) > limit):
+            raise ValueError(
+                f"{owner}: a recorded bias must exceed its limit, got |{value!r}| <= {limit!r}"
+            )
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "limit", limit)
+
+    def describe(self) -> str:
+        """What the test found, as a failure names it."""
+        where = self.name if self.name is not None else f"leaf #{self.leaf}"
+        if self.kind == "scale":
+            what = f"follow the replayed values scaled by {self.value:+.3e}"
+        else:
+            what = f"average {self.value:+.3f} units of their measured spread"
+        return f"{where}: its differences {what} (at most {self.limit:.3e} admitted)"
+
+    def to_record(self) -> dict[str, Any]:
+        """The check record's ``bias`` field."""
+        return {"leaf": self.leaf, "kind": self.kind, "value": self.value, "limit": self.limit}
+
+    @classmethod
+    def from_record(cls, body: Mapping[str, Any]) -> LeafBias:
+        """Read a check record's ``bias`` field."""
+        if not isinstance(body, Mapping) or set(body) != {"leaf", "kind", "value", "limit"}:
+            raise ValueError(
+                f"a check record's bias must have the fields leaf, kind, value, limit: {body!r}"
+            )
+        return cls(body["leaf"], body["kind"], body["value"], body["limit"])
+
+
+@dataclass(frozen=True, slots=True)
 class CheckResult:
     """The result of one sampled check; immutable.
 
@@ -76,6 +135,8 @@ class CheckResult:
             comparison admitted as outliers (``Tolerance.compare_state``: a few discrete flips
             of a ``bf16`` step, each within its cap); ``committed`` and ``recomputed`` then
             hold the worst of the other values. 0 for an update check.
+        bias: For a state check that failed although each value is within its bound, the leaf
+            whose differences keep one direction (:class:`LeafBias`); ``None`` otherwise.
         position: For a state check, the position of its value among the replay's sketch
             values (the first out of tolerance, else the closest to its bound), which a failure
             names; not part of the check record.
@@ -91,6 +152,7 @@ class CheckResult:
     replay_length: int = 0
     spread: tuple[float, ...] = ()
     outliers: int = 0
+    bias: LeafBias | None = None
     position: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -142,7 +204,11 @@ class CheckResult:
             raise ValueError(f"{owner}: spread values must be finite and non-negative")
         if self.verdict not in _VERDICTS:
             raise ValueError(f"{owner}: verdict must be 'pass' or 'fail', got {self.verdict!r}")
-        expected = "pass" if self.first_failure is None else "fail"
+        if self.bias is not None and not isinstance(self.bias, LeafBias):
+            raise TypeError(f"{owner}: bias must be a zkdv.LeafBias, got {self.bias!r}")
+        if self.bias is not None and self.kind != "state":
+            raise ValueError(f"{owner}: only a state check records a leaf bias")
+        expected = "pass" if self.first_failure is None and self.bias is None else "fail"
         if self.verdict != expected:
             raise ValueError(
                 f"{owner}: verdict {self.verdict!r} contradicts the values and tolerance, "
@@ -178,7 +244,10 @@ class CheckResult:
         margins = self.tolerance.margins(
             self.committed, self.recomputed, self.spread if self.spread else None
         )
-        return float(margins.max())
+        worst = float(margins.max())
+        if self.bias is not None:
+            worst = max(worst, abs(self.bias.value) / self.bias.limit)
+        return worst
 
     def to_record(self) -> dict[str, Any]:
         """The check record body, as :meth:`zkdv.transcript.TranscriptWriter.append_check`
@@ -194,6 +263,7 @@ class CheckResult:
             "verdict": self.verdict,
             "replay_length": self.replay_length,
             **({"outliers": self.outliers} if self.outliers else {}),
+            **({"bias": self.bias.to_record()} if self.bias is not None else {}),
         }
 
     @classmethod
@@ -212,10 +282,11 @@ class CheckResult:
             "verdict",
             "replay_length",
         }
-        if not fields <= set(body) <= fields | {"outliers"}:
+        if not fields <= set(body) <= fields | {"outliers", "bias"}:
             raise ValueError(
                 f"a check record must have exactly the fields {sorted(fields)} (and, for a "
-                "state check that admitted outliers, 'outliers')"
+                "state check, 'outliers' when it admitted outliers, 'bias' when a leaf was "
+                "biased)"
             )
         return cls(
             step=body["step"],
@@ -228,6 +299,7 @@ class CheckResult:
             replay_length=body["replay_length"],
             spread=tuple(body["spread"]),
             outliers=body.get("outliers", 0),
+            bias=LeafBias.from_record(body["bias"]) if "bias" in body else None,
         )
 
 
@@ -310,6 +382,12 @@ class ZKDVPoisonedError(RuntimeError):
             ValueError: if ``check`` passed.
         """
         position = check.first_failure
+        if position is None and check.bias is not None:
+            detail = (
+                f"state sketch {check.bias.describe()}; each value is within its bound, but "
+                "rounding noise keeps no direction"
+            )
+            return cls(check.step, None, kind=check.kind, detail=detail, check=check)
         if position is None:
             raise ValueError(f"the {check.kind} check of step {check.step} passed")
         committed = _format_float(check.committed[position])

@@ -18,9 +18,12 @@ import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from zkdv.checks import LeafBias
 
 __all__ = ["DebugCheckEvery", "Outcome", "SamplingPolicy", "Tolerance", "ZKDVConfig"]
 
@@ -136,7 +139,7 @@ class Tolerance:
         groups: Sequence[tuple[int, bool]],
         spread: np.ndarray | Sequence[float] | None = None,
         flips: bool = False,
-    ) -> tuple[Outcome, int] | None:
+    ) -> tuple[Outcome, int, LeafBias | None] | None:
         """A state comparison that admits outliers (``noise::compare_state`` in Rust, the rule
         ``zkdv audit`` applies to snapshots): every pair within the tolerance except at most
         ``max(1, ceil(1e-4 * floats))`` float pairs, and at most ``max(2, ceil(1e-3 * n))``
@@ -144,9 +147,13 @@ class Tolerance:
         plus the larger of twice its replayed ``update`` and, with ``flips`` (a program that
         computes in a float narrower than ``f32``), the tolerance's spread factor times the
         largest spread of its leaf). ``groups`` gives each leaf's run of values as
-        ``(length, is_float)``. Returns the deciding pair (the first pair the rule refuses,
-        else the worst of the pairs within their bound) and the outliers admitted; ``None``
-        for no values.
+        ``(length, is_float)``. When every pair passes, each float leaf must also pass the bias
+        test (``noise::leaf_bias``): its differences may not follow its replayed values by a
+        scale beyond ``1e-4`` (without ``flips``) nor average more than one unit of their
+        measured spread (with ``spread``), each also beyond its own sampling error. Returns
+        the deciding pair (the first pair the rule refuses, else the worst of the pairs within
+        their bound), the outliers admitted and the biased leaf (:class:`zkdv.LeafBias`, which
+        fails the comparison); ``None`` for no values.
         """
         from zkdv import _native
 
@@ -161,8 +168,10 @@ class Tolerance:
         )
         if result is None:
             return None
-        outcome, outliers = result
-        return Outcome(*outcome), outliers
+        from zkdv.checks import LeafBias
+
+        outcome, outliers, bias = result
+        return Outcome(*outcome), outliers, None if bias is None else LeafBias(*bias)
 
     def margins(
         self,

@@ -92,6 +92,7 @@ fn transcript(dir: &Path) {
                 verdict: Verdict::Pass,
                 replay_length: step % 2,
                 outliers: 0,
+                bias: None,
             })
             .unwrap();
         }

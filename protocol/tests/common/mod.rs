@@ -126,6 +126,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
                 verdict: Verdict::Pass,
                 replay_length: step % 4,
                 outliers: 0,
+                bias: None,
             })?;
         }
         if c.update {
@@ -140,6 +141,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
                 verdict: Verdict::Pass,
                 replay_length: step % 4,
                 outliers: 0,
+                bias: None,
             })?;
         }
     }

@@ -683,12 +683,17 @@ class ZKDV(Session):
                 for x in payload.post_state
             ]
             groups += [(int(u.size), True) for u in payload.local]
+            opt_paths = program.lowered.opt_paths
+            names = [f"update of {p}" for p in paths]
+            names += [f"optimizer state {p}" for p in opt_paths][: len(payload.post_state)]
+            names += [f"local gradient of {p}" for p in paths][: len(payload.local)]
             state = StateReplay(
                 committed,
                 recomputed,
                 members=sketches,
                 groups=groups,
                 update=np.zeros(committed.size),
+                names=names if len(names) == len(groups) else None,
                 flips=program.flips,
             )
         return Replayed(pre_state=payload.pre, batch=payload.batch, replay_length=0, state=state)
