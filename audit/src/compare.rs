@@ -36,6 +36,31 @@ fn refused(outcome: Option<Outcome>) -> Option<Outcome> {
     outcome.filter(|o| !o.passed)
 }
 
+/// What the perturbation ensemble measured of a step's update sketches.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ensemble<'a> {
+    /// The spread of each sketch value.
+    pub(crate) spread: &'a [f64],
+    /// Each update leaf's largest member scale ([`noise::member_scales`];
+    /// empty counts as 0).
+    pub(crate) scales: &'a [f64],
+}
+
+/// The update sketches' runs of values, one per leaf of `update`, as a
+/// state comparison groups them.
+pub(crate) fn sketch_groups(update: &Bundle) -> Vec<noise::Group> {
+    update
+        .leaves
+        .iter()
+        .map(|leaf| {
+            noise::Group::new(
+                leaf.data.len() / leaf.dtype.size_bytes().max(1),
+                ulp(leaf.dtype, 1.0).is_some(),
+            )
+        })
+        .collect()
+}
+
 /// Step `step`'s retained update sketch values (`committed`, from `update`)
 /// against the replay's, with the measured `spread` when there is one.
 ///
@@ -53,18 +78,17 @@ pub(crate) fn update_sketches(
     update: &Bundle,
     committed: &[f64],
     recomputed: &[f64],
-    spread: Option<&[f64]>,
+    ensemble: Option<Ensemble<'_>>,
     flips: bool,
 ) -> Result<(Option<Failure>, u64), ToleranceError> {
-    let groups: Vec<noise::Group> = update
-        .leaves
-        .iter()
-        .map(|leaf| noise::Group {
-            len: leaf.data.len() / leaf.dtype.size_bytes().max(1),
-            float: ulp(leaf.dtype, 1.0).is_some(),
-        })
-        .collect();
+    let mut groups = sketch_groups(update);
+    if let Some(scales) = ensemble.map(|e| e.scales) {
+        for (group, &scale) in groups.iter_mut().zip(scales) {
+            group.scale_spread = scale;
+        }
+    }
     let unchanged = vec![0.0; committed.len()];
+    let spread = ensemble.map(|e| e.spread);
     let compared = noise::compare_state(
         tolerance, committed, recomputed, spread, &unchanged, &groups, flips,
     )?;
@@ -462,8 +486,12 @@ mod tests {
         let update = update(&[("w", 1), ("b", 2)]);
         let committed = [1.0, 2.0, 3.0];
         let compare = |recomputed: &[f64], spread: Option<&[f64]>| {
+            let ensemble = spread.map(|spread| Ensemble {
+                spread,
+                scales: &[],
+            });
             update_sketches(
-                &tolerance, 7, &update, &committed, recomputed, spread, false,
+                &tolerance, 7, &update, &committed, recomputed, ensemble, false,
             )
             .unwrap()
             .0
@@ -505,7 +533,10 @@ mod tests {
                 &update,
                 &committed,
                 recomputed,
-                Some(&spread),
+                Some(Ensemble {
+                    spread: &spread,
+                    scales: &[],
+                }),
                 flips,
             )
             .unwrap()

@@ -233,6 +233,9 @@ fn run_replay(
 pub(crate) struct Spread {
     /// Of each update sketch value of the step (concatenated).
     pub(crate) sketches: Vec<f64>,
+    /// Each update leaf's largest member scale of its sketches
+    /// ([`noise::member_scales`]).
+    pub(crate) sketch_scales: Vec<f64>,
     /// Of each state value after the step, leaf by leaf.
     pub(crate) state: Vec<Vec<f64>>,
 }
@@ -309,7 +312,18 @@ impl Segment<'_> {
             .chain(nominal_state.iter().flatten())
             .copied()
             .collect();
-        let spread = tolerance.measure_spread(&flat, |m| self.member(programs, m))?;
+        let groups = compare::sketch_groups(&self.last().update);
+        let mut scales = vec![0.0f64; groups.len()];
+        let spread = tolerance.measure_spread(&flat, |m| {
+            let values = self.member(programs, m)?;
+            if let Some(member) = values.get(..nominal_sketches.len()) {
+                let member = noise::member_scales(tolerance, &groups, &nominal_sketches, member);
+                for (s, k) in scales.iter_mut().zip(member) {
+                    *s = s.max(k);
+                }
+            }
+            Ok::<_, StepError>(values)
+        })?;
         let (sketches, mut rest) = spread.split_at(nominal_sketches.len());
         let state = nominal_state
             .iter()
@@ -321,6 +335,7 @@ impl Segment<'_> {
             .collect();
         Ok(Spread {
             sketches: sketches.to_vec(),
+            sketch_scales: scales,
             state,
         })
     }
@@ -378,7 +393,10 @@ impl Segment<'_> {
             &inputs.update,
             &inputs.committed,
             &recomputed,
-            spread.as_ref().map(|s| s.sketches.as_slice()),
+            spread.as_ref().map(|s| compare::Ensemble {
+                spread: &s.sketches,
+                scales: &s.sketch_scales,
+            }),
             flips,
         )?)
     }

@@ -253,3 +253,75 @@ impl CheckBody {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::noise::{BiasKind, LeafBias};
+    use crate::records::CheckKind;
+    use crate::{Hash32, Leaf, RootBody, Sampling, TolerancePolicy};
+
+    fn root() -> RootBody {
+        let leaf = Leaf {
+            path: "w".into(),
+            dtype: "f32".into(),
+            shape: vec![2],
+        };
+        RootBody {
+            prover: "p".into(),
+            config_name: "c".into(),
+            versions: Default::default(),
+            sampling: Sampling::Every { n: 1 },
+            tolerance: Tolerance::fixed(0.1, 0.0),
+            tolerance_policy: TolerancePolicy::Fixed,
+            rolling_window: 1,
+            probe_ratio: 1.0,
+            snapshot_interval: 4,
+            params: vec![leaf],
+            opt_state: vec![],
+            batch: vec![],
+            probe_seed: Hash32::ZERO,
+            challenge_key_commitment: Hash32::ZERO,
+            session_key: None,
+            rank: None,
+        }
+    }
+
+    #[test]
+    fn only_a_failed_state_check_records_a_bias_and_only_one_that_refuses() {
+        let bias = |value| LeafBias {
+            leaf: 0,
+            kind: BiasKind::Scale,
+            value,
+            limit: 1e-4,
+        };
+        let mut check = CheckBody {
+            step: 0,
+            kind: CheckKind::State,
+            indices: vec![],
+            committed: vec![1.0],
+            recomputed: vec![1.05],
+            tolerance: Tolerance::fixed(0.1, 0.0),
+            spread: vec![],
+            verdict: Verdict::Fail,
+            replay_length: 0,
+            outliers: 0,
+            bias: Some(bias(1e-3)),
+        };
+        // The pair agrees; the bias fails the check.
+        assert_eq!(check.validate(&root()), Ok(()));
+        for (verdict, value) in [(Verdict::Pass, 1e-3), (Verdict::Fail, 1e-5)] {
+            check.verdict = verdict;
+            check.bias = Some(bias(value));
+            let error = check.validate(&root()).unwrap_err();
+            assert!(matches!(error, InvalidCheck::Bias { .. }), "{error}");
+        }
+        check.kind = CheckKind::Update;
+        check.indices = vec![1];
+        check.bias = Some(bias(1e-3));
+        assert!(matches!(
+            check.validate(&root()),
+            Err(InvalidCheck::Bias { .. })
+        ));
+    }
+}

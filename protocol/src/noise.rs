@@ -166,12 +166,28 @@ pub fn flips_possible(precision: &Precision) -> bool {
 
 /// A run of consecutive values of a state comparison that belong to one
 /// leaf (see [`compare_state`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Group {
     /// How many values.
     pub len: usize,
     /// Whether they are floats (an integer value is never an outlier).
     pub float: bool,
+    /// The leaf's largest coherent scale over the perturbation ensemble's
+    /// members ([`member_scales`]): how far an honest implementation may
+    /// scale the whole leaf. 0 when the ensemble was not measured.
+    pub scale_spread: f64,
+}
+
+impl Group {
+    /// A run of `len` values, floats or not, whose ensemble was not
+    /// measured.
+    pub fn new(len: usize, float: bool) -> Group {
+        Group {
+            len,
+            float,
+            scale_spread: 0.0,
+        }
+    }
 }
 
 /// The outcome of a state comparison that admits outliers
@@ -213,7 +229,7 @@ impl StateOutcome {
 /// use zkdv_protocol::noise::{compare_state, Group};
 /// use zkdv_protocol::Tolerance;
 /// let t = Tolerance { abs: 1e-6, rel: 0.0, spread: 32.0, replays: 8 };
-/// let groups = [Group { len: 4, float: true }];
+/// let groups = [Group::new(4, true)];
 /// let spread = [0.0, 0.01, 0.01, 0.0]; // members moved the leaf by up to 0.01
 /// let update = [0.0; 4];
 /// let (before, after) = ([1.0, 2.0, 3.0, 4.0], [1.3, 2.0, 3.0, 4.0]);
@@ -226,7 +242,7 @@ impl StateOutcome {
 /// assert!(!r.outcome.passed);
 /// // A state of 100,000 values admits ten outliers, but no more than two
 /// // in a leaf of 1,000.
-/// let groups = [Group { len: 1_000, float: true }, Group { len: 99_000, float: true }];
+/// let groups = [Group::new(1_000, true), Group::new(99_000, true)];
 /// let (spread, update) = (vec![0.01; 100_000], vec![0.0; 100_000]);
 /// let before: Vec<f64> = (0..100_000).map(f64::from).collect();
 /// let mut moved = before.clone();
@@ -332,7 +348,7 @@ pub fn compare_state(
             }))
         }
         (worst, _) => Ok(worst.map(|outcome| {
-            let bias = leaf_bias(committed, recomputed, spread, groups, flips);
+            let bias = leaf_bias(tolerance, committed, recomputed, spread, groups, flips);
             StateOutcome {
                 outcome,
                 outliers: if bias.is_some() { 0 } else { outliers },
@@ -343,15 +359,26 @@ pub fn compare_state(
 }
 
 /// The smallest coherent relative scale of a leaf's values that the scale
-/// test ([`leaf_bias`], [`BiasKind::Scale`]) refuses in an `f32` program:
-/// ten times the default tolerance's relative term. Honest `f32` replays of
-/// the model zoo keep every leaf's scale below `2e-5` (`docs/soundness.md`,
-/// "The leaf bias test"); a tampered update's is the tamper itself.
+/// test ([`leaf_bias`], [`BiasKind::Scale`]) refuses: ten times the default
+/// tolerance's relative term. Honest `f32` replays of the model zoo's
+/// well-conditioned models keep every leaf's scale below `2e-5`
+/// (`docs/soundness.md`, "The leaf bias test"); where a model is not well
+/// conditioned, the ensemble's own scales ([`Group::scale_spread`]) set the
+/// limit.
 pub const SCALE_FLOOR: f64 = 1e-4;
 
 /// How many of its standard errors a leaf's scale must also exceed to be
 /// refused: a leaf of a few noisy values has a large scale by chance.
 pub const SCALE_SIGMAS: f64 = 8.0;
+
+/// How many times the largest scale of an ensemble member
+/// ([`Group::scale_spread`]) a leaf's scale must also exceed to be refused.
+/// In efficientnet-b0 (f32, four images: BatchNorms over a few values per
+/// channel amplify rounding coherently), honest leaves reached 1.08 times
+/// their members' largest scale; a tampered update's scale is about a
+/// hundred times theirs in the zoo's T5 and ViT (`docs/soundness.md`, "The
+/// leaf bias test").
+pub const SCALE_SPREAD: f64 = 8.0;
 
 /// The smallest mean noise unit of a leaf that the mean test ([`leaf_bias`],
 /// [`BiasKind::Mean`]) refuses. Honest replays of the model zoo keep every
@@ -405,49 +432,59 @@ impl LeafBias {
 /// gradient scaled by `1.1` moves an AdamW moment by a few percent, inside
 /// 32 times its spread. Such a tamper moves the whole leaf in one
 /// direction, and honest differences do not. Two tests look for it, on
-/// each float group of at least two finite pairs:
+/// each float group:
 ///
-/// - *scale*, in an `f32` program (`flips` false): the least-squares
-///   multiple `k = sum (c - r) r / sum r^2` of the replayed values that the
-///   differences follow, refused when `|k|` exceeds both [`SCALE_FLOOR`]
-///   and [`SCALE_SIGMAS`] standard errors of `k` (from the residuals
-///   `c - r - k r`);
+/// - *scale*, in an `f32` program (`flips` false) under a tolerance with a
+///   perturbation ensemble: over the finite pairs with `max(|c|, |r|)`
+///   above the tolerance's absolute term (below it the bound holds no
+///   relative information), the least-squares multiple `k = sum (c - r) r /
+///   sum r^2` of the replayed values that the differences follow
+///   ([`leaf_scale`]), refused when `|k|` exceeds [`SCALE_FLOOR`],
+///   [`SCALE_SIGMAS`] standard errors of `k`, and [`SCALE_SPREAD`] times
+///   the largest scale of an ensemble member ([`Group::scale_spread`]);
 /// - *mean*, when a spread was measured: the mean noise unit `(c - r) / s`
 ///   over the pairs with `s > 0` (clipped to `[-CLIP, CLIP]`), refused
 ///   when it exceeds both [`BIAS_FLOOR`] and [`BIAS_SIGMAS`] standard
 ///   errors of the mean.
 ///
-/// Returns the refused leaf whose `|value| / limit` is largest, `None`
-/// when no leaf is refused. The normative text is section 8a of
-/// `docs/protocol.md`.
+/// Each needs at least two pairs. Returns the refused leaf whose `|value| /
+/// limit` is largest, `None` when no leaf is refused. The normative text is
+/// section 8a of `docs/protocol.md`.
 ///
 /// ```
 /// use zkdv_protocol::noise::{leaf_bias, BiasKind, Group};
-/// let groups = [Group { len: 1_000, float: true }];
+/// use zkdv_protocol::Tolerance;
+/// let t = Tolerance { abs: 1e-6, rel: 1e-5, spread: 32.0, replays: 8 };
+/// let mut groups = [Group::new(1_000, true)];
 /// let honest: Vec<f64> = (0..1_000).map(|i| 1e-3 * ((i % 7) as f64 - 3.0)).collect();
 /// // Rounding noise: no direction.
 /// let noisy: Vec<f64> = honest.iter().enumerate().map(|(i, x)| x + 1e-10 * (i % 3) as f64 - 1e-10).collect();
-/// assert_eq!(leaf_bias(&noisy, &honest, None, &groups, false), None);
+/// assert_eq!(leaf_bias(&t, &noisy, &honest, None, &groups, false), None);
 /// // Every value 1.001 times the replay's: a scale of 1e-3.
 /// let scaled: Vec<f64> = honest.iter().map(|x| x * 1.001).collect();
-/// let bias = leaf_bias(&scaled, &honest, None, &groups, false).unwrap();
+/// let bias = leaf_bias(&t, &scaled, &honest, None, &groups, false).unwrap();
 /// assert_eq!(bias.kind, BiasKind::Scale);
 /// assert!((bias.value - 1e-3).abs() < 1e-9 && bias.refuses());
+/// // Unless the ensemble's members scale the leaf by a fifth of that.
+/// groups[0].scale_spread = 2e-4;
+/// assert_eq!(leaf_bias(&t, &scaled, &honest, None, &groups, false), None);
 /// // Two spreads each way at random is noise; two spreads one way is not.
 /// let spread = vec![1e-6; 1_000];
 /// let shifted: Vec<f64> = honest.iter().map(|x| x + 2e-6).collect();
-/// let bias = leaf_bias(&shifted, &honest, Some(&spread), &groups, true).unwrap();
+/// let bias = leaf_bias(&t, &shifted, &honest, Some(&spread), &groups, true).unwrap();
 /// assert!(bias.kind == BiasKind::Mean && (bias.value - 2.0).abs() < 1e-6);
 /// let both: Vec<f64> = honest.iter().enumerate().map(|(i, x)| x + if i % 2 == 0 { 2e-6 } else { -2e-6 }).collect();
-/// assert_eq!(leaf_bias(&both, &honest, Some(&spread), &groups, true), None);
+/// assert_eq!(leaf_bias(&t, &both, &honest, Some(&spread), &groups, true), None);
 /// ```
 pub fn leaf_bias(
+    tolerance: &Tolerance,
     committed: &[f64],
     recomputed: &[f64],
     spread: Option<&[f64]>,
     groups: &[Group],
     flips: bool,
 ) -> Option<LeafBias> {
+    let scale = !flips && tolerance.replays > 0;
     let mut worst: Option<(f64, LeafBias)> = None;
     let mut at = 0;
     for (leaf, group) in groups.iter().enumerate() {
@@ -458,15 +495,18 @@ pub fn leaf_bias(
         }
         let (c, r) = (&committed[range.clone()], &recomputed[range.clone()]);
         let s = spread.and_then(|s| s.get(range));
+        let scaled = scale.then(|| leaf_scale(tolerance, c, r)).flatten();
         let tests = [
-            (!flips).then(|| scale_test(c, r)).flatten(),
-            s.and_then(|s| mean_test(c, r, s)),
+            scaled.map(|(k, standard_error)| {
+                let limit = SCALE_FLOOR
+                    .max(SCALE_SIGMAS * standard_error)
+                    .max(SCALE_SPREAD * group.scale_spread);
+                (BiasKind::Scale, k, limit)
+            }),
+            s.and_then(|s| mean_test(c, r, s))
+                .map(|(mean, limit)| (BiasKind::Mean, mean, limit)),
         ];
-        for (kind, (value, limit)) in [BiasKind::Scale, BiasKind::Mean]
-            .into_iter()
-            .zip(tests)
-            .filter_map(|(kind, test)| test.map(|t| (kind, t)))
-        {
+        for (kind, value, limit) in tests.into_iter().flatten() {
             let bias = LeafBias {
                 leaf: leaf as u64,
                 kind,
@@ -482,14 +522,28 @@ pub fn leaf_bias(
     worst.map(|(_, bias)| bias)
 }
 
-/// The scale test's `(k, limit)` over the finite pairs of one leaf; `None`
-/// for fewer than two of them or replayed values that are all zero.
-fn scale_test(committed: &[f64], recomputed: &[f64]) -> Option<(f64, f64)> {
+/// The scale of one leaf's `committed` values against its `recomputed` ones,
+/// `(k, standard error of k)`: the least-squares `k` in `c - r = k r`, over
+/// the finite pairs with `max(|c|, |r|) > tolerance.abs`; `None` for fewer
+/// than two such pairs or replayed values that are all zero.
+///
+/// ```
+/// use zkdv_protocol::{noise::leaf_scale, Tolerance};
+/// let t = Tolerance::fixed(1e-6, 1e-5);
+/// let (k, _) = leaf_scale(&t, &[1.01, -2.02, 1e-9], &[1.0, -2.0, 0.0]).unwrap();
+/// assert!((k - 0.01).abs() < 1e-12);
+/// assert_eq!(leaf_scale(&t, &[1e-9, 3e-9], &[2e-9, 1e-9]), None);
+/// ```
+pub fn leaf_scale(
+    tolerance: &Tolerance,
+    committed: &[f64],
+    recomputed: &[f64],
+) -> Option<(f64, f64)> {
     let pairs = || {
         committed
             .iter()
             .zip(recomputed)
-            .filter(|(c, r)| c.is_finite() && r.is_finite())
+            .filter(|(c, r)| c.is_finite() && r.is_finite() && c.abs().max(r.abs()) > tolerance.abs)
     };
     let (mut rr, mut dr, mut n) = (0.0, 0.0, 0u64);
     for (&c, &r) in pairs() {
@@ -502,8 +556,41 @@ fn scale_test(committed: &[f64], recomputed: &[f64]) -> Option<(f64, f64)> {
     }
     let k = dr / rr;
     let residual: f64 = pairs().map(|(&c, &r)| (c - r - k * r).powi(2)).sum();
-    let standard_error = (residual / (n - 1) as f64 / rr).sqrt();
-    Some((k, SCALE_FLOOR.max(SCALE_SIGMAS * standard_error)))
+    Some((k, (residual / (n - 1) as f64 / rr).sqrt()))
+}
+
+/// Each group's scale for one member of the perturbation ensemble: `|k|`
+/// of [`leaf_scale`] with the member's values in place of the committed
+/// ones (0 where there is none). A checker keeps the largest over the
+/// members as each group's [`Group::scale_spread`].
+///
+/// ```
+/// use zkdv_protocol::noise::{member_scales, Group};
+/// use zkdv_protocol::Tolerance;
+/// let t = Tolerance::fixed(1e-6, 1e-5);
+/// let groups = [Group::new(2, true), Group::new(2, false)];
+/// let scales = member_scales(&t, &groups, &[1.0, 2.0, 3.0, 4.0], &[0.98, 1.96, 3.0, 5.0]);
+/// assert!((scales[0] - 0.02).abs() < 1e-12 && scales[1] == 0.0);
+/// ```
+pub fn member_scales(
+    tolerance: &Tolerance,
+    groups: &[Group],
+    nominal: &[f64],
+    member: &[f64],
+) -> Vec<f64> {
+    let mut at = 0;
+    groups
+        .iter()
+        .map(|group| {
+            let range = at..(at + group.len).min(nominal.len()).min(member.len());
+            at += group.len;
+            if !group.float {
+                return 0.0;
+            }
+            leaf_scale(tolerance, &member[range.clone()], &nominal[range])
+                .map_or(0.0, |(k, _)| k.abs())
+        })
+        .collect()
 }
 
 /// The mean test's `(mean, limit)` over the finite pairs of one leaf with a
@@ -783,6 +870,81 @@ mod tests {
     }
 
     #[test]
+    fn a_leaf_that_keeps_one_direction_fails_a_state_whose_pairs_all_pass() {
+        let t = ensemble();
+        let n = 2_000;
+        let groups = [
+            Group::new(n, true),
+            Group::new(n, true),
+            Group::new(3, false),
+        ];
+        // Updates of about 5e-4 with a rounding noise of a few 1e-11 either way.
+        let replayed: Vec<f64> = (0..2 * n + 3)
+            .map(|i| 5e-4 * (((i * 7919) % 1000) as f64 / 500.0 - 1.0))
+            .collect();
+        let noise = |i: usize| 3e-11 * (((i * 104_729) % 7) as f64 - 3.0);
+        let honest: Vec<f64> = replayed
+            .iter()
+            .enumerate()
+            .map(|(i, r)| r + noise(i))
+            .collect();
+        let update = vec![0.0; 2 * n + 3];
+        let compare = |c: &[f64], spread: Option<&[f64]>, flips| {
+            compare_state(&t, c, &replayed, spread, &update, &groups, flips)
+                .unwrap()
+                .unwrap()
+        };
+        let r = compare(&honest, None, false);
+        assert!(r.passed() && r.bias.is_none(), "{r:?}");
+        // The second leaf's update scaled by 1.001: each value moves by at
+        // most 5e-7, inside the absolute term.
+        let mut tampered = honest.clone();
+        for i in n..2 * n {
+            tampered[i] = replayed[i] * 1.001 + noise(i);
+        }
+        let r = compare(&tampered, None, false);
+        assert!(r.outcome.passed && !r.passed() && r.outliers == 0, "{r:?}");
+        let bias = r.bias.unwrap();
+        assert_eq!((bias.leaf, bias.kind), (1, BiasKind::Scale));
+        assert!((bias.value - 1e-3).abs() < 1e-6 && bias.limit == SCALE_FLOOR);
+        // In a narrow-float program the scale test is off; without a
+        // spread there is no mean test either.
+        assert!(compare(&tampered, None, true).passed());
+        // Where the ensemble's members scale the leaf by 2e-4, an honest
+        // implementation might scale it 8 times as much.
+        let mut measured = groups;
+        measured[1].scale_spread = 2e-4;
+        let r = compare_state(&t, &tampered, &replayed, None, &update, &measured, false);
+        assert!(r.unwrap().unwrap().passed());
+        // Under a tolerance without an ensemble there is no scale test.
+        let fixed = Tolerance::fixed(1e-6, 1e-5);
+        let r = compare_state(&fixed, &tampered, &replayed, None, &update, &groups, false);
+        assert!(r.unwrap().unwrap().passed());
+        // A leaf of two values is refused only beyond its sampling error.
+        let lone = [Group::new(2, true)];
+        let (c, r) = ([1.0 + 3e-4, 2.0 - 1e-4], [1.0, 2.0]);
+        assert_eq!(leaf_bias(&t, &c, &r, None, &lone, false), None);
+        // The mean test: three spreads one way in every value of a leaf.
+        let spread = vec![1e-9; 2 * n + 3];
+        let mut shifted = honest.clone();
+        for value in &mut shifted[..n] {
+            *value += 3e-9;
+        }
+        let r = compare(&shifted, Some(&spread), true);
+        let bias = r.bias.unwrap();
+        assert_eq!((bias.leaf, bias.kind), (0, BiasKind::Mean));
+        assert!((bias.value - 3.0).abs() < 0.1 && bias.limit == BIAS_FLOOR);
+        // Integer leaves and non-finite pairs are never biased.
+        let ints = [Group::new(3, false)];
+        assert_eq!(
+            leaf_bias(&t, &[5.0; 3], &[1.0; 3], None, &ints, false),
+            None
+        );
+        let (c, r) = ([f64::NAN, 1.0], [f64::NAN, 1.1]);
+        assert_eq!(leaf_bias(&t, &c, &r, None, &lone, false), None);
+    }
+
+    #[test]
     fn a_state_admits_a_flip_as_large_as_its_leafs_spread_shows() {
         // Two leaves of 20,000 values (four outliers allowed), the first one
         // whose members move its values by 0.01, the second quiet.
@@ -796,16 +958,7 @@ mod tests {
             spread[i] = 0.0;
         }
         let update = vec![0.0; 2 * n];
-        let groups = [
-            Group {
-                len: n,
-                float: true,
-            },
-            Group {
-                len: n,
-                float: true,
-            },
-        ];
+        let groups = [Group::new(n, true), Group::new(n, true)];
         let t = ensemble();
         let compare_as = |recomputed: &[f64], flips: bool| {
             compare_state(
@@ -850,7 +1003,7 @@ mod tests {
         let flip = |float: bool, c: f64, r: f64| {
             let committed = [c, 1.0, 1.0];
             let recomputed = [r, 1.0, 1.0];
-            let groups = [Group { len: 3, float }];
+            let groups = [Group::new(3, float)];
             compare_state(
                 &t,
                 &committed,
@@ -874,10 +1027,7 @@ mod tests {
             &[3.0],
             None,
             &[1.0],
-            &[Group {
-                len: 1,
-                float: true,
-            }],
+            &[Group::new(1, true)],
             true,
         );
         assert!(!lone.unwrap().unwrap().outcome.passed);
@@ -888,10 +1038,7 @@ mod tests {
             &[3.0],
             None,
             &[0.0],
-            &[Group {
-                len: 2,
-                float: true
-            }],
+            &[Group::new(2, true)],
             true
         )
         .is_err());
@@ -906,10 +1053,7 @@ mod tests {
         let mut update = vec![0.0; n];
         recomputed[5] = 1.02;
         update[5] = 0.011;
-        let groups = [Group {
-            len: n,
-            float: true,
-        }];
+        let groups = [Group::new(n, true)];
         let r = compare_state(&t, &committed, &recomputed, None, &update, &groups, false)
             .unwrap()
             .unwrap();

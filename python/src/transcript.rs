@@ -425,9 +425,11 @@ fn outcome_tuple(o: protocol::Outcome) -> OutcomeTuple {
 /// allowed, margin, passed), outliers, (leaf, kind, value, limit) | None)`;
 /// `None` when there are no values. `update` holds each value's
 /// replayed update and `groups` the `(length, is_float)` of each leaf's run
-/// of values, in order; `flips`: the program computes in a narrow float.
+/// of values, in order; `flips`: the program computes in a narrow float;
+/// `scales`: each group's largest ensemble-member scale, when measured
+/// (`tolerance_ensemble`).
 #[pyfunction]
-#[pyo3(signature = (tolerance, committed, recomputed, update, groups, spread=None, flips=false))]
+#[pyo3(signature = (tolerance, committed, recomputed, update, groups, spread=None, flips=false, scales=None))]
 #[allow(clippy::too_many_arguments)]
 fn tolerance_compare_state(
     tolerance: &Bound<'_, PyAny>,
@@ -437,6 +439,7 @@ fn tolerance_compare_state(
     groups: Vec<(usize, bool)>,
     spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
     flips: bool,
+    scales: Option<Vec<f64>>,
 ) -> PyResult<Option<(OutcomeTuple, u64, Option<BiasTuple>)>> {
     let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
     let (c, r, s) = tolerance_operands(
@@ -445,10 +448,7 @@ fn tolerance_compare_state(
         &recomputed,
         spread.as_ref(),
     )?;
-    let groups: Vec<protocol::noise::Group> = groups
-        .into_iter()
-        .map(|(len, float)| protocol::noise::Group { len, float })
-        .collect();
+    let groups = state_groups(groups, scales)?;
     let outcome =
         protocol::noise::compare_state(&tolerance, c, r, s, update.as_slice()?, &groups, flips)
             .map_err(value_error)?;
@@ -549,6 +549,69 @@ fn tolerance_spread<'py>(
     Ok(numpy::PyArray1::from_vec(py, spread))
 }
 
+/// The groups of a state comparison, with each one's measured member scale
+/// (0 without `scales`).
+fn state_groups(
+    groups: Vec<(usize, bool)>,
+    scales: Option<Vec<f64>>,
+) -> PyResult<Vec<protocol::noise::Group>> {
+    if let Some(scales) = scales.as_ref().filter(|s| s.len() != groups.len()) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{} member scales for {} groups",
+            scales.len(),
+            groups.len()
+        )));
+    }
+    Ok(groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, (len, float))| protocol::noise::Group {
+            len,
+            float,
+            scale_spread: scales.as_ref().map_or(0.0, |s| s[i]),
+        })
+        .collect())
+}
+
+/// `Tolerance::measure_spread` and `noise::member_scales` over one run of
+/// the ensemble: each value's spread and, per group of `groups` (`(length,
+/// is_float)`), the largest scale of a member's values against `nominal`.
+#[pyfunction]
+fn tolerance_ensemble<'py>(
+    py: Python<'py>,
+    tolerance: &Bound<'py, PyAny>,
+    nominal: numpy::PyReadonlyArray1<'py, f64>,
+    member: &Bound<'py, PyAny>,
+    groups: Vec<(usize, bool)>,
+) -> PyResult<(Bound<'py, numpy::PyArray1<f64>>, Vec<f64>)> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let groups = state_groups(groups, None)?;
+    let nominal = nominal.as_slice()?;
+    let mut scales = vec![0.0f64; groups.len()];
+    let spread = tolerance
+        .measure_spread(nominal, |m| {
+            let values = member.call1((m,)).map_err(MemberError::Python)?;
+            let values: numpy::PyReadonlyArray1<'_, f64> =
+                values.extract().map_err(MemberError::Python)?;
+            let values = values
+                .as_slice()
+                .map_err(|e| MemberError::Python(e.into()))?
+                .to_vec();
+            if values.len() == nominal.len() {
+                let member = protocol::noise::member_scales(&tolerance, &groups, nominal, &values);
+                for (s, k) in scales.iter_mut().zip(member) {
+                    *s = s.max(k);
+                }
+            }
+            Ok::<_, MemberError>(values)
+        })
+        .map_err(|e| match e {
+            MemberError::Python(e) => e,
+            MemberError::Tolerance(e) => value_error(e),
+        })?;
+    Ok((numpy::PyArray1::from_vec(py, spread), scales))
+}
+
 /// One named tensor of an evidence artifact: `(path, dtype tag, shape,
 /// little-endian bytes)`.
 type EvidenceTensor<'py> = (String, String, Vec<u64>, Bound<'py, PyBytes>);
@@ -619,6 +682,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(program_tolerance, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_compare, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_compare_state, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_ensemble, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_margins, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_needs_spread, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_spread, m)?)?;

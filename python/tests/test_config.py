@@ -602,6 +602,62 @@ def test_a_state_check_admits_no_more_than_a_few_flips_in_one_leaf():
     assert not check.passed and check.position == 10 and check.outliers == 0
 
 
+def test_a_state_check_fails_a_leaf_whose_differences_keep_one_direction(tmp_path):
+    """A tampered update of one leaf can keep every value inside its bound (an update of
+    5e-4 scaled by 1.001 moves it by 5e-7, half the absolute term), but it moves the whole leaf
+    in one direction, and rounding noise does not: the bias test fails the check, names the
+    leaf, and the record carries it."""
+    from zkdv.session._checker import StateReplay, state_result
+
+    tolerance = zkdv.Tolerance(abs=1e-6, rel=1e-5, spread=32.0, replays=8)
+    rng = np.random.default_rng(0)
+    n = 4096
+    recomputed = rng.normal(0.0, 2e-4, 2 * n)
+    noise = rng.normal(0.0, 1e-10, 2 * n)  # a few ulps of rounding, either way
+    committed = recomputed + noise
+    groups = [(n, True), (n, True)]
+
+    def state(values: np.ndarray, flips: bool = False) -> StateReplay:
+        return StateReplay(
+            values,
+            recomputed,
+            groups=groups,
+            update=np.zeros(2 * n),
+            names=["update of w", "update of b"],
+            flips=flips,
+        )
+
+    assert state_result(3, state(committed), tolerance, 0).passed
+    tampered = committed.copy()
+    tampered[n:] = recomputed[n:] * 1.001 + noise[n:]
+    check = state_result(3, state(tampered), tolerance, 0)
+    assert not check.passed and check.first_failure is None and check.margin() > 1
+    assert check.bias is not None and check.bias.kind == "scale" and check.bias.leaf == 1
+    assert abs(check.bias.value - 1e-3) < 1e-5 and check.bias.limit == 1e-4
+    message = str(zkdv.ZKDVPoisonedError.from_check(check))
+    assert "update of b: its differences follow the replayed values scaled by +1.000e-03" in (
+        message
+    )
+    record = check.to_record()
+    assert record["bias"] == {"leaf": 1, "kind": "scale", "value": check.bias.value, "limit": 1e-4}
+    assert zkdv.CheckResult.from_record(record) == check
+    # In a bf16 program the scale test is off, and the mean test reads the measured spread:
+    # two spreads one way fail, the same differences either way are noise.
+    spread = np.full(2 * n, 1e-8)
+    shifted = committed.copy()
+    shifted[:n] = recomputed[:n] + 2e-8
+    check = state_result(3, state(shifted, flips=True), tolerance, 0, spread)
+    assert not check.passed and check.bias is not None and check.bias.kind == "mean"
+    assert check.bias.leaf == 0 and abs(check.bias.value - 2.0) < 1e-6
+    shifted[:n] = recomputed[:n] + 2e-8 * np.resize([1.0, -1.0], n)
+    assert state_result(3, state(shifted, flips=True), tolerance, 0, spread).passed
+    # A bias is a state check's, and only a refused one: a record is refused otherwise.
+    with pytest.raises(ValueError, match="must exceed its limit"):
+        zkdv.LeafBias(0, "scale", 1e-5, 1e-4)
+    with pytest.raises(ValueError, match="only a state check records a leaf bias"):
+        update_check(verdict="fail", bias=zkdv.LeafBias(0, "scale", 1e-3, 1e-4))
+
+
 def test_poisoned_error_from_a_passing_check_is_refused():
     with pytest.raises(ValueError, match="passed"):
         zkdv.ZKDVPoisonedError.from_check(update_check())

@@ -272,6 +272,65 @@ def test_update_changed_in_production_is_caught(tmp_path):
     assert failure.step == 2
 
 
+def test_an_update_scaled_inside_every_bound_is_caught_by_its_leafs_direction(tmp_path):
+    # AdamW at lr 1e-3 on weights of standard deviation 1 (T5's embedding): the update of one
+    # weight matrix scaled by 1.001 moves each of its values by about 1e-6, inside the bound
+    # 1e-6 + 1e-5 * |x| of every pair. The whole leaf moves in the update's direction, which
+    # rounding noise does not: the bias test fails the state check.
+    before: dict[str, torch.Tensor] = {}
+
+    def fault(when, step, model, optimizer, inputs):
+        weight = model[0].weight
+        if step != 2:
+            return
+        if when == "before":
+            before["w"] = weight.detach().clone()
+        elif when == "after":
+            with torch.no_grad():
+                weight.copy_(before["w"] + (weight - before["w"]) * 1.001)
+
+    def wide_mlp() -> nn.Module:
+        model = mlp()
+        with torch.no_grad():
+            model[0].weight.normal_(0.0, 1.0, generator=torch.Generator().manual_seed(3))
+        return model
+
+    model = wide_mlp()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    proof = session(tmp_path, model, optimizer)
+    with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
+        try:
+            train(proof, model, optimizer, data(4), fault)
+        finally:
+            proof.close()  # raises too, after writing the close record
+    failure = raised.value
+    assert failure.step == 2 and failure.kind == "state", failure
+    assert "update of 0.weight: its differences follow the replayed values scaled by +" in str(
+        failure
+    ), failure
+    failed = [c for c in proof.checks if not c.passed]
+    assert len(failed) == 1 and failed[0].bias is not None
+    # Every recorded pair is within its bound: only the direction failed the check.
+    assert failed[0].first_failure is None and failed[0].bias.kind == "scale"
+    assert abs(failed[0].bias.value - 1e-3) < 1e-4
+    # The transcript records the biased leaf; the verifier accepts the failed check record
+    # and rejects the transcript at its close record, for the poisoning it states.
+    verified = subprocess.run(
+        [require_cli(), "verify", "--json", tmp_path / "proof"], capture_output=True, text=True
+    )
+    error = json.loads(verified.stdout)["error"]
+    assert error["message"].startswith("the session was poisoned: state check of step 2"), error
+    records = [r for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "check"]
+    assert records[-1]["body"]["bias"]["kind"] == "scale"
+    # The honest run of the same program closes.
+    honest = wide_mlp()
+    optimizer = torch.optim.AdamW(honest.parameters(), lr=1e-3)
+    proof = session(tmp_path / "honest", honest, optimizer)
+    train(proof, honest, optimizer, data(4))
+    proof.close()
+    assert all(c.passed and c.bias is None for c in proof.checks)
+
+
 def test_parameters_changed_between_steps_are_caught(tmp_path):
     def fault(when, step, model, optimizer, inputs):
         if when == "between" and step == 1:

@@ -139,6 +139,7 @@ def tolerance_compare_state(
     groups: list[tuple[int, bool]],
     spread: np.ndarray | None = None,
     flips: bool = False,
+    scales: list[float] | None = None,
 ) -> (
     tuple[
         tuple[int, float, float, float, float, float, bool],
@@ -147,6 +148,12 @@ def tolerance_compare_state(
     ]
     | None
 ): ...
+def tolerance_ensemble(
+    tolerance: dict[str, Any],
+    nominal: np.ndarray,
+    member: Callable[[int], np.ndarray],
+    groups: list[tuple[int, bool]],
+) -> tuple[np.ndarray, list[float]]: ...
 def tolerance_margins(
     tolerance: dict[str, Any],
     committed: np.ndarray,

@@ -139,6 +139,7 @@ class Tolerance:
         groups: Sequence[tuple[int, bool]],
         spread: np.ndarray | Sequence[float] | None = None,
         flips: bool = False,
+        scales: Sequence[float] | None = None,
     ) -> tuple[Outcome, int, LeafBias | None] | None:
         """A state comparison that admits outliers (``noise::compare_state`` in Rust, the rule
         ``zkdv audit`` applies to snapshots): every pair within the tolerance except at most
@@ -149,8 +150,11 @@ class Tolerance:
         largest spread of its leaf). ``groups`` gives each leaf's run of values as
         ``(length, is_float)``. When every pair passes, each float leaf must also pass the bias
         test (``noise::leaf_bias``): its differences may not follow its replayed values by a
-        scale beyond ``1e-4`` (without ``flips``) nor average more than one unit of their
-        measured spread (with ``spread``), each also beyond its own sampling error. Returns
+        scale beyond ``1e-4``, beyond their own sampling error and beyond the tolerance's
+        spread factor times ``scales`` (each leaf's largest ensemble-member scale,
+        :meth:`measure_ensemble`; in a program without ``flips`` whose tolerance has an
+        ensemble), nor average more than one unit of their measured spread (with
+        ``spread``), beyond their sampling error. Returns
         the deciding pair (the first pair the rule refuses, else the worst of the pairs within
         their bound), the outliers admitted and the biased leaf (:class:`zkdv.LeafBias`, which
         fails the comparison); ``None`` for no values.
@@ -165,6 +169,7 @@ class Tolerance:
             [(int(n), bool(f)) for n, f in groups],
             None if spread is None else _flat(spread),
             flips,
+            None if scales is None else [float(x) for x in scales],
         )
         if result is None:
             return None
@@ -233,6 +238,26 @@ class Tolerance:
         return _native.tolerance_spread(
             self.to_record(), _flat(nominal), lambda m: _flat(member(m))
         )
+
+    def measure_ensemble(
+        self,
+        nominal: np.ndarray | Sequence[float],
+        member: Callable[[int], np.ndarray],
+        groups: Sequence[tuple[int, bool]],
+    ) -> tuple[np.ndarray, list[float]]:
+        """:meth:`measure_spread` of a state comparison's values, and each of its ``groups``'
+        largest coherent scale over the members (``noise::member_scales``): how far an honest
+        implementation may scale a whole leaf, which :meth:`compare_state` takes as
+        ``scales``. Runs each member once."""
+        from zkdv import _native
+
+        spread, scales = _native.tolerance_ensemble(
+            self.to_record(),
+            _flat(nominal),
+            lambda m: _flat(member(m)),
+            [(int(n), bool(f)) for n, f in groups],
+        )
+        return spread, list(scales)
 
     def for_program(self, policy: str, precision: Mapping[str, Any]) -> Tolerance:
         """The tolerance of a program of ``precision`` (:func:`zkdv.passes.precision`) in a

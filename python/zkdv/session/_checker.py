@@ -94,6 +94,7 @@ def state_result(
     tolerance: Tolerance,
     replay_length: int,
     spread: np.ndarray | None = None,
+    scales: Sequence[float] | None = None,
 ) -> CheckResult:
     """A state check's record: the first pair out of tolerance, else the worst pair
     (:meth:`zkdv.Tolerance.compare`, over every sketch value of the replay). ``spread`` (one
@@ -110,7 +111,13 @@ def state_result(
     elif state.groups is not None:
         assert state.update is not None
         compared = tolerance.compare_state(
-            committed, recomputed, state.update, state.groups, spread, flips=state.flips
+            committed,
+            recomputed,
+            state.update,
+            state.groups,
+            spread,
+            flips=state.flips,
+            scales=scales,
         )
         assert compared is not None
         outcome, outliers, bias = compared
@@ -314,8 +321,14 @@ class Checker:
         # (``LeafBias``, kind "mean") needs it, and honest bf16 pairs mostly need it anyway.
         measure = not result.passed or state.flips
         if measure and tolerance.replays and state.members is not None:
-            spread = tolerance.measure_spread(state.recomputed, state.members)
-            result = state_result(job.step, state, tolerance, length, spread)
+            if state.groups is None:
+                spread = tolerance.measure_spread(state.recomputed, state.members)
+                result = state_result(job.step, state, tolerance, length, spread)
+            else:
+                spread, scales = tolerance.measure_ensemble(
+                    state.recomputed, state.members, state.groups
+                )
+                result = state_result(job.step, state, tolerance, length, spread, scales)
         self.record(result, replayed.altered)
 
     def update_check(self, job: CheckJob[Any], replayed: Replayed) -> None:
