@@ -3,8 +3,8 @@ zoo.footprint NAME``.
 
 A tamper that a state check does not catch is either below what its checks can see or a gap
 in them. This tool tells the two apart for a torch entry's gradient tamper (one parameter's
-gradient x1.001 at the last step, :data:`zoo.harness.Mode`). It runs the entry twice in
-subprocesses, honest and tampered, with every step's state check measuring its perturbation
+gradient scaled by ``1 + r`` at the last step, :data:`zoo.harness.Mode`). It runs the entry
+twice in subprocesses, honest and tampered, with every step's state check measuring its perturbation
 ensemble's spread, and keeps every state check's optimizer-state values: committed by
 production, recomputed by the replay, and the spread. The two runs are the same up to the
 tampered last step, and at that step the replay recomputes the same values in both (same

@@ -42,6 +42,7 @@ of the protocol's fault table caught with every step checked (``docs/soundness.m
 caught"): below it an update is within the dtype's honest noise. The update tamper has this
 size, so the zoo tests that documented threshold on real models."""
 
+
 def update_size(precision: str) -> float:
     """The update tamper's relative size ``r`` for an entry computing in ``precision``
     (``"f32"``, ``"bf16 autocast"``, ``"f16 dtype"``, ...)."""

@@ -513,6 +513,52 @@ mod tests {
     }
 
     #[test]
+    fn update_sketches_scaled_inside_every_bound_fail_by_their_direction() {
+        let tolerance = Tolerance {
+            abs: 1e-6,
+            rel: 1e-5,
+            spread: 32.0,
+            replays: 8,
+        };
+        let n = 1_000;
+        let update = update(&[("w", n), ("b", n)]);
+        let replayed: Vec<f64> = (0..2 * n)
+            .map(|i| 5e-4 * (((i * 7919) % 1000) as f64 / 500.0 - 1.0))
+            .collect();
+        let mut committed = replayed.clone();
+        for value in &mut committed[n..] {
+            *value *= 1.001; // at most 5e-7 from the replay, inside 1e-6
+        }
+        let compare = |scales: &[f64]| {
+            let spread = vec![0.0; 2 * n];
+            let ensemble = Ensemble {
+                spread: &spread,
+                scales,
+            };
+            update_sketches(
+                &tolerance,
+                4,
+                &update,
+                &committed,
+                &replayed,
+                Some(ensemble),
+                false,
+            )
+            .unwrap()
+        };
+        let (failure, outliers) = compare(&[]);
+        let failure = failure.unwrap();
+        assert_eq!((failure.kind, outliers), (FailureKind::Bias, 0));
+        assert!(
+            failure.what.starts_with("update sketches of b:"),
+            "{failure}"
+        );
+        assert!((failure.committed - 1e-3).abs() < 1e-9 && failure.allowed == 1e-4);
+        // Members that scale the leaf by a fifth of it make it honest rounding.
+        assert_eq!(compare(&[0.0, 2e-4]), (None, 0));
+    }
+
+    #[test]
     fn a_narrow_float_programs_sketch_admits_a_flip_as_large_as_its_leafs_spread() {
         let tolerance = Tolerance {
             abs: 1e-6,

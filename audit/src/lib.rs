@@ -136,7 +136,7 @@ impl fmt::Display for Failure {
             ),
             (FailureKind::Bias, _) => write!(
                 f,
-                "{}: {:e} (at most {:e} admitted); each value is within its bound, but rounding \
+                "{} {:e} (at most {:e} admitted); each value is within its bound, but rounding \
                  noise keeps no direction",
                 self.what, self.committed, self.allowed
             ),
