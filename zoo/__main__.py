@@ -49,9 +49,11 @@ subprocess of its own:
     0.1% in f32, 1% in f16, 10% in bf16). Torch rewrites the parameter after
     `optimizer.step()`; JAX changes the production program's output before it is committed
     (an execution fault). This tests the documented threshold on real models;
-  - **gradient x1.001** (torch): a hook scales that parameter's gradient by 1.001 on the
-    backward pass, in every dtype. An optimizer step dilutes a gradient's error (AdamW
-    normalizes it away, momentum averages it), so this is the subtler of the two;
+  - **gradient x(1+r)** (torch): a hook scales that parameter's gradient by the same
+    `1 + r` on the backward pass. An optimizer step dilutes a gradient's error (AdamW
+    normalizes it away, momentum averages it), so this is the subtler of the two. (Until
+    2026-12-03 it was 1.001 in every dtype: in bf16 that is a quarter of an ulp, below any
+    replay's noise; see "When the gradient tamper is not caught".)
   - **state +0.01** (JAX): one parameter coordinate is increased by 0.01 between the last two
     steps, outside the attested step. (Torch compares each step's state with what the last
     one left bit for bit, in process, whatever the model.)
@@ -79,18 +81,30 @@ Rerun with `scripts/zoo` (all entries, rewrites this page), `scripts/zoo --only 
 adds a column: `zkdv audit --fraction 1` of it, with the worst snapshot's noise and the drift
 per snapshot (`docs/protocol.md` section 8a; an honest run must pass).
 
-## When the update tamper is not caught
+## How a one-leaf tamper is caught
 
 The documented thresholds come from a small MLP whose tampered kernel holds most of its
-parameters, tampered at every step from step 5 on, so the update check's one challenged
-coordinate finds it. In the zoo one parameter is tampered at one step, and it is the state
-check that must see it. Its per-value bound is `1e-6 + 1e-5 * |x|` (plus the ensemble's
-spread term), so an update error `r * |dx|` shows only where it exceeds that. Under AdamW
-at `lr = 1e-3`, `|dx|` is about `1e-3`, and `r = 1e-3` gives about `1e-6`, the bound's
-absolute term itself. That is at the edge: `vit`'s tamper closed with a worst margin of
-0.97. `t5`'s shared embedding starts at a standard deviation of 1 (HF's T5 initialization),
-so its `1e-5 * |x|` term is about ten times the error (margin 0.46). These figures come from
-the tolerance and the initializations; they were not measured on their own.
+parameters, tampered at every step, so the update check's one challenged coordinate finds
+it. In the zoo one parameter is tampered at one step, and it is the state check that must
+see it. Its per-value bound is `1e-6 + 1e-5 * |x|` (plus the ensemble's spread term): under
+AdamW at `lr = 1e-3` an update error of 0.1% is about `1e-6`, the bound's absolute term, and
+in bf16 a gradient scaled by 1.1 moves the AdamW moments by a few percent, inside 32
+spreads. Until 2026-12-03 `t5` and `vit` closed cleanly with their update tamper (worst
+margins 0.46 and 0.97) and gpt2-bf16 and llama-bf16 with a gradient x1.1 (0.67 and 0.93).
+Such a tamper moves its whole leaf one way, which rounding noise does not: the state check's
+leaf bias test (`docs/protocol.md` §8a, figures in `docs/soundness.md`, "The leaf bias
+test") catches all four now.
+
+## When the update tamper is not caught
+
+flax-lm1b (f32): JAX replays the attested step bit for bit, so the fault, which changes the
+production program's output after its update sketches were computed, shows only in the state
+check at `close()`, which compares the delivered parameters' sketches with those accumulated
+from the committed updates. Its first leaf is the token embedding, tampered at the last step
+of a warmup (an AdamW update of about `8e-4` per value, so `8e-7` added), and that check
+allows the session tolerance, `1e-6 + 1e-5 * |x|` per sketch value, over the parameters'
+sketches rather than their updates. The figures come from the recipe and the tolerance; they
+were not measured on their own.
 
 ## When the gradient tamper is not caught
 
@@ -120,13 +134,14 @@ rounding until its perturbation ensemble moves the first convolution's gradient 
 and the tamper's 0.1% is again below the honest noise there. The update tamper, which
 scales what the optimizer step applies rather than what it reads, is caught in all three.
 
-A larger gradient tamper is not much easier to see: with the gradient scaled by 1.1 (100
-times the tamper above) at the last step, gpt2-bf16 and llama-bf16 still closed cleanly
-(worst margins 0.67 and 0.93), while their updates scaled by 1.1 were caught (margins 2.2
-and 34). One step's gradient enters AdamW's moments with weights `1 - beta1` and
-`1 - beta2` (0.1 and 0.001), and the update, their ratio `m / sqrt(v)`, moves less still
-where the two shifts cancel: a 10% scaled gradient moves the state by about 1%, inside
-bf16's noise.
+Since 2026-12-03 the gradient tamper has its dtype's size (x1.1 in bf16), which the leaf
+bias test catches in gpt2-bf16 and llama-bf16 (the AdamW second moment of the tampered
+matrix moves by 4 and 2.8 spreads on average). resnet18-bf16 still closes with it (worst
+margin 0.957): its first convolution's gradient enters an SGD momentum buffer, and under
+bf16 autocast its BatchNorms make that buffer's ensemble spread large enough that a 10%
+gradient change moves the leaf by less than one spread on average. This reason is inferred
+from the test's definition and the recipe; the leaf's statistic was not recorded in that
+run. efficientnet-b0 (f32) misses its 0.1% gradient tamper for the reason above.
 """
 
 

@@ -4,8 +4,8 @@ runner (a subprocess per run).
 
 The honest run must close without a false alarm, with every check inside its tolerance; each
 tampered run must be poisoned: production's last update of one parameter scaled by the compute
-dtype's documented threshold (both frontends), a gradient scaled by 1.001 on production's last
-backward pass (torch), a parameter edited between steps (JAX).
+dtype's documented threshold (both frontends), a gradient scaled by the same factor on
+production's last backward pass (torch), a parameter edited between steps (JAX).
 """
 
 import sys
@@ -126,3 +126,13 @@ def test_an_entry_is_green_only_when_it_passes_honestly_and_every_tamper_is_caug
         "and every tamper caught: 1 of 3 in f32, 1 of 2 in bf16/f16. "
         "False alarms: 1 of 5 honest runs."
     )
+
+
+def test_both_torch_tampers_take_the_size_of_the_entrys_compute_dtype():
+    from zoo.harness import describe, update_size
+
+    sizes = {p: update_size(p) for p in ("f32", "bf16 autocast", "f16 dtype")}
+    assert sizes == {"f32": 1e-3, "bf16 autocast": 1e-1, "f16 dtype": 1e-2}
+    assert describe("update", sizes["bf16 autocast"]) == "update x1.1"
+    assert describe("gradient", sizes["bf16 autocast"]) == "gradient x1.1"
+    assert describe("gradient", sizes["f32"]) == "gradient x1.001"
