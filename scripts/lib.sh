@@ -22,5 +22,6 @@ CARGO_SELECTION=(--workspace --exclude zkdv-python)
 # about 0.7 GB to target/.
 if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each message carries the seconds since the script started, so a log shows where time went.
+say() { printf '\033[1m==> [%ss] %s\033[0m\n' "$SECONDS" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

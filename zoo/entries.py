@@ -58,6 +58,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("llama", "torch", "f32", T + "llama", f"LlamaForCausalLM (GQA); {HF}"),
     Entry("llama-bf16", "torch", "bf16 autocast", T + "llama_bf16", f"LlamaForCausalLM; {HF}"),
     Entry("qwen2", "torch", "f32", T + "qwen2", f"Qwen2ForCausalLM; {HF}"),
+    Entry("qwen2-bf16", "torch", "bf16 autocast", T + "qwen2_bf16", f"Qwen2ForCausalLM; {HF}"),
     Entry(
         "bert-mlm",
         "torch",
@@ -65,8 +66,29 @@ ENTRIES: tuple[Entry, ...] = (
         T + "bert_mlm",
         f"BertForMaskedLM, 15% masked, dropout 0.1; {HF}",
     ),
+    Entry(
+        "bert-mlm-bf16",
+        "torch",
+        "bf16 autocast",
+        T + "bert_mlm_bf16",
+        f"BertForMaskedLM, 15% masked, dropout 0.1; {HF}",
+    ),
     Entry("t5", "torch", "f32", T + "t5", f"T5ForConditionalGeneration, dropout 0.1; {HF}"),
+    Entry(
+        "t5-bf16",
+        "torch",
+        "bf16 autocast",
+        T + "t5_bf16",
+        f"T5ForConditionalGeneration, dropout 0.1; {HF}",
+    ),
     Entry("vit", "torch", "f32", T + "vit", f"ViTForImageClassification 32x32; {HF}"),
+    Entry(
+        "vit-bf16",
+        "torch",
+        "bf16 autocast",
+        T + "vit_bf16",
+        f"ViTForImageClassification 32x32; {HF}",
+    ),
     Entry(
         "resnet18",
         "torch",
@@ -89,11 +111,25 @@ ENTRIES: tuple[Entry, ...] = (
         "torchvision mobilenet_v3_small, 32x32 (dropout kept); as resnet18",
     ),
     Entry(
+        "mobilenet-v3-small-bf16",
+        "torch",
+        "bf16 autocast",
+        T + "mobilenet_v3_small_bf16",
+        "torchvision mobilenet_v3_small, 32x32; as resnet18",
+    ),
+    Entry(
         "efficientnet-b0",
         "torch",
         "f32",
         T + "efficientnet_b0",
         "torchvision efficientnet_b0, 32x32 (dropout, stochastic depth kept); as resnet18",
+    ),
+    Entry(
+        "efficientnet-b0-bf16",
+        "torch",
+        "bf16 autocast",
+        T + "efficientnet_b0_bf16",
+        "torchvision efficientnet_b0, 32x32; as resnet18",
     ),
     Entry(
         "lstm-lm",

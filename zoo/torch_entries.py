@@ -72,9 +72,12 @@ def _hf_adamw(model: nn.Module, steps: int, lr: float = 1e-3) -> tuple[Any, Any]
     return optimizer, scheduler
 
 
-def _hf_recipe(model: nn.Module, batches: list[Any], steps: int) -> TorchRecipe:
+def _hf_recipe(
+    model: nn.Module, batches: list[Any], steps: int, autocast: Any = None
+) -> TorchRecipe:
     """A Hugging Face model trained as the Trainer does: :func:`_hf_adamw`, the model's own
-    loss, ``clip_grad_norm_(1.0)``; the tamper hooks its first weight matrix."""
+    loss, ``clip_grad_norm_(1.0)``, the forward pass under ``torch.autocast(autocast)`` when
+    given (the Trainer's ``bf16=True``); the tamper hooks its first weight matrix."""
     optimizer, scheduler = _hf_adamw(model, steps)
     return TorchRecipe(
         model=model,
@@ -84,6 +87,7 @@ def _hf_recipe(model: nn.Module, batches: list[Any], steps: int) -> TorchRecipe:
         loss=_hf_loss,
         tamper_parameter=_first_weight(model),
         clip=1.0,
+        autocast=autocast,
     )
 
 
@@ -163,7 +167,7 @@ def llama_bf16(steps: int) -> TorchRecipe:
     return llama(steps, autocast=torch.bfloat16)
 
 
-def qwen2(steps: int) -> TorchRecipe:
+def qwen2(steps: int, autocast: Any = None) -> TorchRecipe:
     """``Qwen2ForCausalLM`` (biases on q, k, v; tied embeddings off): AdamW, warmup,
     clipping."""
     from transformers import Qwen2Config, Qwen2ForCausalLM
@@ -178,10 +182,10 @@ def qwen2(steps: int) -> TorchRecipe:
         num_key_value_heads=2,
         max_position_embeddings=SEQ,
     )
-    return _causal_lm(Qwen2ForCausalLM(config), steps)
+    return _causal_lm(Qwen2ForCausalLM(config), steps, autocast=autocast)
 
 
-def bert_mlm(steps: int) -> TorchRecipe:
+def bert_mlm(steps: int, autocast: Any = None) -> TorchRecipe:
     """``BertForMaskedLM``: 15% of the tokens masked, labels -100 elsewhere (the data
     collator's convention); AdamW, warmup, clipping."""
     from transformers import BertConfig, BertForMaskedLM
@@ -205,10 +209,10 @@ def bert_mlm(steps: int) -> TorchRecipe:
         labels = torch.where(masked, ids, torch.full_like(ids, -100))
         inputs = torch.where(masked, torch.full_like(ids, 4), ids)  # 4: the [MASK] id here
         batches.append(({"input_ids": inputs, "labels": labels},))
-    return _hf_recipe(model, batches, steps)
+    return _hf_recipe(model, batches, steps, autocast)
 
 
-def t5(steps: int) -> TorchRecipe:
+def t5(steps: int, autocast: Any = None) -> TorchRecipe:
     """``T5ForConditionalGeneration``: encoder inputs, decoder labels (the model shifts
     them right); AdamW, warmup, clipping."""
     from transformers import T5Config, T5ForConditionalGeneration
@@ -232,10 +236,10 @@ def t5(steps: int) -> TorchRecipe:
         source = torch.randint(1, VOCAB, (BATCH, SEQ), generator=g)
         target = torch.randint(1, VOCAB, (BATCH, SEQ // 2), generator=g)
         batches.append(({"input_ids": source, "labels": target},))
-    return _hf_recipe(model, batches, steps)
+    return _hf_recipe(model, batches, steps, autocast)
 
 
-def vit(steps: int) -> TorchRecipe:
+def vit(steps: int, autocast: Any = None) -> TorchRecipe:
     """``ViTForImageClassification`` on 32x32 images: AdamW, warmup, clipping."""
     from transformers import ViTConfig, ViTForImageClassification
 
@@ -261,7 +265,7 @@ def vit(steps: int) -> TorchRecipe:
         )
         for _ in range(steps)
     ]
-    return _hf_recipe(model, batches, steps)
+    return _hf_recipe(model, batches, steps, autocast)
 
 
 def _images(steps: int, size: int, batch: int = BATCH) -> list[tuple[Any, ...]]:
@@ -327,22 +331,53 @@ def resnet18_bf16(steps: int) -> TorchRecipe:
     return _vision(build(num_classes=10), steps, 32, autocast=torch.bfloat16)
 
 
-def mobilenet_v3_small(steps: int) -> TorchRecipe:
+def mobilenet_v3_small(steps: int, autocast: Any = None) -> TorchRecipe:
     """torchvision ``mobilenet_v3_small(num_classes=10)`` on 32x32 images (its classifier
     keeps its dropout)."""
     from torchvision.models import mobilenet_v3_small as build
 
     torch.manual_seed(0)
-    return _vision(build(num_classes=10), steps, 32)
+    return _vision(build(num_classes=10), steps, 32, autocast=autocast)
 
 
-def efficientnet_b0(steps: int) -> TorchRecipe:
+def efficientnet_b0(steps: int, autocast: Any = None) -> TorchRecipe:
     """torchvision ``efficientnet_b0(num_classes=10)`` on 32x32 images (dropout and
     stochastic depth as constructed)."""
     from torchvision.models import efficientnet_b0 as build
 
     torch.manual_seed(0)
-    return _vision(build(num_classes=10), steps, 32)
+    return _vision(build(num_classes=10), steps, 32, autocast=autocast)
+
+
+def qwen2_bf16(steps: int) -> TorchRecipe:
+    """``qwen2`` with the forward pass under ``torch.autocast(bfloat16)``."""
+    return qwen2(steps, autocast=torch.bfloat16)
+
+
+def bert_mlm_bf16(steps: int) -> TorchRecipe:
+    """``bert_mlm`` with the forward pass under ``torch.autocast(bfloat16)``."""
+    return bert_mlm(steps, autocast=torch.bfloat16)
+
+
+def t5_bf16(steps: int) -> TorchRecipe:
+    """``t5`` with the forward pass under ``torch.autocast(bfloat16)``."""
+    return t5(steps, autocast=torch.bfloat16)
+
+
+def vit_bf16(steps: int) -> TorchRecipe:
+    """``vit`` with the forward pass under ``torch.autocast(bfloat16)``."""
+    return vit(steps, autocast=torch.bfloat16)
+
+
+def mobilenet_v3_small_bf16(steps: int) -> TorchRecipe:
+    """``mobilenet_v3_small`` with the forward pass under ``torch.autocast(bfloat16)``
+    (torchvision's reference script's ``--amp``)."""
+    return mobilenet_v3_small(steps, autocast=torch.bfloat16)
+
+
+def efficientnet_b0_bf16(steps: int) -> TorchRecipe:
+    """``efficientnet_b0`` with the forward pass under ``torch.autocast(bfloat16)``."""
+    return efficientnet_b0(steps, autocast=torch.bfloat16)
 
 
 class RNNModel(nn.Module):

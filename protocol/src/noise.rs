@@ -484,8 +484,44 @@ pub fn leaf_bias(
     groups: &[Group],
     flips: bool,
 ) -> Option<LeafBias> {
+    leaf_statistics(tolerance, committed, recomputed, spread, groups, flips)
+        .into_iter()
+        .filter(LeafBias::refuses)
+        .reduce(|worst, b| {
+            let ratio = |x: &LeafBias| x.value.abs() / x.limit;
+            if ratio(&b) > ratio(&worst) {
+                b
+            } else {
+                worst
+            }
+        })
+}
+
+/// Every statistic of [`leaf_bias`]'s tests, refused or not: for each float
+/// group in order, its scale (when the test applies) then its mean (when a
+/// spread was given), each with its limit. What a diagnostic reports of an
+/// honest run's room (`python -m zoo.footprint`); a checker needs only
+/// [`leaf_bias`].
+///
+/// ```
+/// use zkdv_protocol::noise::{leaf_statistics, BiasKind, Group};
+/// use zkdv_protocol::Tolerance;
+/// let t = Tolerance { abs: 1e-6, rel: 1e-5, spread: 32.0, replays: 8 };
+/// let groups = [Group::new(3, true), Group::new(1, false)];
+/// let stats = leaf_statistics(&t, &[1.00001, 2.00002, 3.0, 7.0], &[1.0, 2.0, 3.0, 7.0], None, &groups, false);
+/// assert_eq!(stats.len(), 1);
+/// assert!(stats[0].kind == BiasKind::Scale && stats[0].leaf == 0 && !stats[0].refuses());
+/// ```
+pub fn leaf_statistics(
+    tolerance: &Tolerance,
+    committed: &[f64],
+    recomputed: &[f64],
+    spread: Option<&[f64]>,
+    groups: &[Group],
+    flips: bool,
+) -> Vec<LeafBias> {
     let scale = !flips && tolerance.replays > 0;
-    let mut worst: Option<(f64, LeafBias)> = None;
+    let mut statistics = Vec::new();
     let mut at = 0;
     for (leaf, group) in groups.iter().enumerate() {
         let range = at..(at + group.len).min(committed.len()).min(recomputed.len());
@@ -506,20 +542,19 @@ pub fn leaf_bias(
             s.and_then(|s| mean_test(c, r, s))
                 .map(|(mean, limit)| (BiasKind::Mean, mean, limit)),
         ];
-        for (kind, value, limit) in tests.into_iter().flatten() {
-            let bias = LeafBias {
-                leaf: leaf as u64,
-                kind,
-                value,
-                limit,
-            };
-            let ratio = value.abs() / limit;
-            if bias.refuses() && worst.is_none_or(|(w, _)| ratio > w) {
-                worst = Some((ratio, bias));
-            }
-        }
+        statistics.extend(
+            tests
+                .into_iter()
+                .flatten()
+                .map(|(kind, value, limit)| LeafBias {
+                    leaf: leaf as u64,
+                    kind,
+                    value,
+                    limit,
+                }),
+        );
     }
-    worst.map(|(_, bias)| bias)
+    statistics
 }
 
 /// The scale of one leaf's `committed` values against its `recomputed` ones,

@@ -453,19 +453,54 @@ fn tolerance_compare_state(
         protocol::noise::compare_state(&tolerance, c, r, s, update.as_slice()?, &groups, flips)
             .map_err(value_error)?;
     Ok(outcome.map(|state| {
-        let bias = state.bias.map(|b| {
-            let kind = match b.kind {
-                protocol::noise::BiasKind::Scale => "scale",
-                protocol::noise::BiasKind::Mean => "mean",
-            };
-            (b.leaf, kind, b.value, b.limit)
-        });
-        (outcome_tuple(state.outcome), state.outliers, bias)
+        (
+            outcome_tuple(state.outcome),
+            state.outliers,
+            state.bias.map(bias_tuple),
+        )
     }))
 }
 
-/// A leaf the bias test refused: `(leaf, kind, value, limit)`.
+/// A leaf's statistic of the bias test: `(leaf, kind, value, limit)`.
 type BiasTuple = (u64, &'static str, f64, f64);
+
+fn bias_tuple(b: protocol::noise::LeafBias) -> BiasTuple {
+    let kind = match b.kind {
+        protocol::noise::BiasKind::Scale => "scale",
+        protocol::noise::BiasKind::Mean => "mean",
+    };
+    (b.leaf, kind, b.value, b.limit)
+}
+
+/// `noise::leaf_statistics`: every statistic of the bias test of a state
+/// comparison, refused or not, as `(leaf, kind, value, limit)`; the
+/// arguments as `tolerance_compare_state` takes them.
+#[pyfunction]
+#[pyo3(signature = (tolerance, committed, recomputed, groups, spread=None, flips=false, scales=None))]
+fn tolerance_leaf_statistics(
+    tolerance: &Bound<'_, PyAny>,
+    committed: numpy::PyReadonlyArray1<'_, f64>,
+    recomputed: numpy::PyReadonlyArray1<'_, f64>,
+    groups: Vec<(usize, bool)>,
+    spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
+    flips: bool,
+    scales: Option<Vec<f64>>,
+) -> PyResult<Vec<BiasTuple>> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let (c, r, s) = tolerance_operands(
+        "tolerance_leaf_statistics",
+        &committed,
+        &recomputed,
+        spread.as_ref(),
+    )?;
+    let groups = state_groups(groups, scales)?;
+    Ok(
+        protocol::noise::leaf_statistics(&tolerance, c, r, s, &groups, flips)
+            .into_iter()
+            .map(bias_tuple)
+            .collect(),
+    )
+}
 
 /// `Tolerance::margin` of each pair: `|committed - recomputed|` over its
 /// bound (0 for equal non-finite values, infinity for unequal ones).
@@ -519,6 +554,34 @@ impl From<protocol::ToleranceError> for MemberError {
     }
 }
 
+/// `Tolerance::measure_spread` over a Python ensemble: each value's spread
+/// over the members `0..tolerance.replays`, where `member(m)` returns member
+/// `m`'s values (a 1-D `float64` array, as long as `nominal`); `observe` sees
+/// each member's values as they come.
+fn measure_members(
+    tolerance: &protocol::Tolerance,
+    nominal: &[f64],
+    member: &Bound<'_, PyAny>,
+    mut observe: impl FnMut(&[f64]),
+) -> PyResult<Vec<f64>> {
+    tolerance
+        .measure_spread(nominal, |m| {
+            let values = member.call1((m,)).map_err(MemberError::Python)?;
+            let values: numpy::PyReadonlyArray1<'_, f64> =
+                values.extract().map_err(MemberError::Python)?;
+            let values = values
+                .as_slice()
+                .map_err(|e| MemberError::Python(e.into()))?
+                .to_vec();
+            observe(&values);
+            Ok::<_, MemberError>(values)
+        })
+        .map_err(|e| match e {
+            MemberError::Python(e) => e,
+            MemberError::Tolerance(e) => value_error(e),
+        })
+}
+
 /// `Tolerance::measure_spread`: each value's spread over the ensemble's
 /// members `0..tolerance.replays`, where `member(m)` returns member `m`'s
 /// values (a 1-D `float64` array, as long as `nominal`).
@@ -530,22 +593,7 @@ fn tolerance_spread<'py>(
     member: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
     let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
-    let spread = tolerance
-        .measure_spread(nominal.as_slice()?, |m| {
-            let values = member.call1((m,)).map_err(MemberError::Python)?;
-            let values: numpy::PyReadonlyArray1<'_, f64> =
-                values.extract().map_err(MemberError::Python)?;
-            Ok::<_, MemberError>(
-                values
-                    .as_slice()
-                    .map_err(|e| MemberError::Python(e.into()))?
-                    .to_vec(),
-            )
-        })
-        .map_err(|e| match e {
-            MemberError::Python(e) => e,
-            MemberError::Tolerance(e) => value_error(e),
-        })?;
+    let spread = measure_members(&tolerance, nominal.as_slice()?, member, |_| {})?;
     Ok(numpy::PyArray1::from_vec(py, spread))
 }
 
@@ -588,27 +636,14 @@ fn tolerance_ensemble<'py>(
     let groups = state_groups(groups, None)?;
     let nominal = nominal.as_slice()?;
     let mut scales = vec![0.0f64; groups.len()];
-    let spread = tolerance
-        .measure_spread(nominal, |m| {
-            let values = member.call1((m,)).map_err(MemberError::Python)?;
-            let values: numpy::PyReadonlyArray1<'_, f64> =
-                values.extract().map_err(MemberError::Python)?;
-            let values = values
-                .as_slice()
-                .map_err(|e| MemberError::Python(e.into()))?
-                .to_vec();
-            if values.len() == nominal.len() {
-                let member = protocol::noise::member_scales(&tolerance, &groups, nominal, &values);
-                for (s, k) in scales.iter_mut().zip(member) {
-                    *s = s.max(k);
-                }
+    let spread = measure_members(&tolerance, nominal, member, |values| {
+        if values.len() == nominal.len() {
+            let member = protocol::noise::member_scales(&tolerance, &groups, nominal, values);
+            for (s, k) in scales.iter_mut().zip(member) {
+                *s = s.max(k);
             }
-            Ok::<_, MemberError>(values)
-        })
-        .map_err(|e| match e {
-            MemberError::Python(e) => e,
-            MemberError::Tolerance(e) => value_error(e),
-        })?;
+        }
+    })?;
     Ok((numpy::PyArray1::from_vec(py, spread), scales))
 }
 
@@ -683,6 +718,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tolerance_compare, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_compare_state, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_ensemble, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_leaf_statistics, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_margins, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_needs_spread, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_spread, m)?)?;

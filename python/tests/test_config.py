@@ -651,6 +651,19 @@ def test_a_state_check_fails_a_leaf_whose_differences_keep_one_direction(tmp_pat
     assert check.bias.leaf == 0 and abs(check.bias.value - 2.0) < 1e-6
     shifted[:n] = recomputed[:n] + 2e-8 * np.resize([1.0, -1.0], n)
     assert state_result(3, state(shifted, flips=True), tolerance, 0, spread).passed
+    # Every statistic, refused or not, is there for a diagnostic: the honest leaves' scales
+    # (f32) and the means (with a spread), each below its limit, and the tampered leaf's scale.
+    honest = tolerance.leaf_statistics(committed, recomputed, groups, spread)
+    assert [(leaf, kind) for leaf, kind, _, _ in honest] == [
+        (0, "scale"),
+        (0, "mean"),
+        (1, "scale"),
+        (1, "mean"),
+    ]
+    assert all(abs(value) <= limit for _, _, value, limit in honest)
+    _, kind, value, limit = tolerance.leaf_statistics(tampered, recomputed, groups)[1]
+    assert kind == "scale"
+    assert abs(value - 1e-3) < 1e-5 and limit == 1e-4
     # A bias is a state check's, and only a refused one: a record is refused otherwise.
     with pytest.raises(ValueError, match="must exceed its limit"):
         zkdv.LeafBias(0, "scale", 1e-5, 1e-4)

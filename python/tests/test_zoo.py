@@ -49,28 +49,53 @@ def test_a_zoo_entry_passes_honestly_and_catches_its_tamper(tmp_path, name):
 
 
 def test_the_footprint_of_a_tamper_is_measured_in_noise_units():
-    # Two optimizer-state leaves at the last step: the tamper moved the first by a tenth of its
-    # spread per value and left the second alone; the honest run differs from its replay by a
-    # quarter of the spread, with a signed mean of one eighth in the first leaf at step 0.
+    # Two optimizer-state leaves (and an update sketch, left out) over steps 0 to 2. At the last
+    # step the tamper moved the first leaf by a tenth of its spread per value and left the
+    # second alone. The honest run differs from its replay by a quarter of the spread, with a
+    # signed mean of one eighth in the first leaf at step 0, and at step 1 by 2% of the first
+    # leaf's change over the step.
     import numpy as np
 
-    from zoo.footprint import measure
+    from zoo.footprint import Record, measure
 
     spread = np.full(1024, 1e-3)
     base = np.linspace(1.0, 2.0, 1024)
-    signs = np.array([1, -1] * 512)
+    change = 0.01 * np.array([1, -1] * 512)
+    noise = 2.5e-4 * np.array([1, 1, -1, -1] * 256)  # orthogonal to the change
 
-    def check(step, first, second):
-        return {"step": step, "leaves": [(first, base, spread), (second, base, spread)]}
+    def check(step, committed, recomputed):
+        leaves = [
+            Record("update of w", np.ones(4), np.ones(4) * 2, np.ones(4), 0.0),
+            Record(
+                "optimizer state w/exp_avg",
+                committed,
+                recomputed,
+                spread,
+                0.0,
+                [("mean", -0.1 * step, 1.0)],
+            ),
+            Record("optimizer state b/exp_avg", base, base, spread, 0.0),
+        ]
+        return {"step": step, "leaves": leaves}
 
-    honest_first = base + 2.5e-4 * signs
-    biased = base + 2.5e-4 * signs + 1.25e-4
-    honest = {"checks": [check(0, biased, base), check(1, honest_first, base)]}
-    tampered = {"checks": [check(0, biased, base), check(1, honest_first + 1e-4, base)]}
-    leaves, bias = measure(honest, tampered)
-    assert [leaf.index for leaf in leaves] == [0]
+    c0 = base + noise + 1.25e-4
+    r1 = c0 + change
+    c1 = r1 + 0.02 * change
+    r2 = c1 + change
+    honest = {"checks": [check(0, c0, base), check(1, c1, r1), check(2, r2 + noise, r2)]}
+    tampered = {"checks": [*honest["checks"][:2], check(2, r2 + noise + 0.01 * change, r2)]}
+    leaves, room = measure(honest, tampered)
+    assert [leaf.name for leaf in leaves] == ["optimizer state w/exp_avg"]
     assert abs(leaves[0].footprint - 0.1) < 1e-6 and abs(leaves[0].noise - 0.25) < 1e-6
-    assert abs(bias - 0.125) < 1e-6
+    # The footprint is a hundredth of the step's change.
+    assert abs(leaves[0].along - 1e-2) < 1e-9
+    assert abs(room.bias - 0.125) < 1e-6 and room.bias_at == "step 0, optimizer state w/exp_avg"
+    assert abs(room.coherence - 0.02) < 1e-9
+    assert room.coherence_at == "step 1, optimizer state w/exp_avg"
+    # The bias test's statistics as the check recorded them: the largest against its limit.
+    (kind, largest), *_ = room.tests.items()
+    assert kind == "mean" and largest.value == -0.2 and largest.ratio == 0.2
+    assert largest.at == "step 2, optimizer state w/exp_avg"
 
 
 def test_the_torch_update_tamper_scales_the_update_and_refuses_to_change_nothing():

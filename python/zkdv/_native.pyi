@@ -154,6 +154,15 @@ def tolerance_ensemble(
     member: Callable[[int], np.ndarray],
     groups: list[tuple[int, bool]],
 ) -> tuple[np.ndarray, list[float]]: ...
+def tolerance_leaf_statistics(
+    tolerance: dict[str, Any],
+    committed: np.ndarray,
+    recomputed: np.ndarray,
+    groups: list[tuple[int, bool]],
+    spread: np.ndarray | None = None,
+    flips: bool = False,
+    scales: list[float] | None = None,
+) -> list[tuple[int, Literal["scale", "mean"], float, float]]: ...
 def tolerance_margins(
     tolerance: dict[str, Any],
     committed: np.ndarray,

@@ -18,7 +18,7 @@ import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -177,6 +177,33 @@ class Tolerance:
 
         outcome, outliers, bias = result
         return Outcome(*outcome), outliers, None if bias is None else LeafBias(*bias)
+
+    def leaf_statistics(
+        self,
+        committed: np.ndarray | Sequence[float],
+        recomputed: np.ndarray | Sequence[float],
+        groups: Sequence[tuple[int, bool]],
+        spread: np.ndarray | Sequence[float] | None = None,
+        flips: bool = False,
+        scales: Sequence[float] | None = None,
+    ) -> list[tuple[int, Literal["scale", "mean"], float, float]]:
+        """Every statistic of :meth:`compare_state`'s bias test, refused or not
+        (``noise::leaf_statistics``), as ``(leaf, kind, value, limit)``: per float leaf, its
+        scale where that test applies and its mean with ``spread``. For diagnostics (how much
+        room an honest run leaves, ``python -m zoo.footprint``); the check itself is
+        :meth:`compare_state`, which refuses a leaf whose ``|value|`` exceeds its ``limit``.
+        """
+        from zkdv import _native
+
+        return _native.tolerance_leaf_statistics(
+            self.to_record(),
+            _flat(committed),
+            _flat(recomputed),
+            [(int(n), bool(f)) for n, f in groups],
+            None if spread is None else _flat(spread),
+            flips,
+            None if scales is None else [float(x) for x in scales],
+        )
 
     def margins(
         self,
