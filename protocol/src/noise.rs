@@ -367,6 +367,14 @@ pub fn compare_state(
 /// limit.
 pub const SCALE_FLOOR: f64 = 1e-4;
 
+/// [`SCALE_FLOOR`] of a program that computes in a float narrower than
+/// `f32` (`flips`): a quarter of a `bf16` ulp, relative. Its ensemble's
+/// member scales ([`Group::scale_spread`]) set the limit of every honest
+/// leaf of the model zoo's `bf16` entries (`docs/soundness.md`, "The leaf
+/// bias test"); the floor keeps a coherent scale below a `bf16` rounding's
+/// size from failing a leaf whose members happen to agree.
+pub const NARROW_SCALE_FLOOR: f64 = 1e-3;
+
 /// How many of its standard errors a leaf's scale must also exceed to be
 /// refused: a leaf of a few noisy values has a large scale by chance.
 pub const SCALE_SIGMAS: f64 = 8.0;
@@ -434,14 +442,16 @@ impl LeafBias {
 /// direction, and honest differences do not. Two tests look for it, on
 /// each float group:
 ///
-/// - *scale*, in an `f32` program (`flips` false) under a tolerance with a
-///   perturbation ensemble: over the finite pairs with `max(|c|, |r|)`
-///   above the tolerance's absolute term (below it the bound holds no
-///   relative information), the least-squares multiple `k = sum (c - r) r /
-///   sum r^2` of the replayed values that the differences follow
-///   ([`leaf_scale`]), refused when `|k|` exceeds [`SCALE_FLOOR`],
-///   [`SCALE_SIGMAS`] standard errors of `k`, and [`SCALE_SPREAD`] times
-///   the largest scale of an ensemble member ([`Group::scale_spread`]);
+/// - *scale*, under a tolerance with a perturbation ensemble, in an `f32`
+///   program (`flips` false) or, when a spread was measured (its member
+///   scales with it), in a narrow-float one: over the finite pairs with
+///   `max(|c|, |r|)` above the tolerance's absolute term (below it the
+///   bound holds no relative information), the least-squares multiple `k =
+///   sum (c - r) r / sum r^2` of the replayed values that the differences
+///   follow ([`leaf_scale`]), refused when `|k|` exceeds [`SCALE_FLOOR`]
+///   ([`NARROW_SCALE_FLOOR`] with `flips`), [`SCALE_SIGMAS`] standard
+///   errors of `k`, and [`SCALE_SPREAD`] times the largest scale of an
+///   ensemble member ([`Group::scale_spread`]);
 /// - *mean*, when a spread was measured: the mean noise unit `(c - r) / s`
 ///   over the pairs with `s > 0` (clipped to `[-CLIP, CLIP]`), refused
 ///   when it exceeds both [`BIAS_FLOOR`] and [`BIAS_SIGMAS`] standard
@@ -520,7 +530,14 @@ pub fn leaf_statistics(
     groups: &[Group],
     flips: bool,
 ) -> Vec<LeafBias> {
-    let scale = !flips && tolerance.replays > 0;
+    // A narrow-float program's leaves scale with their rounding: only its
+    // ensemble's member scales, measured with its spread, can say how far.
+    let scale = tolerance.replays > 0 && (!flips || spread.is_some());
+    let floor = if flips {
+        NARROW_SCALE_FLOOR
+    } else {
+        SCALE_FLOOR
+    };
     let mut statistics = Vec::new();
     let mut at = 0;
     for (leaf, group) in groups.iter().enumerate() {
@@ -534,7 +551,7 @@ pub fn leaf_statistics(
         let scaled = scale.then(|| leaf_scale(tolerance, c, r)).flatten();
         let tests = [
             scaled.map(|(k, standard_error)| {
-                let limit = SCALE_FLOOR
+                let limit = floor
                     .max(SCALE_SIGMAS * standard_error)
                     .max(SCALE_SPREAD * group.scale_spread);
                 (BiasKind::Scale, k, limit)
@@ -942,9 +959,25 @@ mod tests {
         let bias = r.bias.unwrap();
         assert_eq!((bias.leaf, bias.kind), (1, BiasKind::Scale));
         assert!((bias.value - 1e-3).abs() < 1e-6 && bias.limit == SCALE_FLOOR);
-        // In a narrow-float program the scale test is off; without a
-        // spread there is no mean test either.
+        // In a narrow-float program the scale test needs the ensemble's
+        // spread (its member scales come with it), and its floor is a
+        // quarter of a bf16 ulp: without a spread nothing tests the leaf;
+        // with one, a scale of 5e-4 is below the floor and 1e-2 is refused
+        // (each value inside 32 spreads).
         assert!(compare(&tampered, None, true).passed());
+        let spread = vec![2e-7; 2 * n + 3];
+        let scaled = |k: f64| -> Vec<f64> {
+            let mut values = honest.clone();
+            for i in n..2 * n {
+                values[i] = replayed[i] * (1.0 + k) + noise(i);
+            }
+            values
+        };
+        assert!(compare(&scaled(5e-4), Some(&spread), true).passed());
+        let r = compare(&scaled(1e-2), Some(&spread), true);
+        let bias = r.bias.unwrap();
+        assert_eq!((bias.leaf, bias.kind), (1, BiasKind::Scale));
+        assert!((bias.value - 1e-2).abs() < 1e-6 && bias.limit == NARROW_SCALE_FLOOR);
         // Where the ensemble's members scale the leaf by 2e-4, an honest
         // implementation might scale it 8 times as much.
         let mut measured = groups;

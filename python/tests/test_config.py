@@ -641,8 +641,16 @@ def test_a_state_check_fails_a_leaf_whose_differences_keep_one_direction(tmp_pat
     record = check.to_record()
     assert record["bias"] == {"leaf": 1, "kind": "scale", "value": check.bias.value, "limit": 1e-4}
     assert zkdv.CheckResult.from_record(record) == check
-    # In a bf16 program the scale test is off, and the mean test reads the measured spread:
-    # two spreads one way fail, the same differences either way are noise.
+    # In a bf16 program the scale test needs the measured spread (its member scales come with
+    # it) and refuses from 1e-3 on: a leaf scaled by 1.01, each value inside its bound.
+    wide = np.full(2 * n, 5e-7)
+    scaled = committed.copy()
+    scaled[n:] = recomputed[n:] * 1.01 + noise[n:]
+    check = state_result(3, state(scaled, flips=True), tolerance, 0, wide)
+    assert not check.passed and check.first_failure is None
+    assert check.bias is not None and check.bias.kind == "scale" and check.bias.limit == 1e-3
+    # The mean test reads the measured spread: two spreads one way fail, the same
+    # differences either way are noise.
     spread = np.full(2 * n, 1e-8)
     shifted = committed.copy()
     shifted[:n] = recomputed[:n] + 2e-8

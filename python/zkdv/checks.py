@@ -63,7 +63,7 @@ class LeafBias:
         leaf: The leaf's position among the compared groups (a torch state check compares one
             update sketch per parameter, then the optimizer state's leaves).
         kind: ``"scale"``: ``value`` is the multiple of the replayed values that the
-            differences follow (an ``f32`` program); ``"mean"``: ``value`` is the differences'
+            differences follow; ``"mean"``: ``value`` is the differences'
             mean in units of their measured spread.
         value: The statistic.
         limit: The largest ``|value|`` the test admits for this leaf.

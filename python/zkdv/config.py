@@ -152,8 +152,9 @@ class Tolerance:
         test (``noise::leaf_bias``): its differences may not follow its replayed values by a
         scale beyond ``1e-4``, beyond their own sampling error and beyond the tolerance's
         spread factor times ``scales`` (each leaf's largest ensemble-member scale,
-        :meth:`measure_ensemble`; in a program without ``flips`` whose tolerance has an
-        ensemble), nor average more than one unit of their measured spread (with
+        :meth:`measure_ensemble`; under a tolerance with an ensemble, in a program without
+        ``flips`` or, with ``spread``, in one with them, where the floor is ``1e-3``), nor
+        average more than one unit of their measured spread (with
         ``spread``), beyond their sampling error. Returns
         the deciding pair (the first pair the rule refuses, else the worst of the pairs within
         their bound), the outliers admitted and the biased leaf (:class:`zkdv.LeafBias`, which
