@@ -96,7 +96,12 @@ spreads. Until 2026-12-03 `t5` and `vit` closed cleanly with their update tamper
 margins 0.46 and 0.97) and gpt2-bf16 and llama-bf16 with a gradient x1.1 (0.67 and 0.93).
 Such a tamper moves its whole leaf one way, which rounding noise does not: the state check's
 leaf bias test (`docs/protocol.md` §8a, figures in `docs/soundness.md`, "The leaf bias
-test") catches all four now.
+test") catches all four now. vit-bf16, added that day, closed with its update tamper x1.1
+(worst margin 0.944): its tampered leaf is the class token, 32 values whose AdamW update
+takes both signs, so their mean does not move, and the scale test then ran in f32 programs
+only. It now runs in bf16 too, its limit taken from the ensemble's own member scales (honest
+bf16 leaves scale by up to 104% where a gradient is only rounding, and their members as
+much), and catches it: a scale of 0.0996 against a limit of 0.051.
 
 ## When the update tamper is not caught
 
