@@ -68,7 +68,12 @@ allowed) over the honest run's checks, followed by the number of values its stat
 admitted as outliers when there were any (discrete flips, `docs/protocol.md` §8a); seconds
 per step is the median over the steps after the first, whose time (lowering, the Rust
 passes, compiling; for torch, the seal of the AOT Inductor package now runs on the committer
-thread) is shown on its own. Checks run on the session's committer thread, so a
+thread) is shown on its own. In an honest torch run of four steps that median is mostly the
+seal's: it compiles C++ on the same two cores, and while it holds the committer thread the
+loop stops when its overlap window is full. Measured on 2026-12-03 with
+`python -m zoo.worker gpt2 honest 8 DIR OUT [--seal]`: without the seal every step after the
+first took 0.07 to 0.18 s; with it, 0.14 to 0.19 s, except the third step, which waited 69.7 s
+for the committer (on a machine running a zoo run beside it). Checks run on the session's committer thread, so a
 step's time need not include its checks; `close()` waits for those still queued, and its
 time is the last column. One CPU thread for torch (`torch.set_num_threads(1)`)
 on a shared 2-core machine, so the times are indicative only.
