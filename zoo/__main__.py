@@ -73,10 +73,10 @@ seal's: it compiles C++ on the same two cores, and while it holds the committer 
 loop stops when its overlap window is full. Measured on 2026-12-03 with
 `python -m zoo.worker gpt2 honest 8 DIR OUT [--seal]`: without the seal every step after the
 first took 0.07 to 0.18 s; with it, 0.14 to 0.19 s, except the third step, which waited 69.7 s
-for the committer (on a machine running a zoo run beside it). Checks run on the session's committer thread, so a
-step's time need not include its checks; `close()` waits for those still queued, and its
-time is the last column. One CPU thread for torch (`torch.set_num_threads(1)`)
-on a shared 2-core machine, so the times are indicative only.
+for the committer (on a machine running a zoo run beside it). Checks run on the session's
+committer thread, so a step's time need not include its checks; `close()` waits for those
+still queued, and its time is the last column. One CPU thread for torch
+(`torch.set_num_threads(1)`) on a shared 2-core machine, so the times are indicative only.
 
 Entries that fail here fail in `zkdv` or in a documented limit of it; the recipes are not
 bent to avoid a failure. The torch entries keep their configurations' default dropout
