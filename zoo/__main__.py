@@ -119,6 +119,18 @@ allows the session tolerance, `1e-6 + 1e-5 * |x|` per sketch value, over the par
 sketches rather than their updates. The figures come from the recipe and the tolerance; they
 were not measured on their own.
 
+mobilenet-v3-small-bf16: the tampered leaf, the first convolution (432 values), has an update
+that bf16 autocast leaves undetermined on four 32x32 images. Recorded with
+`python -m zoo.footprint mobilenet-v3-small-bf16 --tamper update` (its `--dump` of the
+tampered run, 2026-12-03): at the last step the ensemble's spread of that update's sketch
+values is 1.6 times the values themselves (median), and one member alone scales the whole
+leaf by 43%. The scale test's limit there is 3.42 (8 times that member scale) and the mean
+test's 1; the tampered run's leaf measured a scale of -0.29 and a mean of 0.10 units, the
+tamper's +0.1 lost in the honest disagreement. The first convolution's momentum buffer is as
+uncertain (a member scale of 47%), which is why the gradient tamper is missed too. This is the
+same cause as resnet18-bf16's gradient tamper below: BatchNorm over a few values per channel,
+in bf16, makes two correct implementations differ by more than 10% of a step.
+
 ## When the gradient tamper is not caught
 
 `python -m zoo.footprint NAME` measures a torch entry's gradient tamper against its own
@@ -166,8 +178,13 @@ resnet18-bf16 closes with it (worst margin 0.957). `python -m zoo.footprint resn
 
 No test of these values, per value or over a leaf, can tell this tamper from the honest
 disagreement of the same run: 10% of this gradient is below what bf16 autocast itself makes
-of it in this network. efficientnet-b0 (f32) misses its 0.1% gradient tamper for the reason
-above. The other torchvision networks in bf16 are in the table as measured.
+of it in this network. The two other torchvision networks in bf16 miss it for the same cause.
+`python -m zoo.footprint efficientnet-b0-bf16`: the tamper moves the first convolution's
+momentum buffer (864 values) by 0.0056 noise units per value against an honest 0.22 (rms), and
+honest production and replay disagree along a step's change by up to 1.96 times that change
+(a squeeze-excitation layer's buffer at step 2). mobilenet-v3-small-bf16's first convolution
+is as undetermined (see "When the update tamper is not caught"). efficientnet-b0 (f32) misses
+its 0.1% gradient tamper for the reason above.
 """
 
 
