@@ -160,8 +160,9 @@ and the tamper's 0.1% is again below the honest noise there. The update tamper, 
 scales what the optimizer step applies rather than what it reads, is caught in all three.
 
 Since 2026-12-03 the gradient tamper has its dtype's size (x1.1 in bf16), which the leaf
-bias test catches in every bf16 entry but resnet18-bf16 (in gpt2-bf16 and llama-bf16 the
-AdamW second moment of the tampered matrix moves by 4 and 2.8 spreads on average).
+bias test catches in every bf16 transformer (in gpt2-bf16 and llama-bf16 the AdamW second
+moment of the tampered matrix moves by 4 and 2.8 spreads on average), and in none of the three
+torchvision networks under bf16 autocast.
 resnet18-bf16 closes with it (worst margin 0.957). `python -m zoo.footprint resnet18-bf16`
 (4 steps, 2026-12-03) gives the reason:
 
