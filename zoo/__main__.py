@@ -119,17 +119,18 @@ allows the session tolerance, `1e-6 + 1e-5 * |x|` per sketch value, over the par
 sketches rather than their updates. The figures come from the recipe and the tolerance; they
 were not measured on their own.
 
-mobilenet-v3-small-bf16: the tampered leaf, the first convolution (432 values), has an update
-that bf16 autocast leaves undetermined on four 32x32 images. Recorded with
-`python -m zoo.footprint mobilenet-v3-small-bf16 --tamper update` (its `--dump` of the
-tampered run, 2026-12-03): at the last step the ensemble's spread of that update's sketch
-values is 1.6 times the values themselves (median), and one member alone scales the whole
-leaf by 43%. The scale test's limit there is 3.42 (8 times that member scale) and the mean
-test's 1; the tampered run's leaf measured a scale of -0.29 and a mean of 0.10 units, the
-tamper's +0.1 lost in the honest disagreement. The first convolution's momentum buffer is as
-uncertain (a member scale of 47%), which is why the gradient tamper is missed too. This is the
-same cause as resnet18-bf16's gradient tamper below: BatchNorm over a few values per channel,
-in bf16, makes two correct implementations differ by more than 10% of a step.
+mobilenet-v3-small-bf16: the tampered leaf, the first convolution (432 values), has an
+update that bf16 autocast leaves undetermined on four 32x32 images. Measured on 2026-12-03
+with `python -m zoo.footprint mobilenet-v3-small-bf16 --tamper update --leaf "update of
+features.0.0.weight"` (the tampered run's figures): at the last step the ensemble's spread
+of that update's sketch values is 1.6 times the values themselves (median), and one member
+alone scales the whole leaf by 43%. The scale test's limit there is 3.42 (8 times that
+member scale) and the mean test's 1; the tampered run's leaf measured a scale of -0.29 and a
+mean of 0.10 units, the tamper's +0.1 lost in the honest disagreement. The first
+convolution's momentum buffer is as uncertain (a member scale of 47%), which is why the
+gradient tamper is missed too. This is the same cause as resnet18-bf16's gradient tamper
+below: BatchNorm over a few values per channel, in bf16, makes two correct implementations
+differ by more than 10% of a step.
 
 ## When the gradient tamper is not caught
 

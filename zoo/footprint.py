@@ -32,7 +32,8 @@ left out: their directions derive from the step's commitment, which the tamper c
 It also prints the state check's own bias test (``Tolerance.leaf_statistics``, the statistics
 ``docs/protocol.md`` §8a defines, over every leaf, update sketches included): per kind, the
 largest ``|value| / limit`` of the honest run at any step and of the tampered run at its last
-step. ``--tamper update`` measures the update tamper instead of the gradient one.
+step. ``--tamper update`` measures the update tamper instead of the gradient one; ``--leaf NAME``
+prints one leaf's figures at every step of both runs.
 
 A footprint below the honest noise, and a multiple along the step below the honest coherence of
 the same run, is one that no test of these values, per value or over a leaf, can tell from an
@@ -238,6 +239,31 @@ def measure(honest: dict[str, Any], tampered: dict[str, Any]) -> tuple[list[Leaf
     return leaves, room
 
 
+def leaf_report(run: dict[str, Any], name: str) -> list[str]:
+    """One line per state check of ``run`` that holds the leaf ``name``: its step, its values,
+    the median spread relative to the replayed values, the largest member scale and the bias
+    test's statistics against their limits."""
+    lines = []
+    for check in run["checks"]:
+        for leaf in check["leaves"]:
+            if leaf.name != name:
+                continue
+            nonzero = leaf.recomputed != 0
+            relative = (
+                f"{float(np.median(leaf.spread[nonzero] / np.abs(leaf.recomputed[nonzero]))):.3g}"
+                if nonzero.any()
+                else "-"
+            )
+            tests = "; ".join(
+                f"{kind} {value:+.3g} of {limit:.3g}" for kind, value, limit in leaf.statistics
+            )
+            lines.append(
+                f"  step {check['step']}: {leaf.committed.size} values, spread/|value| median "
+                f"{relative}, member scale {leaf.member_scale:.3g}; {tests or 'no test'}"
+            )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("name", help="a torch entry of the zoo")
@@ -247,6 +273,11 @@ def main() -> None:
         choices=("gradient", "update"),
         default="gradient",
         help="the tamper to measure (default: gradient)",
+    )
+    parser.add_argument(
+        "--leaf",
+        metavar="NAME",
+        help='also print this leaf of every state check, e.g. "update of conv1.weight"',
     )
     parser.add_argument("--dump", nargs=2, metavar=("MODE", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -294,6 +325,10 @@ def main() -> None:
                     f"  {kind:5s} {label:19s} {x.ratio:8.3f}  ({x.value:+.3e} of {x.limit:.3e}; "
                     f"{x.at})"
                 )
+    if args.leaf:
+        for mode in ("honest", args.tamper):
+            print(f"{args.leaf}, {mode} run:")
+            print("\n".join(leaf_report(runs[mode], args.leaf)) or "  not in any state check")
 
 
 if __name__ == "__main__":

@@ -96,6 +96,13 @@ def test_the_footprint_of_a_tamper_is_measured_in_noise_units():
     (kind, largest), *_ = room.tests.items()
     assert kind == "mean" and largest.value == -0.2 and largest.ratio == 0.2
     assert largest.at == "step 2, optimizer state w/exp_avg"
+    # One leaf's figures at every step, as --leaf prints them.
+    from zoo.footprint import leaf_report
+
+    lines = leaf_report(tampered, "optimizer state w/exp_avg")
+    assert len(lines) == 3 and lines[2].startswith("  step 2: 1024 values")
+    assert lines[2].endswith("member scale 0; mean -0.2 of 1")
+    assert leaf_report(tampered, "nothing") == []
 
 
 def test_the_torch_update_tamper_scales_the_update_and_refuses_to_change_nothing():
