@@ -168,3 +168,49 @@ def test_both_torch_tampers_take_the_size_of_the_entrys_compute_dtype():
     assert describe("update", sizes["bf16 autocast"]) == "update x1.1"
     assert describe("gradient", sizes["bf16 autocast"]) == "gradient x1.1"
     assert describe("gradient", sizes["f32"]) == "gradient x1.001"
+
+
+def _two_layer_recipe(autocast):
+    import torch
+    from torch import nn
+
+    from zoo.harness import TorchRecipe
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(16, 32), nn.GELU(), nn.Linear(32, 4))
+    generator = torch.Generator().manual_seed(1)
+    batches = [
+        ((torch.randn(8, 16, generator=generator), torch.randint(4, (8,), generator=generator)),)
+        for _ in range(3)
+    ]
+
+    def loss(forward, batch):
+        x, y = batch
+        return nn.functional.cross_entropy(forward(x).float(), y)
+
+    return TorchRecipe(
+        model=model,
+        optimizer=torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+        batches=batches,
+        loss=loss,
+        tamper_parameter=model[0].weight,
+        clip=1.0,
+        autocast=autocast,
+    )
+
+
+def test_conditioning_measures_what_a_precision_does_to_the_tampered_parameter():
+    import torch
+
+    from zoo.conditioning import measure
+
+    f32 = measure(_two_layer_recipe(None))
+    bf16 = measure(_two_layer_recipe(torch.bfloat16))
+    assert (f32.parameter, f32.values) == ("0.weight", 512)
+    # float32 is a few of its own ulps from the float64 reference (the update, recovered as
+    # post - pre, also carries the rounding of post), and a relative nudge of 2^-20 to every
+    # parameter moves this well-conditioned step by about as much.
+    assert f32.gradient_error < 1e-6 and f32.update_error < 1e-5
+    assert 1e-8 < f32.gradient_sensitivity < 1e-5
+    # bf16 autocast rounds the forward pass to 2^-8: far from the reference, far below 10%.
+    assert 1e-4 < bf16.gradient_error < 0.05 and 1e-4 < bf16.update_error < 0.05
