@@ -665,6 +665,60 @@ def test_an_operator_that_cannot_be_lowered_is_refused_naming_it_and_its_module(
         run(tmp_path, model, optimizer, mlp_batches(1), classification_loss)
 
 
+def _loss_scaled_step(proof: Any, scaler: Any, constant: float) -> Callable[..., None]:
+    """torch's float16 recipe: autocast, a scaled loss, unscaled gradients, clipping; with
+    ``scaler`` (a GradScaler) as its documentation writes it, else with a ``constant`` scale."""
+
+    def step(model: nn.Module, optimizer: torch.optim.Optimizer, batch: Any) -> None:
+        with torch.autocast("cpu", dtype=torch.float16):
+            loss = classification_loss(lambda x: proof.forward(model, x), batch)
+        if scaler is None:
+            proof.backward(loss * constant)
+            for p in model.parameters():
+                assert p.grad is not None
+                p.grad.div_(constant)
+            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+        else:
+            proof.backward(scaler.scale(loss))
+            scaler.unscale_(optimizer)
+            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            scaler.step(optimizer)
+            scaler.update()
+        optimizer.zero_grad()
+
+    return step
+
+
+def test_a_grad_scaler_in_the_attested_step_is_refused_saying_what_to_do_instead(tmp_path):
+    # GradScaler.step skips the optimizer on a host decision (found_inf.item()); tracing it
+    # failed deep inside torch ("No inf checks were recorded for this optimizer").
+    scaler = torch.amp.GradScaler("cpu")
+    model = mlp()
+    with pytest.raises(
+        ValueError, match=r"GradScaler is not supported.*bfloat16.*GradScaler\.scale"
+    ):
+        run(
+            tmp_path,
+            model,
+            torch.optim.AdamW(model.parameters(), lr=1e-3),
+            mlp_batches(1),
+            classification_loss,
+            step=lambda proof: _loss_scaled_step(proof, scaler, 0.0),
+        )
+    # The scaler is whole again once tracing has failed.
+    assert torch.amp.GradScaler.step.__qualname__ == "GradScaler.step"
+
+
+def test_float16_autocast_with_a_constant_loss_scale_passes(tmp_path):
+    # What the refusal above recommends instead of a GradScaler.
+    model = mlp()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    step = lambda proof: _loss_scaled_step(proof, None, 1024.0)  # noqa: E731
+    proof = run(tmp_path, model, optimizer, mlp_batches(3), classification_loss, step=step)
+    passes(proof, tmp_path, 3)
+
+
 def replayed(fun: Callable[..., Any], example: list[torch.Tensor]) -> list[Any]:
     """``fun(*example)`` lowered as the attested step is and run by the Rust runtime."""
     import ml_dtypes

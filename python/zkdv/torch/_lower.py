@@ -1046,7 +1046,7 @@ def _trace(
     from torch.fx.experimental.proxy_tensor import make_fx
 
     try:
-        with _tracing_kernels(), _module_paths(root):
+        with _tracing_kernels(), _module_paths(root), _refusing_grad_scaler():
             graph = make_fx(step, decompositions, tracing_mode="fake")(*example)
     except ValueError:
         raise
@@ -1057,6 +1057,41 @@ def _trace(
     _normalise_slices(graph.graph)
     graph.recompile()
     return graph
+
+
+GRAD_SCALER_REFUSAL = (
+    "zkdv.torch: torch.amp.GradScaler is not supported inside @proof.attest yet: its step() "
+    "decides on the host (found_inf.item()) whether to skip the optimizer step, and neither "
+    "that decision nor the scaler's state (its scale and growth tracker) is part of the "
+    "attested program. Train under torch.autocast(dtype=torch.bfloat16), which needs no loss "
+    "scaling, or scale the loss by a constant in both steps: proof.backward(loss * S), then "
+    "p.grad.div_(S) for every parameter before optimizer.step()"
+)
+"""Why the attested step refuses ``torch.amp.GradScaler`` (docs/torch.md, "Not supported")."""
+
+
+@contextlib.contextmanager
+def _refusing_grad_scaler() -> Iterator[None]:
+    """While the attested step is traced, every ``torch.amp.GradScaler`` method that carries
+    loss scaling (``scale``, ``unscale_``, ``step``, ``update``) raises :data:`GRAD_SCALER_REFUSAL`
+    as a ``ValueError`` naming the call, instead of failing deep inside torch."""
+    from torch.amp import GradScaler
+
+    def refuse(name: str) -> Callable[..., Any]:
+        def refused(*_args: Any, **_kwargs: Any) -> Any:
+            raise ValueError(f"{GRAD_SCALER_REFUSAL} (called: GradScaler.{name})")
+
+        return refused
+
+    names = ("scale", "unscale_", "step", "update")
+    saved = {name: GradScaler.__dict__[name] for name in names}
+    try:
+        for name in names:
+            setattr(GradScaler, name, refuse(name))
+        yield
+    finally:
+        for name, method in saved.items():
+            setattr(GradScaler, name, method)
 
 
 def _normalise_slices(graph: torch.fx.Graph) -> None:
