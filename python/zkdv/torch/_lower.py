@@ -56,7 +56,7 @@ import torch
 from torch import nn
 
 from zkdv import _progress
-from zkdv.torch import _randomness
+from zkdv.torch import _randomness, _scaler
 from zkdv.torch._optim import FunctionalOptimizer
 
 __all__ = ["Lowered", "Tracing", "active", "dynamic_options", "groups_of", "local", "lower"]
@@ -96,6 +96,8 @@ class Tracing:
     """Under DDP, this rank's own gradients (the step returns them after the deltas)."""
     stepped: bool = False
     post_params: list[torch.Tensor] = field(default_factory=list)
+    scaler: _scaler.TracedScaler | None = None
+    """The prepared GradScaler's methods on its traced state, if one is prepared."""
 
     def forward(self, model: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """``model(*args, **kwargs)`` on the traced parameters and buffers: the root is
@@ -299,6 +301,7 @@ def lower(
     *,
     reduced: bool = False,
     sharded: bool = False,
+    scaler: torch.amp.GradScaler | None = None,
 ) -> Lowered:
     """Lower ``fun(root, optimizer, batch)`` (see the module documentation).
 
@@ -306,7 +309,8 @@ def lower(
     optimizer applies those: the rank's transition from the all-reduced gradient. With
     ``sharded`` (composable FSDP, parameters are ``DTensor`` shards) the step is the optimizer
     alone on this rank's local shards, from the reduce-scattered gradient shards: the forward
-    and backward passes need every rank's shards, so ``fun`` is not traced.
+    and backward passes need every rank's shards, so ``fun`` is not traced. A prepared
+    ``scaler`` (enabled) adds its state after the buffers (:mod:`zkdv.torch._scaler`).
 
     Raises:
         ValueError: the step cannot be lowered (the message names the cause and the fix).
@@ -331,12 +335,19 @@ def lower(
     states = [
         {k: local(v) for k, v in optimizer.state[p].items()} for _, p in root.named_parameters()
     ]
-    leaves = opt_leaves(names, functional, states) + buffer_leaves(buffers)
+    scaled = _scaler.leaves(scaler, next(iter(root.parameters())).device)
+    if scaled and reduced:
+        raise ValueError(
+            "zkdv.torch: a GradScaler under DDP or FSDP cannot be attested yet: the rank's "
+            "optimizer applies the all-reduced gradients, which production records unscaled"
+        )
+    leaves = opt_leaves(names, functional, states) + buffer_leaves(buffers) + scaled
+    constants = _scaler.constants(scaler)
     keys_of = [[k for k in functional.state_keys if k in s] for s in states]
     batch_leaves, batch_spec = pytree.tree_flatten(batch)
     if not all(isinstance(x, torch.Tensor) for x in batch_leaves):
         raise ValueError("zkdv.torch: every leaf of the transaction's batch must be a tensor")
-    n_p, n_s, n_b = len(named), len(leaves), len(buffers)
+    n_p, n_s, n_b, n_c = len(named), len(leaves), len(buffers), len(scaled)
     n_user, n_dyn = len(batch_leaves), len(dynamic)
     n_grad = n_p if reduced else 0
     # The step's random draws (found by a first trace) and the feeds of the traces.
@@ -345,8 +356,9 @@ def lower(
 
     def step(*flat: torch.Tensor) -> tuple[torch.Tensor, ...]:
         params = list(flat[:n_p])
-        opt = list(flat[n_p : n_p + n_s - n_b])
-        traced_buffers = [b.clone() for b in flat[n_p + n_s - n_b : n_p + n_s]]
+        opt = list(flat[n_p : n_p + n_s - n_b - n_c])
+        traced_buffers = [b.clone() for b in flat[n_p + n_s - n_b - n_c : n_p + n_s - n_c]]
+        scaler_state = list(flat[n_p + n_s - n_c : n_p + n_s])
         extra = list(flat[n_p + n_s + n_user :])
         feeds.append(_randomness.Feed(extra[n_dyn + n_grad :], drawn))
         traced_states: list[dict[str, Any]] = []
@@ -370,6 +382,8 @@ def lower(
             group_of,
             reduced=extra[n_dyn : n_dyn + n_grad] if reduced else None,
         )
+        if constants is not None:
+            tracing.scaler = _scaler.TracedScaler(tracing, *scaler_state, *constants)
         if sharded:
             tracing.step()
         else:
@@ -396,6 +410,8 @@ def lower(
             )
         post_opt = [s[k] for s, keys in zip(traced_states, keys_of, strict=True) for k in keys]
         post_opt += traced_buffers
+        if tracing.scaler is not None:
+            post_opt += [tracing.scaler.scale_value, tracing.scaler.tracker]
         deltas = [n - p for n, p in zip(tracing.post_params, params, strict=True)]
         return (*tracing.post_params, *post_opt, *deltas, *tracing.local)
 
@@ -1055,26 +1071,25 @@ def _trace(
             f"zkdv.torch: the attested step cannot be traced: {type(error).__name__}: {error}"
         ) from error
     _normalise_slices(graph.graph)
+    _no_self_comparisons(graph.graph)
     graph.recompile()
     return graph
 
 
 GRAD_SCALER_REFUSAL = (
-    "zkdv.torch: torch.amp.GradScaler is not supported inside @proof.attest yet: its step() "
-    "decides on the host (found_inf.item()) whether to skip the optimizer step, and neither "
-    "that decision nor the scaler's state (its scale and growth tracker) is part of the "
-    "attested program. Train under torch.autocast(dtype=torch.bfloat16), which needs no loss "
-    "scaling, or scale the loss by a constant in both steps: proof.backward(loss * S), then "
-    "p.grad.div_(S) for every parameter before optimizer.step()"
+    "zkdv.torch: the attested step uses a torch.amp.GradScaler that was not prepared: its "
+    "scale and growth tracker are state of the step; prepare it with the model and the "
+    "optimizer: model, optimizer, scaler = proof.prepare(model, optimizer, scaler)"
 )
-"""Why the attested step refuses ``torch.amp.GradScaler`` (docs/torch.md, "Not supported")."""
+"""Why the attested step refuses an unprepared ``torch.amp.GradScaler``."""
 
 
 @contextlib.contextmanager
 def _refusing_grad_scaler() -> Iterator[None]:
-    """While the attested step is traced, every ``torch.amp.GradScaler`` method that carries
-    loss scaling (``scale``, ``unscale_``, ``step``, ``update``) raises :data:`GRAD_SCALER_REFUSAL`
-    as a ``ValueError`` naming the call, instead of failing deep inside torch."""
+    """While the attested step is traced, the methods of a ``torch.amp.GradScaler`` that was
+    not prepared (``scale``, ``unscale_``, ``step``, ``update``; a prepared one's are its own,
+    :func:`zkdv.torch._scaler.wrap`) raise :data:`GRAD_SCALER_REFUSAL` as a ``ValueError``
+    naming the call, instead of failing deep inside torch."""
     from torch.amp import GradScaler
 
     def refuse(name: str) -> Callable[..., Any]:
@@ -1128,6 +1143,33 @@ def _normalise_slices(graph: torch.fx.Graph) -> None:
         node.args = tuple(args)
 
 
+def _no_self_comparisons(graph: torch.fx.Graph) -> None:
+    """Rewrite every comparison of a float value with itself (in place).
+
+    torch decomposes ``isfinite(x)`` into ``(x == x) & (|x| != inf)`` and ``isnan(x)`` into
+    ``x != x``, and torch-mlir folds a comparison of a value with itself into a constant (true
+    for ``==``, false for ``!=``), which is wrong where ``x`` is NaN: the lowered step called
+    every NaN finite (a GradScaler's overflow check missed the NaN gradients production
+    found). ``x == x`` is ``|x| <= inf``, which NaN alone fails, and ``x != x`` its negation."""
+    aten = torch.ops.aten
+    for node in list(graph.nodes):
+        if node.target not in (aten.eq.Tensor, aten.ne.Tensor) or len(node.args) != 2:
+            continue
+        a, b = node.args
+        value = a.meta.get("val") if isinstance(a, torch.fx.Node) else None
+        if a is not b or not (isinstance(value, torch.Tensor) and value.is_floating_point()):
+            continue
+        with graph.inserting_before(node):
+            magnitude = graph.call_function(aten.abs.default, (a,))
+            replacement = graph.call_function(aten.le.Scalar, (magnitude, math.inf))
+            if node.target is aten.ne.Tensor:
+                replacement = graph.call_function(aten.logical_not.default, (replacement,))
+        replacement.meta = dict(node.meta)
+        magnitude.meta = {**a.meta}
+        node.replace_all_uses_with(replacement)
+        graph.erase_node(node)
+
+
 def _shape_of(value: Any) -> tuple[int, ...] | None:
     meta = value.meta.get("val") if isinstance(value, torch.fx.Node) else None
     return tuple(meta.shape) if isinstance(meta, torch.Tensor) else None
@@ -1145,6 +1187,7 @@ def _retrace(
     with fx_traceback.preserve_node_meta():
         graph = make_fx(graph, decompositions, tracing_mode="fake")(*(x.detach() for x in example))
     _normalise_slices(graph.graph)
+    _no_self_comparisons(graph.graph)
     graph.recompile()
     return graph
 

@@ -64,6 +64,8 @@ class Program:
     """The batch's pytree structure (the program reads its leaves in that order)."""
     training: tuple[bool, ...]
     """Each submodule's ``training`` flag when the step was lowered (part of the program)."""
+    scaler: tuple[float, float, int] | None = None
+    """The prepared GradScaler's constants (:func:`zkdv.torch._scaler.constants`), if any."""
     flips: bool = False
     """Whether the attested program computes in a float narrower than ``f32`` (its precision
     has narrow results): a state check may then admit discrete flips as outliers."""
@@ -137,6 +139,7 @@ def build(
     ddp: bool,
     sharded: bool,
     seal: bool,
+    scaler: torch.amp.GradScaler | None = None,
 ) -> Built:
     """Lower ``attested`` for ``batch``'s layout and build what its program record commits.
 
@@ -150,6 +153,7 @@ def build(
         ddp, sharded: Whether the session is a DDP or an FSDP rank's.
         seal: Seal the AOT Inductor package as the production program (``False``, in tests:
             the exported StableHLO step).
+        scaler: The prepared ``torch.amp.GradScaler``, if any (its state is the step's too).
     """
     _silence_torch_deprecation()
     if sharded and isinstance(optimizer, torch.optim.Muon):
@@ -158,7 +162,7 @@ def build(
             "shard is not; its step cannot be a rank's transition on its shards"
         )
     lowered = _lower.lower(
-        attested, model, optimizer, functional, batch, reduced=ddp, sharded=sharded
+        attested, model, optimizer, functional, batch, reduced=ddp, sharded=sharded, scaler=scaler
     )
     name = getattr(attested, "__name__", "step")
     roles = lowered.role_options

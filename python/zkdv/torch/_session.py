@@ -39,7 +39,7 @@ from zkdv.checks import ZKDVPoisonedError
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, StateReplay
 from zkdv.session._checker import element
-from zkdv.torch import _hooks, _lower, _optim, _program, _randomness
+from zkdv.torch import _hooks, _lower, _optim, _program, _randomness, _scaler
 from zkdv.torch._host import DeviceSketches, host, root_versions, same_bits, training_flags
 from zkdv.torch._program import Deferred, Program
 
@@ -127,6 +127,8 @@ class ZKDV(Session):
         self._sharded = False
         """Whether the model's parameters are composable-FSDP ``DTensor`` shards."""
         self._optimizer: torch.optim.Optimizer | None = None
+        self._scaler: torch.amp.GradScaler | None = None
+        """The prepared ``torch.amp.GradScaler``, if any (:mod:`zkdv.torch._scaler`)."""
         self._functional_optimizers = _optim.builtin()
         self._functional: _optim.FunctionalOptimizer | None = None
         self._attested: Callable[..., Any] | None = None
@@ -148,7 +150,8 @@ class ZKDV(Session):
         """Prepare the root model and the optimizer whose transition is attested.
 
         Recognized objects (an ``nn.Module`` with parameters or buffers, a
-        ``torch.optim.Optimizer``) are registered and returned as they are; anything else
+        ``torch.optim.Optimizer``, a ``torch.amp.GradScaler``, whose scale and growth tracker
+        are then state of the step) are registered and returned as they are; anything else
         (stateless modules such as a loss, tensors, configuration) is returned unchanged.
         Returns the sole value for one argument and a tuple for several (or none).
 
@@ -193,6 +196,12 @@ class ZKDV(Session):
                 self._functional = _optim.find(value, self._functional_optimizers)
                 self._optimizer = value
                 _hooks.wrap_step(value, self._before_optimizer_step)
+            elif isinstance(value, torch.amp.GradScaler):
+                if self._scaler is not None and self._scaler is not value:
+                    raise RuntimeError("ZKDV.prepare: a GradScaler is already prepared")
+                if self._scaler is None:
+                    _scaler.wrap(value)
+                self._scaler = value
         return values[0] if len(values) == 1 else values
 
     def register_functional_optimizer(
@@ -340,7 +349,9 @@ class ZKDV(Session):
         params: list[tuple[str, torch.Tensor]] = [(n, _lower.local(p)) for n, p in named]
         states = [{k: _lower.local(v) for k, v in optimizer.state[p].items()} for _, p in named]
         opt = _lower.opt_leaves([n for n, _ in params], functional, states)
-        return params, opt + _lower.buffer_leaves(list(model.named_buffers()))
+        opt += _lower.buffer_leaves(list(model.named_buffers()))
+        device = params[0][1].device if params else None
+        return params, opt + _scaler.leaves(self._scaler, device)
 
     def _live_state(self) -> list[torch.Tensor]:
         params, opt = self._state_leaves()
@@ -417,6 +428,12 @@ class ZKDV(Session):
                     "committed (the mode is part of the attested program); keep it fixed"
                 )
             _hooks.check_hyperparameters(optimizer, functional, first.hyperparameters)
+            if _scaler.constants(self._scaler) != first.scaler:
+                raise RuntimeError(
+                    f"{caller}: the GradScaler's growth factor, backoff factor or growth "
+                    "interval changed since the step was committed (they are constants of "
+                    "the committed program); keep them fixed"
+                )
             dtypes = [s.dtype for s in first.layout.slots[: len(host_leaves)]]
             if [x.dtype for x in host_leaves] != dtypes:
                 raise ValueError(
@@ -468,6 +485,7 @@ class ZKDV(Session):
             ddp=self._ddp is not None,
             sharded=self._sharded,
             seal=self._seal_package,
+            scaler=self._scaler,
         )
         # Everything that can fail fast comes before the transcript is created, so a failed
         # first transaction leaves the directory usable for a retry. Sealing the production
@@ -506,6 +524,7 @@ class ZKDV(Session):
             hyperparameters=_hooks.hyperparameters(optimizer, functional),
             treespec=pytree.tree_structure(batch),
             training=training_flags(model),
+            scaler=_scaler.constants(self._scaler),
             flips=int(built.precision.get("narrow_results", 0)) > 0,
         )
         self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
