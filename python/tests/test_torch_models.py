@@ -665,7 +665,7 @@ def test_an_operator_that_cannot_be_lowered_is_refused_naming_it_and_its_module(
         run(tmp_path, model, optimizer, mlp_batches(1), classification_loss)
 
 
-def _loss_scaled_step(proof: Any, scaler: Any, constant: float) -> Callable[..., None]:
+def _loss_scaled_step(proof: Any, scaler: Any, constant: float = 1.0) -> Callable[..., None]:
     """torch's float16 recipe: autocast, a scaled loss, unscaled gradients, clipping; with
     ``scaler`` (a GradScaler) as its documentation writes it, else with a ``constant`` scale."""
 
@@ -690,33 +690,112 @@ def _loss_scaled_step(proof: Any, scaler: Any, constant: float) -> Callable[...,
     return step
 
 
-def test_a_grad_scaler_in_the_attested_step_is_refused_saying_what_to_do_instead(tmp_path):
-    # GradScaler.step skips the optimizer on a host decision (found_inf.item()); tracing it
-    # failed deep inside torch ("No inf checks were recorded for this optimizer").
+def _scaled_session(tmp_path: Any, init_scale: float, steps: int, **production: Any) -> Any:
+    """A GradScaler session of ``steps`` steps; ``production`` may replace the eager step
+    (``step=``) or run between transactions (``between=``). Returns (proof, scales after each
+    step)."""
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    proof._seal_package = False
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model = mlp()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    scaler = torch.amp.GradScaler("cpu", init_scale=init_scale, growth_interval=2)
+    model, optimizer, scaler = proof.prepare(model, optimizer, scaler)
+    attested = _loss_scaled_step(proof, scaler)
+    proof.attest(attested)
+    eager = production.get("step") or attested
+    scales = []
+    for index, batch in enumerate(mlp_batches(steps)):
+        with proof.transaction(batch=batch):
+            eager(model, optimizer, batch)
+        scales.append(scaler.get_scale())
+        if "between" in production:
+            production["between"](index, scaler)
+    return proof, scales
+
+
+def test_torchs_float16_recipe_with_a_grad_scaler_passes_through_skipped_and_grown_steps(
+    tmp_path,
+):
+    # GradScaler skips the optimizer on a host decision (found_inf.item()); the attested
+    # program selects the state before the step instead. At 2^18 the first steps overflow
+    # float16 and back off; with growth_interval=2 the scale grows after two clean steps.
+    proof, scales = _scaled_session(tmp_path, 2.0**18, 8)
+    proof.close()
+    passes(proof, tmp_path, 8)
+    backed_off = any(b < a for a, b in zip([2.0**18, *scales], scales, strict=False))
+    grown = any(b > a for a, b in zip([2.0**18, *scales], scales, strict=False))
+    assert backed_off and grown, scales
+    root = transcript.read_records(tmp_path / "proof")[0]["body"]
+    assert [leaf["path"] for leaf in root["opt_state"][-2:]] == [
+        "scaler/scale",
+        "scaler/growth_tracker",
+    ]
+
+
+def test_a_step_a_grad_scaler_skipped_wrongly_is_caught(tmp_path):
+    # Production skips the optimizer step of the last transaction although its gradients are
+    # finite: the parameters stay, the attested step moves them.
+    def skipping(model, optimizer, batch):
+        with torch.autocast("cpu", dtype=torch.float16):
+            loss = classification_loss(model, batch)
+        loss.backward()
+        optimizer.zero_grad()
+
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="state check of step 0"):
+        proof, _ = _scaled_session(tmp_path, 2.0**4, 1, step=skipping)
+        proof.close()
+
+
+def test_a_grad_scalers_scale_changed_between_steps_is_caught(tmp_path):
+    def edit(index, scaler):
+        if index == 0:
+            scaler._scale.mul_(2.0)
+
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="changed outside the attested step"):
+        proof, _ = _scaled_session(tmp_path, 2.0**4, 2, between=edit)
+        proof.close()
+
+
+def test_an_unprepared_grad_scaler_in_the_attested_step_is_refused_saying_to_prepare_it(
+    tmp_path,
+):
+    # Its scale and growth tracker are state of the step. Before, tracing it failed deep
+    # inside torch ("No inf checks were recorded for this optimizer").
     scaler = torch.amp.GradScaler("cpu")
     model = mlp()
-    with pytest.raises(
-        ValueError, match=r"GradScaler is not supported.*bfloat16.*GradScaler\.scale"
-    ):
+    with pytest.raises(ValueError, match=r"GradScaler that was not prepared.*GradScaler\.scale"):
         run(
             tmp_path,
             model,
             torch.optim.AdamW(model.parameters(), lr=1e-3),
             mlp_batches(1),
             classification_loss,
-            step=lambda proof: _loss_scaled_step(proof, scaler, 0.0),
+            step=lambda proof: _loss_scaled_step(proof, scaler),
         )
-    # The scaler is whole again once tracing has failed.
+    # The class is whole again once tracing has failed.
     assert torch.amp.GradScaler.step.__qualname__ == "GradScaler.step"
 
 
 def test_float16_autocast_with_a_constant_loss_scale_passes(tmp_path):
-    # What the refusal above recommends instead of a GradScaler.
     model = mlp()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
     step = lambda proof: _loss_scaled_step(proof, None, 1024.0)  # noqa: E731
     proof = run(tmp_path, model, optimizer, mlp_batches(3), classification_loss, step=step)
     passes(proof, tmp_path, 3)
+
+
+def test_nan_tests_lower_as_eager_computes_them():
+    # torch decomposes isfinite and isnan into comparisons of a value with itself, which
+    # torch-mlir folded into constants: the lowered step called NaN finite.
+    import numpy as np
+
+    def tests(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return torch.isfinite(x), torch.isnan(x), torch.isinf(x), torch.nan_to_num(x)
+
+    x = torch.tensor([1.0, float("nan"), float("inf"), -float("inf"), -0.0])
+    for eager, lowered in zip(tests(x), replayed(tests, [x]), strict=True):
+        np.testing.assert_array_equal(eager.double().numpy(), lowered)
 
 
 def replayed(fun: Callable[..., Any], example: list[torch.Tensor]) -> list[Any]:
