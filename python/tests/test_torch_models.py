@@ -757,6 +757,14 @@ def test_a_grad_scalers_scale_changed_between_steps_is_caught(tmp_path):
         proof.close()
 
 
+def test_a_grad_scalers_constants_are_the_programs(tmp_path):
+    def change(index, scaler):
+        scaler.set_growth_factor(4.0)
+
+    with pytest.raises(RuntimeError, match="GradScaler's growth factor"):
+        _scaled_session(tmp_path, 2.0**4, 2, between=change)
+
+
 def test_an_unprepared_grad_scaler_in_the_attested_step_is_refused_saying_to_prepare_it(
     tmp_path,
 ):
@@ -791,7 +799,8 @@ def test_nan_tests_lower_as_eager_computes_them():
     import numpy as np
 
     def tests(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        return torch.isfinite(x), torch.isnan(x), torch.isinf(x), torch.nan_to_num(x)
+        reflexive = (x == x, x != x, x <= x, x >= x, x < x, x > x)
+        return torch.isfinite(x), torch.isnan(x), torch.isinf(x), torch.nan_to_num(x), *reflexive
 
     x = torch.tensor([1.0, float("nan"), float("inf"), -float("inf"), -0.0])
     for eager, lowered in zip(tests(x), replayed(tests, [x]), strict=True):

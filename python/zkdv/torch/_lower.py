@@ -1150,10 +1150,12 @@ def _no_self_comparisons(graph: torch.fx.Graph) -> None:
     ``x != x``, and torch-mlir folds a comparison of a value with itself into a constant (true
     for ``==``, false for ``!=``), which is wrong where ``x`` is NaN: the lowered step called
     every NaN finite (a GradScaler's overflow check missed the NaN gradients production
-    found). ``x == x`` is ``|x| <= inf``, which NaN alone fails, and ``x != x`` its negation."""
+    found). ``x == x`` (and ``x <= x``, ``x >= x``) is ``|x| <= inf``, which NaN alone fails,
+    and ``x != x`` its negation; ``x < x`` and ``x > x`` are false for every ``x`` and stay."""
     aten = torch.ops.aten
+    reflexive = (aten.eq.Tensor, aten.le.Tensor, aten.ge.Tensor, aten.ne.Tensor)
     for node in list(graph.nodes):
-        if node.target not in (aten.eq.Tensor, aten.ne.Tensor) or len(node.args) != 2:
+        if node.target not in reflexive or len(node.args) != 2:
             continue
         a, b = node.args
         value = a.meta.get("val") if isinstance(a, torch.fx.Node) else None
