@@ -92,6 +92,9 @@ def _last_step(
                 signs = torch.randint(0, 2, p.shape, generator=generator) * 2 - 1
                 p.mul_(1 + NUDGE * signs.to(p.dtype))
     before = parameter.detach().clone()
+    # A GradScaler's loss scaling, with its scale now as a constant: float16 gradients that
+    # underflow unscaled do not in production.
+    scale = recipe.scaler.get_scale() if recipe.scaler is not None else 1.0
     torch.manual_seed(seed)  # the same dropout draws in every variant
     for part in batch:
         context = (
@@ -101,7 +104,10 @@ def _last_step(
         )
         with context:
             loss = recipe.loss(model, part)
-        (loss / len(batch)).backward()
+        (loss / len(batch) * scale).backward()
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad.div_(scale)
     if recipe.clip is not None:
         torch.nn.utils.clip_grad_norm_(model.parameters(), recipe.clip)
     assert parameter.grad is not None

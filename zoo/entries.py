@@ -49,6 +49,13 @@ ENTRIES: tuple[Entry, ...] = (
         f"GPT2LMHeadModel; {HF}; no accumulation",
     ),
     Entry(
+        "gpt2-f16",
+        "torch",
+        "f16 autocast",
+        T + "gpt2_f16",
+        f"GPT2LMHeadModel; {HF}; GradScaler (the Trainer's fp16=True); no accumulation",
+    ),
+    Entry(
         "gpt2-dropout",
         "torch",
         "f32",

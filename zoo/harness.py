@@ -176,6 +176,8 @@ class TorchRecipe:
         scheduler: A learning-rate scheduler stepped after every optimizer step, or ``None``.
         clip: The ``clip_grad_norm_`` bound, or ``None`` for no clipping.
         autocast: The ``torch.autocast`` dtype of the forward pass, or ``None``.
+        scaler: A ``torch.amp.GradScaler`` (float16's loss scaling, prepared with the model
+            and the optimizer), or ``None``.
     """
 
     model: Any
@@ -186,6 +188,7 @@ class TorchRecipe:
     scheduler: Any = None
     clip: float | None = None
     autocast: Any = None
+    scaler: Any = None
 
 
 def torch_step(
@@ -198,9 +201,12 @@ def torch_step(
 ) -> None:
     """One optimizer step of ``recipe`` as users write it: accumulate the gradients of the
     micro-batches of ``batch`` (each loss divided by their number), clip, step, zero the
-    gradients."""
+    gradients. With a GradScaler, as torch's AMP recipe writes it: each loss scaled before its
+    backward pass, the gradients unscaled before clipping, the step and the scale's update
+    through the scaler."""
     import torch
 
+    scaler = recipe.scaler
     for part in batch:
         context = (
             torch.autocast("cpu", dtype=recipe.autocast)
@@ -209,10 +215,16 @@ def torch_step(
         )
         with context:
             loss = recipe.loss(forward, part)
-        backward(loss / len(batch))
+        backward(loss / len(batch) if scaler is None else scaler.scale(loss / len(batch)))
+    if scaler is not None:
+        scaler.unscale_(optimizer)
     if recipe.clip is not None:
         torch.nn.utils.clip_grad_norm_(model.parameters(), recipe.clip)
-    optimizer.step()
+    if scaler is None:
+        optimizer.step()
+    else:
+        scaler.step(optimizer)
+        scaler.update()
     optimizer.zero_grad()
 
 
@@ -241,7 +253,9 @@ def run_torch(
     proof = zkdv.torch.ZKDV(directory, EVERY_STEP, retain=retained())
     proof._seal_package = seal
     proof.start(rolling_window=8, probe_ratio=0.25)
-    recipe.model, recipe.optimizer = proof.prepare(recipe.model, recipe.optimizer)
+    recipe.model, recipe.optimizer, recipe.scaler = proof.prepare(
+        recipe.model, recipe.optimizer, recipe.scaler
+    )
 
     @proof.attest
     def attested_step(model: Any, optimizer: Any, batch: Any) -> None:

@@ -109,7 +109,14 @@ def _causal_lm(
         tamper_parameter=_first_weight(model),
         clip=1.0,
         autocast=autocast,
+        scaler=_scaler_for(autocast),
     )
+
+
+def _scaler_for(autocast: Any) -> Any:
+    """float16's loss scaling as the Hugging Face Trainer (``fp16=True``) and torchvision's
+    reference (``--amp``) set it up: a ``GradScaler`` with torch's defaults; none otherwise."""
+    return torch.amp.GradScaler("cpu") if autocast is torch.float16 else None
 
 
 def gpt2(
@@ -138,6 +145,12 @@ def gpt2(
 def gpt2_bf16(steps: int) -> TorchRecipe:
     """GPT-2 with the forward pass under ``torch.autocast(bfloat16)``, one batch per step."""
     return gpt2(steps, autocast=torch.bfloat16, accumulation=1)
+
+
+def gpt2_f16(steps: int) -> TorchRecipe:
+    """GPT-2 as the Trainer's ``fp16=True`` trains it: the forward pass under
+    ``torch.autocast(float16)`` and a ``GradScaler``, one batch per step."""
+    return gpt2(steps, autocast=torch.float16, accumulation=1)
 
 
 def gpt2_dropout(steps: int) -> TorchRecipe:
@@ -312,6 +325,7 @@ def _vision(model: nn.Module, steps: int, size: int, autocast: Any = None) -> To
         loss=_classification_loss,
         tamper_parameter=_first_weight(model),
         autocast=autocast,
+        scaler=_scaler_for(autocast),
     )
 
 
