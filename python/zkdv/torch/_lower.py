@@ -383,7 +383,10 @@ def lower(
             reduced=extra[n_dyn : n_dyn + n_grad] if reduced else None,
         )
         if constants is not None:
-            tracing.scaler = _scaler.TracedScaler(tracing, *scaler_state, *constants)
+            growth, backoff, interval = constants
+            tracing.scaler = _scaler.TracedScaler(
+                tracing, scaler_state[0], scaler_state[1], growth, backoff, interval
+            )
         if sharded:
             tracing.step()
         else:
