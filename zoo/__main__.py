@@ -214,6 +214,7 @@ sensitivity):
 | efficientnet-b0 | 0.001 | 8.7e-5 / **9.6e-4** | 1.8e-7 / 1.8e-6 | gradient |
 | t5-bf16 | 0.1 | 0.057 / 0.031 | 0.043 / 0.021 | none |
 | gpt2-bf16 | 0.1 | 0.0041 / 0.0013 | 0.0035 / 0.0012 | none |
+| gpt2-f16 (GradScaler) | 0.01 | 4.3e-4 / 2.2e-4 | 4.2e-4 / 2.0e-4 | none |
 | llama-bf16, qwen2-bf16, bert-mlm-bf16, vit-bf16 | 0.1 | at most 0.0046 | at most 0.004 | none |
 | resnet18 | 0.001 | 5.8e-5 / 1.8e-4 | 1.8e-6 / 5.5e-6 | none |
 | mobilenet-v3-small | 0.001 | 7.4e-6 / 8.4e-5 | 4.1e-6 / 4.7e-5 | none |
