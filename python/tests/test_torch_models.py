@@ -772,7 +772,8 @@ def test_an_unprepared_grad_scaler_in_the_attested_step_is_refused_saying_to_pre
     # inside torch ("No inf checks were recorded for this optimizer").
     scaler = torch.amp.GradScaler("cpu")
     model = mlp()
-    with pytest.raises(ValueError, match=r"GradScaler that was not prepared.*GradScaler\.scale"):
+    refusal = r"GradScaler that was not prepared in this session.*GradScaler\.scale"
+    with pytest.raises(ValueError, match=refusal):
         run(
             tmp_path,
             model,
@@ -781,8 +782,68 @@ def test_an_unprepared_grad_scaler_in_the_attested_step_is_refused_saying_to_pre
             classification_loss,
             step=lambda proof: _loss_scaled_step(proof, scaler),
         )
-    # The class is whole again once tracing has failed.
-    assert torch.amp.GradScaler.step.__qualname__ == "GradScaler.step"
+    # Outside a lowering the scaler is torch's own.
+    assert scaler.scale(torch.tensor(2.0)).item() == 2.0 * 65536
+
+
+def test_grad_scaler_update_with_a_new_scale_is_refused(tmp_path):
+    # The new scale would be a constant of the committed program.
+    def step(proof, scaler):
+        def attested(model, optimizer, batch):
+            proof.backward(scaler.scale(classification_loss(model, batch)))
+            scaler.step(optimizer)
+            scaler.update(1024.0)
+            optimizer.zero_grad()
+
+        return attested
+
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    scaler = torch.amp.GradScaler("cpu")
+    model, optimizer, scaler = proof.prepare(model, optimizer, scaler)
+    proof.attest(step(proof, scaler))
+    with pytest.raises(ValueError, match=r"update\(new_scale\) cannot be attested"):
+        with proof.transaction(batch=mlp_batches(1)[0]):
+            pass
+
+
+def test_a_change_on_a_step_a_grad_scaler_skipped_is_caught(tmp_path):
+    # Every step overflows float16 at 2^40 and is skipped. Production then moves a parameter
+    # by 1e-3 inside the transaction. The state check's ensemble decides overflow as
+    # round-to-nearest does in every member; members that saturated instead took the step
+    # and gave every value a spread of a whole update, which admitted such a change.
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    proof._seal_package = False
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model = mlp()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    scaler = torch.amp.GradScaler("cpu", init_scale=2.0**40)
+    model, optimizer, scaler = proof.prepare(model, optimizer, scaler)
+    step = _loss_scaled_step(proof, scaler)
+    proof.attest(step)
+    batch = mlp_batches(1)[0]
+    with proof.transaction(batch=batch):
+        step(model, optimizer, batch)
+        with torch.no_grad():
+            next(model.parameters()).add_(1e-3)
+    assert scaler.get_scale() == 2.0**39  # the step was skipped
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="state check of step 0"):
+        proof.close()
+
+
+def test_a_float16_tensor_is_scaled_as_eager_scales_it():
+    # The lowered x * scale rounded the scale to float16 first: 65536 became inf.
+    from zkdv.torch import _scaler
+
+    x = torch.tensor([0.5, 0.01, 3.0], dtype=torch.float16)
+    scale = torch.tensor(65536.0)
+    eager = (x * scale).double().numpy()
+    lowered = replayed(_scaler._times, [x, scale])[0]
+    import numpy as np
+
+    np.testing.assert_array_equal(eager, lowered)
 
 
 def test_float16_autocast_with_a_constant_loss_scale_passes(tmp_path):
@@ -799,7 +860,8 @@ def test_nan_tests_lower_as_eager_computes_them():
     import numpy as np
 
     def tests(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        reflexive = (x == x, x != x, x <= x, x >= x, x < x, x > x)
+        reflexive = (x == x, x != x, x <= x, x >= x, x < x, x > x, x == x.clone())
+        reflexive += (x.reshape(-1) == x, x == x.detach())
         return torch.isfinite(x), torch.isnan(x), torch.isinf(x), torch.nan_to_num(x), *reflexive
 
     x = torch.tensor([1.0, float("nan"), float("inf"), -float("inf"), -0.0])

@@ -28,7 +28,14 @@
 //!   nearest: not at all (excess precision), up, down, or stochastically.
 //!
 //! Zeros, infinities and NaNs are never moved (a zero is often structural:
-//! a relu's, a mask's).
+//! a relu's, a mask's), and no member overflows where round-to-nearest does
+//! not, or the other way: a narrow result that rounds to an infinity is that
+//! infinity in every member (also [`Rounding::Wide`]), and no perturbation
+//! turns a finite value into an infinity. An overflow is a decision, not a
+//! rounding: float16 loss scaling skips the optimizer step where a gradient
+//! overflowed, and members that saturated at the largest finite value, or
+//! kept it in `f32`, took the step and gave every value of the state a
+//! spread of a whole update.
 //!
 //! The largest distance of the members' results from the round-to-nearest
 //! one is the value's *spread*; the tolerance policy (`docs/protocol.md`)
@@ -159,12 +166,13 @@ pub fn perturb_result(tensor: &mut Tensor) {
     match (&mut tensor.data, tensor.element) {
         (Data::F32(v), ElementType::F32) => v.iter_mut().for_each(|x| {
             if x.is_finite() && x.fract() != 0.0 {
-                *x = next_f32(*x, splitmix64(key ^ u64::from(x.to_bits())) >> 63 == 1);
+                let up = splitmix64(key ^ u64::from(x.to_bits())) >> 63 == 1;
+                *x = finite_or(next_f32(*x, up), *x);
             }
         }),
         (Data::F64(v), _) => v.iter_mut().for_each(|x| {
             if x.is_finite() && x.fract() != 0.0 {
-                *x = next_f64(*x, splitmix64(key ^ x.to_bits()) >> 63 == 1);
+                *x = finite_or(next_f64(*x, splitmix64(key ^ x.to_bits()) >> 63 == 1), *x);
             }
         }),
         _ => {}
@@ -199,11 +207,18 @@ pub fn narrow(element: ElementType, value: f32) -> f32 {
 
 #[cold]
 fn perturbed(element: ElementType, x: f32, near: f32, mode: Rounding) -> f32 {
-    if near == x || x.is_nan() || !matches!(element, ElementType::F16 | ElementType::BF16) {
+    if near == x
+        || x.is_nan()
+        || near.is_infinite()
+        || !matches!(element, ElementType::F16 | ElementType::BF16)
+    {
         return near;
     }
     // The other neighbour of x lies on x's side of `near`.
     let other = step(element, near, x > near);
+    if other.is_infinite() {
+        return near; // round-to-nearest keeps x finite: so does every member
+    }
     let (lo, hi) = if near < x {
         (near, other)
     } else {
@@ -264,19 +279,30 @@ pub fn perturb_inputs(member: u64, inputs: &mut [Tensor]) {
         match &mut tensor.data {
             Data::F64(v) => v.iter_mut().enumerate().for_each(|(i, x)| {
                 if x.is_finite() && *x != 0.0 {
-                    *x = next_f64(*x, up(i));
+                    *x = finite_or(next_f64(*x, up(i)), *x);
                 }
             }),
             Data::F32(v) => v.iter_mut().enumerate().for_each(|(i, x)| {
                 if x.is_finite() && *x != 0.0 {
-                    *x = match element_type {
+                    let moved = match element_type {
                         ElementType::F16 | ElementType::BF16 => step(element_type, *x, up(i)),
                         _ => next_f32(*x, up(i)),
                     };
+                    *x = finite_or(moved, *x);
                 }
             }),
             _ => {}
         }
+    }
+}
+
+/// `moved`, unless a perturbation made it infinite: then `x` (no member
+/// overflows where the unperturbed value does not).
+fn finite_or<T: Copy + PartialOrd + Into<f64>>(moved: T, x: T) -> T {
+    if moved.into().is_finite() {
+        moved
+    } else {
+        x
     }
 }
 
@@ -303,6 +329,42 @@ mod tests {
     use super::*;
 
     const ONE_PLUS: f32 = 1.0 + 3.0 / 512.0; // between bf16 1.0 and 1 + 2^-7, nearer the latter
+
+    #[test]
+    fn no_member_overflows_otherwise_than_round_to_nearest() {
+        let h = ElementType::F16;
+        for mode in [
+            Rounding::Wide,
+            Rounding::Up,
+            Rounding::Down,
+            Rounding::Stochastic(1),
+        ] {
+            // Past the largest finite f16 (65504) by more than half an ulp: an
+            // infinity in every member, as in round-to-nearest.
+            assert_eq!(with_rounding(mode, || narrow(h, 66000.0)), f32::INFINITY);
+            assert_eq!(with_rounding(mode, || narrow(h, -1e30)), f32::NEG_INFINITY);
+            // Within half an ulp of it: finite in every member.
+            assert_eq!(with_rounding(mode, || narrow(h, 65510.0)), 65504.0);
+        }
+        // Nor does a perturbed input or result become infinite.
+        let finite = |t: &Tensor| match &t.data {
+            Data::F32(v) => v.iter().all(|x| x.is_finite()),
+            _ => false,
+        };
+        let largest = |element: ElementType, m: f32| {
+            Tensor::new(element, vec![2], Data::F32(vec![m, -m])).unwrap()
+        };
+        let mut inputs = [largest(h, 65504.0), largest(ElementType::F32, f32::MAX)];
+        for member in 0..8 {
+            let mut moved = inputs.clone();
+            perturb_inputs(member, &mut moved);
+            assert!(moved.iter().all(finite), "member {member}");
+        }
+        for member in 0..8 {
+            with_member(member, || perturb_result(&mut inputs[1]));
+            assert!(finite(&inputs[1]), "member {member}");
+        }
+    }
 
     #[test]
     fn directed_modes_take_the_neighbours_of_inexact_values() {

@@ -143,7 +143,9 @@ class Tracing:
         if self.backwards == 0 and self.reduced is None:
             raise RuntimeError(
                 "zkdv.torch: optimizer.step() ran before proof.backward(loss) in the attested "
-                "step; compute the gradients with proof.backward first"
+                "step; compute the gradients with proof.backward first (loss.backward() and "
+                "scaler.scale(loss).backward() do not reach the traced parameters: write "
+                "proof.backward(loss) or proof.backward(scaler.scale(loss)))"
             )
         if self.stepped:
             raise RuntimeError("zkdv.torch: optimizer.step() ran twice in the attested step")
@@ -384,8 +386,9 @@ def lower(
         )
         if constants is not None:
             growth, backoff, interval = constants
+            assert scaler is not None
             tracing.scaler = _scaler.TracedScaler(
-                tracing, scaler_state[0], scaler_state[1], growth, backoff, interval
+                tracing, scaler, scaler_state[0], scaler_state[1], growth, backoff, interval
             )
         if sharded:
             tracing.step()
@@ -1065,7 +1068,8 @@ def _trace(
     from torch.fx.experimental.proxy_tensor import make_fx
 
     try:
-        with _tracing_kernels(), _module_paths(root), _refusing_grad_scaler():
+        _scaler.refuse_unprepared()
+        with _tracing_kernels(), _module_paths(root):
             graph = make_fx(step, decompositions, tracing_mode="fake")(*example)
     except ValueError:
         raise
@@ -1074,42 +1078,9 @@ def _trace(
             f"zkdv.torch: the attested step cannot be traced: {type(error).__name__}: {error}"
         ) from error
     _normalise_slices(graph.graph)
-    _no_self_comparisons(graph.graph)
+    _float_equalities(graph.graph)
     graph.recompile()
     return graph
-
-
-GRAD_SCALER_REFUSAL = (
-    "zkdv.torch: the attested step uses a torch.amp.GradScaler that was not prepared: its "
-    "scale and growth tracker are state of the step; prepare it with the model and the "
-    "optimizer: model, optimizer, scaler = proof.prepare(model, optimizer, scaler)"
-)
-"""Why the attested step refuses an unprepared ``torch.amp.GradScaler``."""
-
-
-@contextlib.contextmanager
-def _refusing_grad_scaler() -> Iterator[None]:
-    """While the attested step is traced, the methods of a ``torch.amp.GradScaler`` that was
-    not prepared (``scale``, ``unscale_``, ``step``, ``update``; a prepared one's are its own,
-    :func:`zkdv.torch._scaler.wrap`) raise :data:`GRAD_SCALER_REFUSAL` as a ``ValueError``
-    naming the call, instead of failing deep inside torch."""
-    from torch.amp import GradScaler
-
-    def refuse(name: str) -> Callable[..., Any]:
-        def refused(*_args: Any, **_kwargs: Any) -> Any:
-            raise ValueError(f"{GRAD_SCALER_REFUSAL} (called: GradScaler.{name})")
-
-        return refused
-
-    names = ("scale", "unscale_", "step", "update")
-    saved = {name: GradScaler.__dict__[name] for name in names}
-    try:
-        for name in names:
-            setattr(GradScaler, name, refuse(name))
-        yield
-    finally:
-        for name, method in saved.items():
-            setattr(GradScaler, name, method)
 
 
 def _normalise_slices(graph: torch.fx.Graph) -> None:
@@ -1146,32 +1117,28 @@ def _normalise_slices(graph: torch.fx.Graph) -> None:
         node.args = tuple(args)
 
 
-def _no_self_comparisons(graph: torch.fx.Graph) -> None:
-    """Rewrite every comparison of a float value with itself (in place).
+def _float_equalities(graph: torch.fx.Graph) -> None:
+    """Write every float ``a == b`` as ``not (a != b)`` (in place): the same values, NaN
+    included.
 
-    torch decomposes ``isfinite(x)`` into ``(x == x) & (|x| != inf)`` and ``isnan(x)`` into
-    ``x != x``, and torch-mlir folds a comparison of a value with itself into a constant (true
-    for ``==``, false for ``!=``), which is wrong where ``x`` is NaN: the lowered step called
-    every NaN finite (a GradScaler's overflow check missed the NaN gradients production
-    found). ``x == x`` (and ``x <= x``, ``x >= x``) is ``|x| <= inf``, which NaN alone fails,
-    and ``x != x`` its negation; ``x < x`` and ``x > x`` are false for every ``x`` and stay."""
+    torch decomposes ``isfinite(x)`` into ``(x == x) & (|x| != inf)``, and torch-mlir folds an
+    equality of a value with itself into ``true`` (also through a ``clone``, a ``detach`` or a
+    reshape of it), which is wrong where ``x`` is NaN: the lowered step called every NaN finite
+    (a GradScaler's overflow check missed the NaN gradients production found). torch-mlir does
+    not fold ``!=``."""
     aten = torch.ops.aten
-    reflexive = (aten.eq.Tensor, aten.le.Tensor, aten.ge.Tensor, aten.ne.Tensor)
     for node in list(graph.nodes):
-        if node.target not in reflexive or len(node.args) != 2:
+        if node.target is not aten.eq.Tensor or len(node.args) != 2:
             continue
-        a, b = node.args
-        value = a.meta.get("val") if isinstance(a, torch.fx.Node) else None
-        if a is not b or not (isinstance(value, torch.Tensor) and value.is_floating_point()):
+        values = [a.meta.get("val") if isinstance(a, torch.fx.Node) else a for a in node.args]
+        if not any(isinstance(v, torch.Tensor) and v.is_floating_point() for v in values):
             continue
         with graph.inserting_before(node):
-            magnitude = graph.call_function(aten.abs.default, (a,))
-            replacement = graph.call_function(aten.le.Scalar, (magnitude, math.inf))
-            if node.target is aten.ne.Tensor:
-                replacement = graph.call_function(aten.logical_not.default, (replacement,))
-        replacement.meta = dict(node.meta)
-        magnitude.meta = {**a.meta}
-        node.replace_all_uses_with(replacement)
+            differs = graph.call_function(aten.ne.Tensor, tuple(node.args))
+            equal = graph.call_function(aten.logical_not.default, (differs,))
+        differs.meta = dict(node.meta)
+        equal.meta = dict(node.meta)
+        node.replace_all_uses_with(equal)
         graph.erase_node(node)
 
 
@@ -1192,7 +1159,7 @@ def _retrace(
     with fx_traceback.preserve_node_meta():
         graph = make_fx(graph, decompositions, tracing_mode="fake")(*(x.detach() for x in example))
     _normalise_slices(graph.graph)
-    _no_self_comparisons(graph.graph)
+    _float_equalities(graph.graph)
     graph.recompile()
     return graph
 

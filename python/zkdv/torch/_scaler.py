@@ -7,10 +7,12 @@ result of the attested program. Production runs the scaler's own methods. Inside
 step its methods are traced as tensor arithmetic that computes what ATen's CPU kernels do
 (:class:`TracedScaler`):
 
-- ``scale(outputs)``: ``outputs * scale``;
+- ``scale(outputs)``: ``outputs * scale``, a 16-bit output multiplied in ``float32`` and
+  rounded once, as the CPU kernel does;
 - ``unscale_(optimizer)``: ``inv = float32(1 / float64(scale))``; ``found_inf`` is 1 where any
   gradient value is not finite (before unscaling), and every gradient becomes ``g * inv``
-  (``_amp_foreach_non_finite_check_and_unscale_``);
+  (``_amp_foreach_non_finite_check_and_unscale_``; a ``bfloat16`` gradient multiplied in
+  ``float32``);
 - ``step(optimizer)``: the optimizer's functional step, then every parameter and optimizer-state
   value *selected*: the stepped one where ``found_inf`` is 0, the one before the step where it
   is 1. Production decides on the host (``found_inf.item()``) whether ``optimizer.step()`` runs
@@ -23,12 +25,19 @@ step its methods are traced as tensor arithmetic that computes what ATen's CPU k
 The factors and the interval are constants of the program; a transaction refuses a scaler
 whose constants changed since the program was committed. Not supported: a scaler under DDP or
 FSDP (the rank's optimizer applies all-reduced gradients, which production records after
-unscaling), ``update(new_scale)`` with a tensor, and an optimizer with its own scale handling
-(``_step_supports_amp_scaling``: the fused ones).
+unscaling), ``update(new_scale)`` (the new scale would be a constant of the program), and an
+optimizer with its own scale handling (``_step_supports_amp_scaling``: the fused ones). A
+scaler's methods trace only in the attested step of the session that prepared it; any other
+enabled scaler's methods are refused while a step is traced (:func:`refuse_unprepared`).
+
+Overflow is a decision here, not a rounding: the perturbation ensemble of a state check decides
+it as round-to-nearest does in every member (``zkdv_runtime::rounding``), so a skipped step's
+values keep the spread of their other perturbations.
 """
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,7 +45,7 @@ from typing import Any
 
 import torch
 
-__all__ = ["TracedScaler", "constants", "leaves", "wrap"]
+__all__ = ["REFUSAL", "TracedScaler", "constants", "leaves", "refuse_unprepared", "wrap"]
 
 SCALE, TRACKER = "scaler/scale", "scaler/growth_tracker"
 """The paths of the scaler's two state leaves."""
@@ -44,9 +53,17 @@ SCALE, TRACKER = "scaler/scale", "scaler/growth_tracker"
 _METHODS = ("scale", "unscale_", "step", "update")
 
 
+REFUSAL = (
+    "zkdv.torch: the attested step uses a torch.amp.GradScaler that was not prepared in this "
+    "session: its scale and growth tracker are state of the step; prepare it with the model "
+    "and the optimizer: model, optimizer, scaler = proof.prepare(model, optimizer, scaler)"
+)
+"""Why the attested step refuses a GradScaler that its session did not prepare."""
+
+
 def wrap(scaler: torch.amp.GradScaler) -> None:
-    """Make ``scaler``'s methods trace as :class:`TracedScaler` inside the attested step (and
-    stay its own everywhere else, a disabled scaler's everywhere)."""
+    """Make ``scaler``'s methods trace as :class:`TracedScaler` inside its session's attested
+    step (and stay its own everywhere else; a disabled scaler's everywhere)."""
     native = {name: getattr(scaler, name) for name in _METHODS}
 
     def wrapped(name: str) -> Callable[..., Any]:
@@ -54,14 +71,43 @@ def wrap(scaler: torch.amp.GradScaler) -> None:
             from zkdv.torch import _lower
 
             tracing = _lower.active()
-            if tracing is None or tracing.scaler is None:
+            if tracing is None or not self.is_enabled():
                 return native[name](*args, **kwargs)
+            if tracing.scaler is None or tracing.scaler.owner is not self:
+                raise ValueError(f"{REFUSAL} (called: GradScaler.{name})")
             return getattr(tracing.scaler, name)(*args, **kwargs)
 
         return method
 
     for name in _METHODS:
         setattr(scaler, name, types.MethodType(wrapped(name), scaler))
+
+
+def refuse_unprepared() -> None:
+    """Make the methods of every GradScaler that no session prepared (whose methods are the
+    class's) raise :data:`REFUSAL` as a ``ValueError`` while an attested step is traced,
+    instead of failing deep inside torch (``No inf checks were recorded for this optimizer``).
+    Installed once, on the class, the first time a step is lowered; outside a lowering, and
+    for a disabled scaler, each method is the class's own."""
+    from torch.amp import GradScaler
+
+    if getattr(GradScaler, "_zkdv_refuses_unprepared", False):
+        return
+
+    def refusing(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(original)
+        def method(self: torch.amp.GradScaler, *args: Any, **kwargs: Any) -> Any:
+            from zkdv.torch import _lower
+
+            if _lower.active() is not None and self.is_enabled():
+                raise ValueError(f"{REFUSAL} (called: GradScaler.{name})")
+            return original(self, *args, **kwargs)
+
+        return method
+
+    for name in _METHODS:
+        setattr(GradScaler, name, refusing(name, GradScaler.__dict__[name]))
+    GradScaler._zkdv_refuses_unprepared = True  # type: ignore[attr-defined]
 
 
 def leaves(
@@ -83,7 +129,7 @@ def leaves(
     assert scaler._scale is not None and scaler._growth_tracker is not None
     if device is not None and scaler._scale.device != device:
         raise ValueError(
-            f"ZKDV.transaction: the GradScaler's scale is on {scaler._scale.device}, the "
+            f"zkdv.torch: the GradScaler's scale is on {scaler._scale.device}, the "
             f"model on {device}; create it for the model's device "
             f"(torch.amp.GradScaler({device.type!r}))"
         )
@@ -108,6 +154,8 @@ class TracedScaler:
     its parameters' ``.grad``, its optimizer step and the traced optimizer states."""
 
     tracing: Any
+    owner: torch.amp.GradScaler
+    """The prepared scaler whose methods these are."""
     scale_value: torch.Tensor
     tracker: torch.Tensor
     growth_factor: float
@@ -125,10 +173,13 @@ class TracedScaler:
 
     def scale(self, outputs: Any) -> Any:
         if isinstance(outputs, torch.Tensor):
-            return outputs * self.scale_value
+            return _times(outputs, self.scale_value)
         if isinstance(outputs, (list, tuple)):
             return type(outputs)(self.scale(x) for x in outputs)
-        raise ValueError("outputs must be a Tensor or an iterable of Tensors")
+        raise ValueError(
+            "zkdv.torch: inside the attested step GradScaler.scale takes a tensor, or a list or "
+            "tuple of tensors"
+        )
 
     def unscale_(self, optimizer: torch.optim.Optimizer) -> None:
         self._check(optimizer)
@@ -147,7 +198,7 @@ class TracedScaler:
             if g.dtype == torch.float16:
                 raise ValueError("Attempting to unscale FP16 gradients.")
             found = torch.maximum(found, torch.logical_not(torch.isfinite(g)).any().float())
-            p.grad = g * inv
+            p.grad = _times(g, inv)
         self.found_inf = found
         self.stage = "unscaled"
 
@@ -185,23 +236,30 @@ class TracedScaler:
 
     def update(self, new_scale: float | torch.Tensor | None = None) -> None:
         if new_scale is not None:
-            if isinstance(new_scale, torch.Tensor):
-                raise ValueError(
-                    "zkdv.torch: GradScaler.update(new_scale) with a tensor cannot be attested; "
-                    "give the new scale as a float"
-                )
-            self.scale_value = torch.full_like(self.scale_value, float(new_scale))
-        else:
-            if self.found_inf is None:
-                raise AssertionError("No inf checks were recorded prior to update.")
-            found = self.found_inf > 0
-            scale = self.scale_value
-            backed = (scale.double() * self.backoff_factor).float()
-            grown = (scale.double() * self.growth_factor).float()
-            successful = self.tracker + 1
-            grow = successful == self.growth_interval
-            kept = torch.where(grow & torch.isfinite(grown), grown, scale)
-            self.scale_value = torch.where(found, backed, kept)
-            self.tracker = torch.where(found | grow, torch.zeros_like(self.tracker), successful)
+            raise ValueError(
+                "zkdv.torch: GradScaler.update(new_scale) cannot be attested: the new scale "
+                "would be a constant of the committed program; call update() without it"
+            )
+        if self.found_inf is None:
+            raise AssertionError("No inf checks were recorded prior to update.")
+        found = self.found_inf > 0
+        scale = self.scale_value
+        backed = (scale.double() * self.backoff_factor).float()
+        grown = (scale.double() * self.growth_factor).float()
+        successful = self.tracker + 1
+        grow = successful == self.growth_interval
+        kept = torch.where(grow & torch.isfinite(grown), grown, scale)
+        self.scale_value = torch.where(found, backed, kept)
+        self.tracker = torch.where(found | grow, torch.zeros_like(self.tracker), successful)
         self.found_inf = None
         self.stage = "ready"
+
+
+def _times(x: torch.Tensor, factor: torch.Tensor) -> torch.Tensor:
+    """``x * factor`` (a ``float32`` scalar) as ATen's CPU kernel computes it: a 16-bit ``x`` is
+    multiplied in ``float32`` and the product rounded once to the result's type. The lowered
+    ``x * factor`` would first round the factor to 16 bits (65536, the default scale, is
+    infinite in float16)."""
+    if x.dtype in (torch.float16, torch.bfloat16):
+        return (x.float() * factor).to(torch.result_type(x, factor))
+    return x * factor

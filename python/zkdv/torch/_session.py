@@ -368,13 +368,18 @@ class ZKDV(Session):
             self._last_state = [t.clone() for t in live]
             return self._last_state
         if not (len(live) == len(last) and all(map(same_bits, live, last))):
+            params, opt = self._state_leaves()
+            names = [n for n, _ in params] + [n for n, _ in opt]
+            changed = [n for n, a, b in zip(names, live, last, strict=False) if not same_bits(a, b)]
+            leaf = f" (first leaf: {changed[0]!r})" if changed and len(live) == len(last) else ""
             self._flow.poison(
                 ZKDVPoisonedError(
                     self._steps,
                     kind="state",
                     detail=(
                         f"the parameters or optimizer state at {where} are not what step "
-                        f"{self._steps - 1} produced: they were changed outside the attested step"
+                        f"{self._steps - 1} produced{leaf}: they were changed outside the "
+                        "attested step"
                     ),
                 )
             )
