@@ -298,7 +298,7 @@ pub fn perturb_inputs(member: u64, inputs: &mut [Tensor]) {
 
 /// `moved`, unless a perturbation made it infinite: then `x` (no member
 /// overflows where the unperturbed value does not).
-fn finite_or<T: Copy + PartialOrd + Into<f64>>(moved: T, x: T) -> T {
+fn finite_or<T: Copy + Into<f64>>(moved: T, x: T) -> T {
     if moved.into().is_finite() {
         moved
     } else {
