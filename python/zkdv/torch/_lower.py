@@ -337,7 +337,7 @@ def lower(
     states = [
         {k: local(v) for k, v in optimizer.state[p].items()} for _, p in root.named_parameters()
     ]
-    scaled = _scaler.leaves(scaler, next(iter(root.parameters())).device)
+    scaled = _scaler.leaves(scaler, next((local(p).device for p in root.parameters()), None))
     if scaled and reduced:
         raise ValueError(
             "zkdv.torch: a GradScaler under DDP or FSDP cannot be attested yet: the rank's "
