@@ -292,3 +292,78 @@ def test_a_killed_process_leaves_complete_records_that_verify_as_unclosed(tmp_pa
         # Not closed, and the prefix the killed run left is intact.
         assert verify.returncode == 3
         assert "close" in verify.stderr and "9 steps" in verify.stderr
+
+
+# (e) at the scale of rounding ----------------------------------------------------------------
+
+
+def _one_ulp(index_of_fault):
+    """A fault moving one parameter element to its next float at step ``index_of_fault``."""
+
+    def corrupt(index, parts):
+        if index == index_of_fault:
+            leaf = np.array(parts["post_params"][1])
+            leaf.reshape(-1)[3] = np.nextafter(leaf.reshape(-1)[3], np.float32(np.inf))
+            parts["post_params"][1] = jax.device_put(leaf, parts["post_params"][1].sharding)
+
+    return corrupt
+
+
+def test_e_a_one_ulp_fault_is_caught_where_the_segment_ends(tmp_path):
+    # The sketch comparison must allow for rounding and cannot see one ulp; the segment's
+    # closure replays production's own program from the snapshot and compares bits.
+    proof = session(tmp_path, EVERY, replay_snapshot_interval=4)
+    proof._fault_hook = _one_ulp(5)
+    assert train(proof, 12) < 12  # poisoned at the snapshot of step 8
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="not what the committed steps 4..7") as error:
+        proof.close()
+    assert error.value.step == 8
+    assert "1 of" in str(error.value)
+    assert transcript.inspect(tmp_path / "proof")["status"] == "poisoned"
+
+
+def test_e_a_one_ulp_fault_of_the_last_step_is_caught_at_close_without_sampled_checks(
+    tmp_path,
+):
+    never = zkdv.SamplingPolicy(state_check_probability=0.0, update_check_probability=0.0)
+    proof = session(tmp_path, never, replay_snapshot_interval=4)
+    proof._fault_hook = _one_ulp(9)
+    assert train(proof, 10) == 10
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="delivered at step 10") as error:
+        proof.close()
+    assert "steps 8..9" in str(error.value)
+    assert transcript.inspect(tmp_path / "proof")["status"] == "poisoned"
+
+
+def test_e_the_closure_holds_bit_for_bit_on_an_honest_run(tmp_path):
+    # Every segment closes (every step is sampled), the last one at close.
+    proof = session(tmp_path, EVERY, replay_snapshot_interval=3)
+    assert train(proof, 10) == 10
+    proof.close()
+    assert transcript.inspect(tmp_path / "proof")["status"] == "ok"
+
+
+class _Device:
+    def __init__(self, platform):
+        self.platform = platform
+
+
+class _Leaf:
+    def __init__(self, *platforms):
+        self.sharding = type("S", (), {"device_set": {_Device(p) for p in platforms}})()
+
+
+def test_the_closure_runs_only_where_xla_computes_the_same_bits_each_time(monkeypatch):
+    from zkdv.jax._checks import deterministic
+
+    monkeypatch.delenv("XLA_FLAGS", raising=False)
+    assert deterministic(jnp.zeros(3))  # these tests run on CPU
+    assert deterministic(_Leaf("cpu"))
+    assert not deterministic(_Leaf("gpu"))  # atomics in scatters and some reductions
+    assert not deterministic(_Leaf("tpu"))
+    assert not deterministic(np.zeros(3))  # not placed by XLA
+    monkeypatch.setenv("XLA_FLAGS", "--xla_gpu_deterministic_ops=true")
+    assert deterministic(_Leaf("gpu"))
+    assert not deterministic(_Leaf("gpu", "tpu"))
+    monkeypatch.setenv("XLA_FLAGS", "--xla_gpu_exclude_nondeterministic_ops=true")
+    assert deterministic(_Leaf("cuda"))

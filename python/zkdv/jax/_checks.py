@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,12 +27,12 @@ import numpy as np
 from zkdv import hashing
 from zkdv.checks import ZKDVPoisonedError
 from zkdv.config import Tolerance
-from zkdv.jax._program import StepProgram
+from zkdv.jax._program import StepOutputs, StepProgram
 from zkdv.jax._snapshots import SegmentView
 from zkdv.session import CheckJob, Replayed, StateReplay
 from zkdv.session._checker import element
 
-__all__ = ["compare_state", "opt_state_discontinuity", "replay"]
+__all__ = ["closure", "compare_state", "deterministic", "opt_state_discontinuity", "replay"]
 
 
 def replay(job: CheckJob[SegmentView], rolling_window: int) -> Replayed:
@@ -61,14 +62,7 @@ def replay(job: CheckJob[SegmentView], rolling_window: int) -> Replayed:
         if j == replay_length:
             # Copies: the next call donates the parameter buffers.
             pre_state = [np.array(x) for x in state]
-        ran: StepProgram = programs[j].program
-        outputs = ran.replay(
-            *state[: ran.n_params],
-            *state[ran.n_params :],
-            ran.placement.put_small(segment.batches[j]),
-            *programs[j].weights,
-        )
-        parts = ran.split_outputs(outputs, deltas=True)
+        parts = _replay_step(programs[j], state, segment.batches[j])
         deltas = parts["deltas"]
         for committed_sketch, recomputed_sketch in zip(
             segment.updates[j], parts["sketches"], strict=True
@@ -90,6 +84,90 @@ def replay(job: CheckJob[SegmentView], rolling_window: int) -> Replayed:
         committed=(element(deltas, job.indices[0]),) if job.indices else (),
         altered=altered,
     )
+
+
+def _replay_step(registered: Any, state: list[Any], batch: np.ndarray) -> StepOutputs:
+    """One step of the replay variant of ``registered``'s program (a
+    :class:`~zkdv.jax._session.RegisteredProgram`) from ``state`` (parameters, then optimizer
+    state; the call donates the parameter buffers) over the packed ``batch``."""
+    ran: StepProgram = registered.program
+    outputs = ran.replay(
+        *state[: ran.n_params],
+        *state[ran.n_params :],
+        ran.placement.put_small(batch),
+        *registered.weights,
+    )
+    return ran.split_outputs(outputs, deltas=True)
+
+
+def deterministic(leaf: Any) -> bool:
+    """Whether XLA computes the same bits each time it runs a program on ``leaf``'s devices.
+
+    XLA on CPU does (same executable, same inputs, same bits; measured on every JAX zoo entry,
+    the replay variant against production). XLA on GPU does only with its deterministic-ops
+    flag: by default scatters and some reductions add with atomics, in an order that changes
+    from run to run. Other backends are not assumed to.
+    """
+    try:
+        platforms = {d.platform for d in leaf.sharding.device_set}
+    except AttributeError:
+        return False
+    if platforms == {"cpu"}:
+        return True
+    flags = os.environ.get("XLA_FLAGS", "")
+    return platforms <= {"gpu", "cuda", "rocm"} and any(
+        f"--{flag}=true" in flags
+        for flag in ("xla_gpu_deterministic_ops", "xla_gpu_exclude_nondeterministic_ops")
+    )
+
+
+def closure(
+    view: SegmentView,
+    step: int,
+    paths: Sequence[str],
+    delivered: Sequence[np.ndarray],
+) -> ZKDVPoisonedError | None:
+    """Replay every step of ``view``'s segment from its snapshot and compare the state it ends
+    in with ``delivered``, the whole state (parameters, then optimizer state, named by
+    ``paths``) that production delivered at ``step``, the end of the segment.
+
+    The replay variant is production's own module and, on a deterministic backend
+    (:func:`deterministic`), computes production's bits: any difference is a change that the
+    committed steps do not explain, however small (a parameter moved by a few ulps, which the
+    sketch comparison of :func:`compare_state` must allow for rounding). Values compare as
+    numbers (``-0.0`` equals ``0.0``; a NaN equals a NaN).
+
+    Returns the failure at the first differing element, or ``None``.
+    """
+    if not view.programs:
+        return None
+    state = view.programs[0].program.placement.put_state(view.state)
+    for registered, batch in zip(view.programs, view.batches, strict=True):
+        parts = _replay_step(registered, state, batch)
+        state = parts["post_params"] + parts["post_opt_state"]
+    for path, replayed, actual in zip(paths, state, delivered, strict=True):
+        replayed = np.asarray(replayed)
+        if replayed.shape != actual.shape:
+            differs = np.ones(actual.shape, dtype=bool)
+        else:
+            differs = replayed != actual
+            if np.issubdtype(actual.dtype, np.inexact) or actual.dtype.kind == "V":
+                differs &= ~(np.isnan(replayed) & np.isnan(actual))
+        if not np.any(differs):
+            continue
+        where = int(np.flatnonzero(differs.reshape(-1))[0])
+        got = actual.reshape(-1)[where] if actual.size else None
+        want = replayed.reshape(-1)[where] if replayed.size > where else None
+        detail = (
+            f"the state delivered at step {step} is not what the committed steps "
+            f"{view.step}..{step - 1} compute from the snapshot at step {view.step}: leaf "
+            f"{path!r}, element {where}: replayed {want!r}, delivered {got!r} "
+            f"({int(np.count_nonzero(differs))} of {differs.size} elements differ); the "
+            "state was changed outside the attested step, or production did not run its own "
+            "program"
+        )
+        return ZKDVPoisonedError(step, kind="state", detail=detail)
+    return None
 
 
 def compare_state(

@@ -33,7 +33,13 @@ import numpy as np
 from zkdv import passes, runtime
 from zkdv.config import Tolerance
 from zkdv.jax._attest import AttestedFunction
-from zkdv.jax._checks import compare_state, opt_state_discontinuity, replay
+from zkdv.jax._checks import (
+    closure,
+    compare_state,
+    deterministic,
+    opt_state_discontinuity,
+    replay,
+)
 from zkdv.jax._jit import ProvedFunction
 from zkdv.jax._program import StepOutputs, StepProgram
 from zkdv.jax._snapshots import Segment, SegmentView, Snapshots
@@ -138,6 +144,9 @@ class ZKDV(Session):
         self._programs: dict[StepProgram, RegisteredProgram] = {}
         self._last_post_params: list[Any] | None = None
         self._last_post_opt_state: list[Any] | None = None
+        self._bitwise: bool | None = None
+        """Whether the backend replays production's bits (:func:`deterministic`), decided by
+        the first step's parameters: the segment closures run only then."""
         self._host = _Host(self)
         self._snapshots = Snapshots()
         self._segment: Segment | None = None
@@ -273,6 +282,8 @@ class ZKDV(Session):
         try:
             step = self._steps
             params = [flat[i] for i in program.param_positions]
+            if self._bitwise is None:
+                self._bitwise = deterministic(params[0])
             opt_state = [flat[i] for i in program.opt_positions]
             batch = program.pack([flat[i] for i in program.batch_positions])
             failure = opt_state_discontinuity(
@@ -370,6 +381,7 @@ class ZKDV(Session):
         segment.batches.append(host_batch)
         segment.batch_roots.append(batch.root)
         segment.updates.append(updates)
+        segment.last_sampled = challenge.state
         job: CheckJob[SegmentView] | None = None
         if challenge.state or challenge.update:
             indices = tuple(challenge.update_indices()) if challenge.update else ()
@@ -403,6 +415,10 @@ class ZKDV(Session):
         else:
             self._compare_state(pending.step, program.param_paths, params, exact)
         old = self._segment
+        if old is not None and old.last_sampled and self._flow.failure is None:
+            # The segment ends here, and its last step's challenge sampled a state check: the
+            # snapshot must be what the segment's committed steps compute, bit for bit.
+            self._close_segment(old, pending.step, state)
         self._segment = Segment(
             pending.step, state, tree=list(pending.snapshot) if pending.pooled else None
         )
@@ -427,6 +443,19 @@ class ZKDV(Session):
             self.config.base_tolerance,
             self._records.probe,
         )
+        if failure is not None:
+            self._flow.poison(failure)
+
+    def _close_segment(self, segment: Segment, step: int, state: list[np.ndarray]) -> None:
+        """Poison the session unless ``state``, delivered at ``step``, is what ``segment``'s
+        committed steps compute from its snapshot (on a deterministic backend; else the
+        sketch comparison alone holds)."""
+        if not self._bitwise or self._layout is None:
+            return
+        paths = [f"params/{p}" for p, _ in self._layout.params] + [
+            f"opt_state/{p}" for p, _ in self._layout.opt_state
+        ]
+        failure = closure(segment.view(), step, paths, state)
         if failure is not None:
             self._flow.poison(failure)
 
@@ -455,16 +484,20 @@ class ZKDV(Session):
         )
 
     def _last_state_check(self) -> None:
-        """The final parameters against the committed updates."""
-        last = self._last_post_params
-        if last is None or self._segment is None or self._layout is None:
+        """The final parameters against the committed updates, then the final state against
+        the replay of the last segment (always: it is the state the session delivers)."""
+        last, last_opt = self._last_post_params, self._last_post_opt_state
+        if last is None or last_opt is None or self._segment is None or self._layout is None:
             return
         try:
             params = [np.asarray(x) for x in last]
+            opt_state = [np.asarray(x) for x in last_opt]
         except RuntimeError:
             return  # donated to a later computation outside the session: nothing to compare
         paths = [p for p, _ in self._layout.params]
         self._compare_state(self._steps, paths, params, self._records.exact_sketches(paths, params))
+        if self._flow.failure is None:
+            self._close_segment(self._segment, self._steps, params + opt_state)
 
 
 class _Host:

@@ -160,6 +160,9 @@ class Segment:
     """The snapshot's host arrays when they came from the pool (returned when unused)."""
     users: int = 1
     """The committer while the segment is current, plus every check replaying from it."""
+    last_sampled: bool = False
+    """Whether the newest committed step's challenge sampled a state check (the segment's
+    closure against the next snapshot is then due: :func:`zkdv.jax._checks.closure`)."""
 
     def view(self) -> SegmentView:
         """The segment as it is now, for a check that replays up to the newest step."""
