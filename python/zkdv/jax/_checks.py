@@ -10,7 +10,10 @@ The replay is production's own compiled program, so a state check allows no ense
 The continuity checks need no sampling: :func:`compare_state` compares a snapshot's exact
 parameter sketches with the ones accumulated from the committed updates, and
 :func:`opt_state_discontinuity` compares the optimizer state a step receives with what the
-previous step produced.
+previous step produced. :func:`closure` is exact where the other two must allow for rounding:
+it replays a whole segment and compares the state it ends in, value for value, with the state
+production delivered there (at ``close()``, and at a snapshot whose segment's last step sampled
+a state check), on a backend that computes the same bits each time (:func:`deterministic`).
 """
 
 from __future__ import annotations

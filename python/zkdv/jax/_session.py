@@ -146,7 +146,7 @@ class ZKDV(Session):
         self._last_post_opt_state: list[Any] | None = None
         self._bitwise: bool | None = None
         """Whether the backend replays production's bits (:func:`deterministic`), decided by
-        the first step's parameters: the segment closures run only then."""
+        the first step's outputs: the segment closures run only then."""
         self._host = _Host(self)
         self._snapshots = Snapshots()
         self._segment: Segment | None = None
@@ -282,8 +282,6 @@ class ZKDV(Session):
         try:
             step = self._steps
             params = [flat[i] for i in program.param_positions]
-            if self._bitwise is None:
-                self._bitwise = deterministic(params[0])
             opt_state = [flat[i] for i in program.opt_positions]
             batch = program.pack([flat[i] for i in program.batch_positions])
             failure = opt_state_discontinuity(
@@ -298,6 +296,8 @@ class ZKDV(Session):
                 )
             outputs = program.production(*params, *opt_state, batch, *registered.weights)
             parts = program.split_outputs(outputs)
+            if self._bitwise is None and parts["post_params"]:
+                self._bitwise = deterministic(parts["post_params"][0])
             if self._fault_hook is not None:
                 self._fault_hook(step, parts)
             self._steps += 1
