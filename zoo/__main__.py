@@ -115,14 +115,17 @@ much), and catches it: a scale of 0.0996 against a limit of 0.051.
 
 ## When the update tamper is not caught
 
-flax-lm1b (f32): JAX replays the attested step bit for bit, so the fault, which changes the
-production program's output after its update sketches were computed, shows only in the state
-check at `close()`, which compares the delivered parameters' sketches with those accumulated
-from the committed updates. Its first leaf is the token embedding, tampered at the last step
-of a warmup (an AdamW update of about `8e-4` per value, so `8e-7` added), and that check
-allows the session tolerance, `1e-6 + 1e-5 * |x|` per sketch value, over the parameters'
-sketches rather than their updates. The figures come from the recipe and the tolerance; they
-were not measured on their own.
+flax-lm1b (f32) missed it until 2026-12-03. JAX replays production's own program, so its
+fault, which changes the program's output after the update was sketched, showed only where the
+delivered parameters' sketches meet those accumulated from the committed updates, at
+`close()`. That comparison must allow for rounding (XLA rounds `pre + delta` once per step)
+and allows the session tolerance, `1e-6 + 1e-5 * |x|` per sketch value, plus a drift bound.
+The tamper, `1e-3` of an AdamW update at the end of a warmup, adds about `6e-7` to each value
+of the tampered leaf (the first in tree order, a bias of 64 values around `2e-3`): inside the
+absolute term. The session now also replays the last segment at `close()` and compares the
+state it ends in with the delivered one value for value (`docs/jax.md`, "Closing a segment bit
+for bit"): the rerun (`scripts/zoo --only flax-lm1b`) is poisoned at step 4, all 64 values of
+the tampered leaf differing.
 
 mobilenet-v3-small-bf16: the tampered leaf, the first convolution (432 values), has an
 update that bf16 autocast leaves undetermined on four 32x32 images. Measured on 2026-12-03
