@@ -185,10 +185,14 @@ def compare_state(
 ) -> ZKDVPoisonedError | None:
     """The state's exact parameter sketches against the ones accumulated from updates.
 
-    Every step rounds ``post = fl(pre + delta)`` (at most 2^-24 relative per coordinate)
-    and sums its sketch in float32, so the accumulated sketches drift from the exact ones
-    by at most about ``t * 2^-22 * sqrt(b) * max|p|`` after ``t`` steps (``b`` coordinates
-    per probe column); the allowed difference adds the session tolerance to that bound.
+    Every step rounds ``post = pre + delta`` and sums its sketch in float32. XLA fuses the
+    addition with the update's last product, so ``|post - pre - delta|`` reaches
+    ``(ulp(post) + ulp(delta)) / 2`` (measured on the zoo's JAX programs), at most
+    ``2^-23 * max|p|`` per coordinate; the accumulated sketches then drift from the exact ones
+    by about ``t * 2^-22 * sqrt(b) * max|p|`` after ``t`` steps (``b`` coordinates per probe
+    column) when the roundings do not line up, and the allowed difference adds the session
+    tolerance to that. It is a bound for rounding, not for a change of a few ulps:
+    :func:`closure` is the exact comparison.
 
     Returns the failure of the first leaf out of bounds, or ``None``.
     """
