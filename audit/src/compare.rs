@@ -282,6 +282,44 @@ pub(crate) fn noise(
     }
 }
 
+/// The failure of the per-leaf noise test
+/// ([`zkdv_protocol::noise::leaf_residuals`]): `leaf`'s `account` exceeded
+/// `limit`; names its largest pair.
+pub(crate) fn leaf_noise(
+    t: &Transcript,
+    step: u64,
+    (leaf, account, limit): (usize, Residuals, f64),
+    dtypes: &[DType],
+    theirs: &[Vec<f64>],
+    mine: &[Vec<f64>],
+    spread: Option<&[Vec<f64>]>,
+) -> Failure {
+    let (a, b) = (&theirs[leaf], &mine[leaf]);
+    let mut worst = (-1.0f64, 0usize);
+    for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
+        let s = spread.and_then(|s| s.get(leaf)).and_then(|s| s.get(i));
+        let mut one = Residuals::default();
+        one.add(dtypes[leaf], c, r, s.copied().unwrap_or(0.0));
+        if one.values > 0 && one.largest > worst.0 {
+            worst = (one.largest, i);
+        }
+    }
+    let i = worst.1;
+    Failure {
+        step,
+        what: format!(
+            "state at snapshot {}, leaf {} (largest at [{i}])",
+            step + 1,
+            t.state_path(leaf)
+        ),
+        committed: a.get(i).copied().unwrap_or(0.0),
+        recomputed: b.get(i).copied().unwrap_or(0.0),
+        allowed: limit,
+        kind: FailureKind::Noise,
+        noise: Some(account),
+    }
+}
+
 /// The attested program at the audit's coordinates against the replay's
 /// values there (`outputs` of the replay from `inputs`); `Some` names the
 /// first difference (with step 0: the caller knows the step).

@@ -102,7 +102,9 @@ pub struct Failure {
     /// For a comparison that failed the noise test
     /// ([`zkdv_protocol::noise`]): its account, whose root mean square
     /// exceeded the limit (`committed` and `recomputed` are then those of
-    /// its largest noise unit's pair). `None` otherwise.
+    /// its largest noise unit's pair), or the account of the leaf that
+    /// failed the per-leaf test ([`zkdv_protocol::noise::leaf_residuals`];
+    /// `allowed` then holds the leaf's limit, else 0). `None` otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub noise: Option<Residuals>,
 }
@@ -142,11 +144,16 @@ impl fmt::Display for Failure {
             ),
             (FailureKind::Noise, Some(noise)) => write!(
                 f,
-                "{}: the differences are {:.3} noise units root-mean-square over {} values, \
+                "{}: the differences are {:.3} noise units root-mean-square over {} values{}, \
                  more than rounding noise (the largest is {:.3}, committed {:e}, recomputed {:e})",
                 self.what,
                 noise.rms(),
                 noise.values,
+                if self.allowed > 0.0 {
+                    format!(" (at most {} in one leaf)", self.allowed)
+                } else {
+                    String::new()
+                },
                 noise.largest,
                 self.committed,
                 self.recomputed
@@ -206,6 +213,11 @@ pub struct Noise {
     /// The largest root mean square of one comparison (each must stay at
     /// most `limit`).
     pub worst_rms: f64,
+    /// The largest root mean square of one leaf of a snapshot comparison,
+    /// its outliers set aside ([`zkdv_protocol::noise::leaf_residuals`];
+    /// each must stay at most
+    /// [`zkdv_protocol::noise::LEAF_NOISE_FACTOR`] times `limit`).
+    pub worst_leaf_rms: f64,
     /// The drift per snapshot across the snapshots compared, in noise
     /// units ([`zkdv_protocol::noise::Coherence::drift`]; 0 with fewer than
     /// two).
@@ -232,16 +244,18 @@ pub struct Noise {
 
 impl Noise {
     /// Account for one comparison, which accepted `outliers`.
-    pub(crate) fn add(&mut self, comparison: Residuals, outliers: u64) {
+    pub(crate) fn add(&mut self, comparison: Residuals, outliers: u64, worst_leaf_rms: f64) {
         self.outliers += outliers;
         self.total = self.total.merged(comparison);
         self.worst_rms = self.worst_rms.max(comparison.rms());
+        self.worst_leaf_rms = self.worst_leaf_rms.max(worst_leaf_rms);
     }
 
     /// Two audits' accounts as one.
     pub(crate) fn merged(mut self, other: Noise) -> Noise {
         self.total = self.total.merged(other.total);
         self.worst_rms = self.worst_rms.max(other.worst_rms);
+        self.worst_leaf_rms = self.worst_leaf_rms.max(other.worst_leaf_rms);
         self.outliers += other.outliers;
         self.narrow |= other.narrow;
         self

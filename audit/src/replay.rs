@@ -246,6 +246,8 @@ pub(crate) struct Compared {
     pub(crate) residuals: Residuals,
     /// Pairs outside the tolerance accepted as outliers.
     pub(crate) outliers: u64,
+    /// The largest root mean square of one leaf, its outliers set aside.
+    pub(crate) worst_leaf_rms: f64,
 }
 
 /// A segment being replayed: its snapshot's state and the steps replayed so
@@ -445,11 +447,32 @@ impl Segment<'_> {
                 .iter()
                 .zip(&mine)
                 .any(|(a, b)| tolerance.needs_spread(a, b));
-        let needs = pairs_need_spread || !account(None).is_noise_under(noise_limit);
+        // Each leaf on its own too: the comparison's account dilutes a change
+        // concentrated in a leaf small against the state.
+        let leaf_limit = noise_limit * noise::LEAF_NOISE_FACTOR;
+        let worst_leaf = |spread: Option<&Spread>| {
+            dtypes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, dtype)| {
+                    let leaf = spread.and_then(|s| s.state.get(i)).map(Vec::as_slice);
+                    noise::leaf_residuals(*dtype, &theirs[i], &mine[i], leaf).map(|r| (i, r))
+                })
+                .max_by(|a, b| a.1.rms().total_cmp(&b.1.rms()))
+        };
+        let leaf_fails = |worst: &Option<(usize, Residuals)>| {
+            worst
+                .as_ref()
+                .is_some_and(|(_, r)| !r.is_noise_under(leaf_limit))
+        };
+        let needs = pairs_need_spread
+            || !account(None).is_noise_under(noise_limit)
+            || leaf_fails(&worst_leaf(None));
         if spread.is_none() && (self.rule.always_spread || needs) {
             *spread = Some(self.measure(programs, &ensemble, nominal)?);
         }
         let residuals = account(spread.as_ref());
+        let worst = worst_leaf(spread.as_ref());
         let leaves = spread.as_ref().map(|s| s.state.as_slice());
         self.coherence.add(&dtypes, &theirs, &mine, leaves);
         // No retained snapshot lies inside a segment (it starts at the newest
@@ -468,16 +491,30 @@ impl Segment<'_> {
         let compared = Compared {
             residuals,
             outliers,
+            worst_leaf_rms: worst.as_ref().map_or(0.0, |(_, r)| r.rms()),
         };
-        if failure.is_some() || residuals.is_noise_under(noise_limit) {
+        if failure.is_some() {
             return Ok((failure, compared));
         }
-        Ok((
-            Some(compare::noise(
-                self.t, j, &dtypes, &theirs, &mine, leaves, residuals,
-            )),
-            compared,
-        ))
+        if !residuals.is_noise_under(noise_limit) {
+            let failure = compare::noise(self.t, j, &dtypes, &theirs, &mine, leaves, residuals);
+            return Ok((Some(failure), compared));
+        }
+        match worst {
+            Some((leaf, account)) if !account.is_noise_under(leaf_limit) => {
+                let failure = compare::leaf_noise(
+                    self.t,
+                    j,
+                    (leaf, account, leaf_limit),
+                    &dtypes,
+                    &theirs,
+                    &mine,
+                    leaves,
+                );
+                Ok((Some(failure), compared))
+            }
+            _ => Ok((None, compared)),
+        }
     }
 }
 
@@ -593,7 +630,11 @@ pub(crate) fn replay_segment(
                     &mut spread,
                 )
                 .map_err(|e| e.at(j))?;
-            outcome.noise.add(compared.residuals, compared.outliers);
+            outcome.noise.add(
+                compared.residuals,
+                compared.outliers,
+                compared.worst_leaf_rms,
+            );
             if let Some(failure) = failure {
                 outcome.failure = Some(failure);
                 return Ok(outcome);

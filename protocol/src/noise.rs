@@ -799,6 +799,73 @@ impl Residuals {
     }
 }
 
+/// How many times a comparison's limit ([`NOISE_RMS`], or an auditor's own)
+/// one leaf's differences may reach (see [`leaf_residuals`]).
+pub const LEAF_NOISE_FACTOR: f64 = 2.0;
+
+/// The fewest float values a leaf must keep, once its outliers are set
+/// aside, for its own noise test ([`leaf_residuals`]); a smaller leaf is
+/// left to the comparison's.
+pub const LEAF_NOISE_MIN_VALUES: u64 = 8;
+
+/// One leaf's account for the per-leaf noise test: its float pairs' noise
+/// units ([`noise_unit`]) with its largest [`leaf_outlier_allowance`] set
+/// aside (outliers are bounded on their own), or `None` when fewer than
+/// [`LEAF_NOISE_MIN_VALUES`] remain. Its root mean square must stay within
+/// [`LEAF_NOISE_FACTOR`] times the comparison's limit.
+///
+/// The comparison's own test averages over every value of the state, so a
+/// change concentrated in a leaf small against it is diluted: a prover moved
+/// the 64 values of one bias of a 261,120-value decoder by `1e-3` of their
+/// update at one step (about `6e-7` each, inside every pair's bound), and
+/// the snapshot's root mean square went from 0.24 to 1.0 while that leaf's
+/// was 31. Honest leaves of the model zoo's audits stay below 1.6 (f32 and
+/// `bf16` programs, with their spread measured where the units in ulps
+/// alone exceed a limit).
+///
+/// ```
+/// use zkdv_hashing::DType;
+/// use zkdv_protocol::noise::leaf_residuals;
+/// let one_ulp = 1.0 + f64::powi(2.0, -23);
+/// let committed = vec![1.0; 10];
+/// let mut recomputed = vec![one_ulp; 10];
+/// recomputed[0] = 1.5; // an outlier (clipped to 32 units): set aside
+/// recomputed[1] = 2.0;
+/// let leaf = leaf_residuals(DType::F32, &committed, &recomputed, None).unwrap();
+/// assert_eq!(leaf.values, 8);
+/// assert!((leaf.rms() - 1.0).abs() < 1e-12);
+/// assert!(leaf_residuals(DType::F32, &committed[..9], &recomputed[..9], None).is_none());
+/// ```
+pub fn leaf_residuals(
+    dtype: DType,
+    committed: &[f64],
+    recomputed: &[f64],
+    spread: Option<&[f64]>,
+) -> Option<Residuals> {
+    let mut units: Vec<f64> = committed
+        .iter()
+        .zip(recomputed)
+        .enumerate()
+        .filter_map(|(i, (&c, &r))| {
+            let s = spread.and_then(|s| s.get(i)).copied().unwrap_or(0.0);
+            noise_unit(dtype, c, r, s).map(f64::abs)
+        })
+        .collect();
+    let aside = leaf_outlier_allowance(units.len() as u64);
+    let kept = (units.len() as u64).checked_sub(aside)?;
+    if kept < LEAF_NOISE_MIN_VALUES {
+        return None;
+    }
+    units.sort_unstable_by(|a, b| a.total_cmp(b));
+    let mut account = Residuals::default();
+    for &z in &units[..kept as usize] {
+        account.values += 1;
+        account.sum_squares += z * z;
+        account.largest = account.largest.max(z);
+    }
+    Some(account)
+}
+
 /// The largest drift per snapshot ([`Coherence::drift`]), in noise units,
 /// that passes.
 ///
@@ -1217,6 +1284,43 @@ mod tests {
         let whole = half.clone().merged(half);
         assert_eq!(whole.snapshots, 2);
         assert_eq!(whole.drift(), 0.0);
+    }
+
+    #[test]
+    fn a_small_leaf_moved_within_its_bound_fails_its_own_test_not_the_comparisons() {
+        // A state of 100,000 values at 1 ulp of noise, and a leaf of 64
+        // moved by 40 ulps each (inside an f32 pair's bound, 1e-5 |x| is
+        // about 80 ulps): diluted, the comparison passes; the leaf does not.
+        let quiet: Vec<f64> = (1..=100_000).map(|i| 1.0 + f64::from(i) * 1e-6).collect();
+        let noisy: Vec<f64> = quiet
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| x + if i % 2 == 0 { 1.0 } else { -1.0 } * ulp(DType::F32, x).unwrap())
+            .collect();
+        let leaf: Vec<f64> = (0..64).map(|i| 0.5 + f64::from(i) * 1e-3).collect();
+        let moved: Vec<f64> = leaf
+            .iter()
+            .map(|&x| x + 40.0 * ulp(DType::F32, x).unwrap())
+            .collect();
+        let mut whole = Residuals::default();
+        whole.add_leaf(DType::F32, &quiet, &noisy, None);
+        whole.add_leaf(DType::F32, &leaf, &moved, None);
+        assert!(whole.is_noise(), "{}", whole.rms());
+        let own = leaf_residuals(DType::F32, &leaf, &moved, None).unwrap();
+        assert_eq!(own.values, 62); // its two largest set aside as outliers
+        assert!(!own.is_noise_under(NOISE_RMS * LEAF_NOISE_FACTOR));
+        let honest = leaf_residuals(DType::F32, &quiet, &noisy, None).unwrap();
+        assert!(honest.is_noise_under(NOISE_RMS * LEAF_NOISE_FACTOR));
+        // Its outliers do not decide it: two flips in an otherwise quiet leaf.
+        let mut flipped = leaf.clone();
+        flipped[3] = -leaf[3];
+        flipped[9] += 1.0;
+        let two = leaf_residuals(DType::F32, &leaf, &flipped, None).unwrap();
+        assert_eq!((two.values, two.largest), (62, 0.0));
+        // Non-finite pairs are not values; a leaf left with too few is not tested.
+        let mut gone = leaf[..10].to_vec();
+        gone[0] = f64::NAN;
+        assert!(leaf_residuals(DType::F32, &gone, &gone, None).is_none());
     }
 
     #[test]

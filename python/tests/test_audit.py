@@ -642,6 +642,36 @@ def test_a_drift_of_a_few_ulps_per_step_in_one_direction_keeps_its_sign(tmp_path
     assert noise["worst_rms"] <= noise["limit"] and noise["drift"] < 0.1, noise
 
 
+def test_a_small_leaf_moved_within_its_bound_at_one_step_fails_its_own_noise_test(tmp_path):
+    # The sixteen values of one bias, among about 22,000 state values, moved by 5e-7 each
+    # after one step (inside each pair's absolute term, 1e-6): the snapshot's noise, averaged
+    # over every value, stays under its limit; the leaf's own does not.
+    def model() -> nn.Module:
+        torch.manual_seed(0)
+        return nn.Sequential(
+            nn.Linear(10, 256), nn.Tanh(), nn.Linear(256, 16), nn.Tanh(), nn.Linear(16, 3)
+        )
+
+    def nudge(m: nn.Module) -> None:
+        m[2].bias.add_(5e-7)
+
+    steps = 4
+    run(tmp_path / "proof", steps, model=model(), interval=1, corrupt=[2], nudge=nudge)
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "l")
+    failure = out["report"]["failure"]
+    assert code == 1 and failure["kind"] == "noise", out
+    assert failure["step"] == 2 and "leaf params/2.bias" in failure["what"], failure
+    assert failure["allowed"] == 2 * out["report"]["noise"]["limit"]
+    leaf = failure["noise"]
+    assert leaf["values"] == 14  # two set aside as the leaf's outliers
+    assert math.sqrt(leaf["sum_squares"] / leaf["values"]) > failure["allowed"]
+    # The same run, honest: every leaf well inside its limit.
+    run(tmp_path / "honest", steps, model=model(), interval=1)
+    code, out = audit(tmp_path / "honest", "--fraction", "1", "--seed", "l")
+    noise = out["report"]["noise"]
+    assert code == 0 and noise["worst_leaf_rms"] < 2, out
+
+
 def test_the_tolerance_is_the_auditors(tmp_path):
     # A prover that records a lax tolerance lets a changed update pass every comparison; the
     # audit holds every program's tolerance to the auditor's ceiling (by default a session's
