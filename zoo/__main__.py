@@ -323,7 +323,8 @@ def run_entry(
 def audit_run(directory: Path, timeout: float) -> str:
     """``zkdv audit --fraction 1`` of each transcript under ``directory`` (one per DDP rank):
     ``pass`` or ``FAILED``, with the worst snapshot comparison's noise (root mean square, in
-    noise units) and the drift per snapshot, or why the audit could not run."""
+    noise units), the worst leaf's and the drift per snapshot, or why the audit could not
+    run."""
     cli = ROOT / "target" / "release" / "zkdv"
     if not cli.exists():
         cli = ROOT / "target" / "debug" / "zkdv"
@@ -348,7 +349,8 @@ def audit_run(directory: Path, timeout: float) -> str:
             cells.append(f"error: {data.get('error', result.stderr.strip()[-200:])}")
             continue
         worst, drift = report["noise"]["worst_rms"], report["noise"]["drift"]
-        noise = f"noise {worst:.3g}, drift {drift:.3g}"
+        leaf = report["noise"].get("worst_leaf_rms", 0.0)
+        noise = f"noise {worst:.3g}, leaf {leaf:.3g}, drift {drift:.3g}"
         failure = report.get("failure")
         if data.get("passed"):
             cells.append(f"pass ({noise})")

@@ -603,11 +603,14 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
         let _ = writeln!(
             s,
             "noise        {:.3} noise units root-mean-square over {} values, {:.3} in the \
-             worst snapshot (at most {}); drift {:.3} per snapshot (at most {}); {}",
+             worst snapshot (at most {}), {:.3} in the worst leaf (at most {}); drift {:.3} \
+             per snapshot (at most {}); {}",
             r.noise.total.rms(),
             r.noise.total.values,
             r.noise.worst_rms,
             r.noise.limit,
+            r.noise.worst_leaf_rms,
+            r.noise.limit * zkdv_protocol::noise::LEAF_NOISE_FACTOR,
             r.noise.drift,
             r.noise.drift_limit,
             plural(r.noise.outliers, "outlier"),
