@@ -255,13 +255,10 @@ pub(crate) fn noise(
     residuals: Residuals,
 ) -> Failure {
     let mut worst = (0.0f64, 0usize, 0usize);
-    for (leaf, (dtype, (a, b))) in dtypes.iter().zip(theirs.iter().zip(mine)).enumerate() {
-        for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
-            let s = spread.and_then(|s| s.get(leaf)).and_then(|s| s.get(i));
-            let mut one = Residuals::default();
-            one.add(*dtype, c, r, s.copied().unwrap_or(0.0));
-            if one.largest > worst.0 {
-                worst = (one.largest, leaf, i);
+    for leaf in 0..dtypes.len() {
+        if let Some((z, i)) = largest_unit(leaf, dtypes, theirs, mine, spread) {
+            if z > worst.0 {
+                worst = (z, leaf, i);
             }
         }
     }
@@ -282,6 +279,28 @@ pub(crate) fn noise(
     }
 }
 
+/// The largest noise unit of `leaf` and its index (the first of equals),
+/// or `None` when it has no float pair.
+fn largest_unit(
+    leaf: usize,
+    dtypes: &[DType],
+    theirs: &[Vec<f64>],
+    mine: &[Vec<f64>],
+    spread: Option<&[Vec<f64>]>,
+) -> Option<(f64, usize)> {
+    let (dtype, a, b) = (*dtypes.get(leaf)?, theirs.get(leaf)?, mine.get(leaf)?);
+    let mut worst: Option<(f64, usize)> = None;
+    for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
+        let s = spread.and_then(|s| s.get(leaf)).and_then(|s| s.get(i));
+        if let Some(z) = noise::noise_unit(dtype, c, r, s.copied().unwrap_or(0.0)) {
+            if worst.is_none_or(|(w, _)| z.abs() > w) {
+                worst = Some((z.abs(), i));
+            }
+        }
+    }
+    worst
+}
+
 /// The failure of the per-leaf noise test
 /// ([`zkdv_protocol::noise::leaf_residuals`]): `leaf`'s `account` exceeded
 /// `limit`; names its largest pair.
@@ -295,16 +314,7 @@ pub(crate) fn leaf_noise(
     spread: Option<&[Vec<f64>]>,
 ) -> Failure {
     let (a, b) = (&theirs[leaf], &mine[leaf]);
-    let mut worst = (-1.0f64, 0usize);
-    for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
-        let s = spread.and_then(|s| s.get(leaf)).and_then(|s| s.get(i));
-        let mut one = Residuals::default();
-        one.add(dtypes[leaf], c, r, s.copied().unwrap_or(0.0));
-        if one.values > 0 && one.largest > worst.0 {
-            worst = (one.largest, i);
-        }
-    }
-    let i = worst.1;
+    let i = largest_unit(leaf, dtypes, theirs, mine, spread).map_or(0, |(_, i)| i);
     Failure {
         step,
         what: format!(

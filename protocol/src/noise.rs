@@ -819,9 +819,9 @@ pub const LEAF_NOISE_MIN_VALUES: u64 = 8;
 /// the 64 values of one bias of a 261,120-value decoder by `1e-3` of their
 /// update at one step (about `6e-7` each, inside every pair's bound), and
 /// the snapshot's root mean square went from 0.24 to 1.0 while that leaf's
-/// was 31. Honest leaves of the model zoo's audits stay below 1.6 (f32 and
-/// `bf16` programs, with their spread measured where the units in ulps
-/// alone exceed a limit).
+/// was 31. Honest leaves of the model zoo's audits stay below 1.5 where
+/// their spread was measured (f32 and `bf16` programs) and reached 3.5 in
+/// ulps alone, where none was needed (`docs/soundness.md`).
 ///
 /// ```
 /// use zkdv_hashing::DType;
