@@ -21,8 +21,8 @@
 // RUN: zkdv-opt --zkdv-inline --zkdv-check-hermetic --zkdv-annotate-roles --zkdv-slice-update=output=replay %S/inputs/mlp_adam.mlir > %t.replay_passes
 // RUN: diff %t.replay %t.replay_passes
 // RUN: FileCheck %s --check-prefix=REPLAY < %t.replay
-// RUN: zkdv-opt --zkdv-replay-pipeline="args=param:0-3,opt_state:4-15,batch:16-18 results=post_param:0-3,post_opt_state:4-15,delta:16-19" %S/inputs/torch/torch_mlp_adamw.mlir > %t.torch_replay
-// RUN: zkdv-opt --zkdv-legalize-arith --zkdv-inline --zkdv-check-hermetic --zkdv-annotate-roles="args=param:0-3,opt_state:4-15,batch:16-18 results=post_param:0-3,post_opt_state:4-15,delta:16-19" --zkdv-slice-update=output=replay %S/inputs/torch/torch_mlp_adamw.mlir > %t.torch_replay_passes
+// RUN: zkdv-opt --zkdv-replay-pipeline="args=param:0-3,opt_state:4-15,batch:16-19 results=post_param:0-3,post_opt_state:4-15,delta:16-19" %S/inputs/torch/torch_mlp_adamw.mlir > %t.torch_replay
+// RUN: zkdv-opt --zkdv-legalize-arith --zkdv-inline --zkdv-check-hermetic --zkdv-annotate-roles="args=param:0-3,opt_state:4-15,batch:16-19 results=post_param:0-3,post_opt_state:4-15,delta:16-19" --zkdv-slice-update=output=replay %S/inputs/torch/torch_mlp_adamw.mlir > %t.torch_replay_passes
 // RUN: diff %t.torch_replay %t.torch_replay_passes
 // RUN: zkdv-opt --zkdv-replay-pipeline=whole %S/inputs/torch/torch_mlp_adamw.mlir > %t.whole
 // RUN: zkdv-opt --zkdv-legalize-arith --zkdv-inline --zkdv-check-hermetic %S/inputs/torch/torch_mlp_adamw.mlir > %t.whole_passes
@@ -33,7 +33,7 @@
 //
 // A torch-mlir export (zkdv.torch's lowering of an AdamW step): no JAX names, so
 // the roles are given, and its arith.constant scalars are legalized first.
-// RUN: zkdv-opt --zkdv-attested-pipeline="args=param:0-3,opt_state:4-15,batch:16-18 results=post_param:0-3,post_opt_state:4-15,delta:16-19" %S/inputs/torch/torch_mlp_adamw.mlir > %t.torch
+// RUN: zkdv-opt --zkdv-attested-pipeline="args=param:0-3,opt_state:4-15,batch:16-19 results=post_param:0-3,post_opt_state:4-15,delta:16-19" %S/inputs/torch/torch_mlp_adamw.mlir > %t.torch
 // RUN: FileCheck %s --check-prefix=TORCH < %t.torch
 // RUN: not grep -q '"arith\.' %t.torch
 //
@@ -69,7 +69,7 @@
 // The torch step's attested program has the same fixed ABI (f32 state, an f32
 // input batch and int64 labels, two ui64 indices), guarded per leaf.
 // TORCH: "func.func"
-// TORCH-SAME: tensor<4x6xf32>, tensor<4xi64>, tensor<f64>, tensor<ui64>, tensor<ui64>) -> (tensor<f32>, tensor<f32>)
+// TORCH-SAME: tensor<4x6xf32>, tensor<4xi64>, tensor<f64>, tensor<f64>, tensor<ui64>, tensor<ui64>) -> (tensor<f32>, tensor<f32>)
 // TORCH-SAME: sym_name = "main"
 // TORCH: zkdv.leaf_counts = array<i64: 4, 12>
 

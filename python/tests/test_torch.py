@@ -139,8 +139,10 @@ def test_quick_start_runs_as_written_on_cpu(tmp_path):
     replay = torch._inductor.aoti_load_package(str(package))
     # AdamW's state before its first step, per parameter: step, exp_avg, exp_avg_sq.
     opt_state = [t for p in initial for t in (torch.tensor(0.0), *[torch.zeros_like(p)] * 2)]
-    # After the batch, the learning rate: an input of the step (a schedule may change it).
-    outputs = replay(*initial, *opt_state, *data[0], torch.tensor(1e-3, dtype=torch.float64))
+    # After the batch, the learning rate and betas[0]: inputs of the step (a schedule may
+    # change them).
+    dynamic = [torch.tensor(v, dtype=torch.float64) for v in (1e-3, 0.9)]
+    outputs = replay(*initial, *opt_state, *data[0], *dynamic)
     for replayed, trained in zip(outputs[: len(initial)], model.parameters(), strict=True):
         torch.testing.assert_close(replayed, trained.detach(), rtol=1e-6, atol=1e-7)
 
@@ -625,12 +627,24 @@ def scheduled(proof, model, optimizer, scheduler, batches):
         scheduler.step()
 
 
-@pytest.mark.parametrize("name", ["sgd-step", "adam-cosine", "adamw-groups-warmup"])
+@pytest.mark.parametrize(
+    "name",
+    ["sgd-step", "adam-cosine", "adamw-groups-warmup", "sgd-nesterov-onecycle", "adamw-onecycle"],
+)
 def test_learning_rate_schedules_and_parameter_groups_pass_every_check(tmp_path, name):
     # The learning rate of SGD, Adam and AdamW is an input of the attested step, committed
-    # with each batch: a schedule changes it without a new program.
+    # with each batch: a schedule changes it without a new program. So are SGD's momentum
+    # and Adam's betas[0], which OneCycleLR cycles by default (cycle_momentum=True).
     model = mlp()
-    if name == "sgd-step":
+    if name.endswith("onecycle"):
+        if name.startswith("sgd"):
+            optimizer = torch.optim.SGD(
+                model.parameters(), lr=0.1, momentum=0.9, nesterov=True, weight_decay=1e-4
+            )
+        else:
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+        scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=0.1, total_steps=6)
+    elif name == "sgd-step":
         optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
         scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.5)
     elif name == "adam-cosine":
@@ -646,13 +660,16 @@ def test_learning_rate_schedules_and_parameter_groups_pass_every_check(tmp_path,
         )
         scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1.0, (s + 1) / 3))
     proof = session(tmp_path, model, optimizer)
-    rates = []
+    rates, momenta = [], []
     for step, batch in enumerate(data(6)):
-        rates.append(optimizer.param_groups[0]["lr"])
+        group = optimizer.param_groups[0]
+        rates.append(group["lr"])
+        momenta.append(group.get("momentum", group.get("betas", (0.0,))[0]))
         scheduled(proof, model, optimizer, scheduler, [batch])
         assert proof.steps == step + 1
     proof.close()
     assert len(set(rates)) > 1
+    assert len(set(momenta)) == (5 if name.endswith("onecycle") else 1)  # 0.95 at both ends
     assert len(proof.checks) == 12 and all(c.passed for c in proof.checks)
     assert transcript.verify(tmp_path / "proof")["steps"] == 6
     # One program for every learning rate.
@@ -679,6 +696,29 @@ def test_a_replay_with_another_learning_rate_fails_its_check(tmp_path):
         proof.close()
 
 
+@pytest.mark.parametrize("option", ["momentum", "betas"])
+def test_a_replay_with_another_momentum_fails_its_check(tmp_path, option):
+    # SGD's momentum and Adam's betas[0] are committed with the batch like the learning rate.
+    model = mlp()
+    if option == "momentum":
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        other, committed = 0.5, 0.9
+    else:
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+        other, committed = (0.5, 0.999), (0.9, 0.999)
+    proof = session(tmp_path, model, optimizer)
+    with pytest.raises(zkdv.ZKDVPoisonedError):
+        for step, (inputs, targets) in enumerate(data(3)):
+            with proof.transaction(batch=(inputs, targets)):
+                proof.backward(functional.cross_entropy(model(inputs), targets))
+                if step == 1:
+                    optimizer.param_groups[0][option] = other
+                optimizer.step()
+                optimizer.zero_grad()
+                optimizer.param_groups[0][option] = committed
+        proof.close()
+
+
 def test_changing_a_constant_option_is_refused_naming_it(tmp_path):
     model = mlp()
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
@@ -686,7 +726,23 @@ def test_changing_a_constant_option_is_refused_naming_it(tmp_path):
     batches = data(2)
     train(proof, model, optimizer, batches[:1])
     optimizer.param_groups[0]["weight_decay"] = 0.1
-    with pytest.raises(RuntimeError, match=r"weight_decay changed.*only its lr may change"):
+    with pytest.raises(RuntimeError, match=r"weight_decay changed.*only its lr and betas\[0\] may"):
+        train(proof, model, optimizer, batches[1:])
+    model = mlp()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    proof = session(tmp_path / "beta2", model, optimizer)
+    train(proof, model, optimizer, batches[:1])
+    optimizer.param_groups[0]["betas"] = (0.9, 0.99)
+    with pytest.raises(RuntimeError, match=r"betas\[1\] changed"):
+        train(proof, model, optimizer, batches[1:])
+    # Whether SGD keeps a momentum buffer is the program's structure: momentum may change,
+    # but not to 0.
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    proof = session(tmp_path / "momentum", model, optimizer)
+    train(proof, model, optimizer, batches[:1])
+    optimizer.param_groups[0]["momentum"] = 0.0
+    with pytest.raises(RuntimeError, match=r"momentum != 0 was True .* is False now"):
         train(proof, model, optimizer, batches[1:])
     model = mlp()
     optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-2)
@@ -697,27 +753,68 @@ def test_changing_a_constant_option_is_refused_naming_it(tmp_path):
 
 
 def test_an_optimizer_over_other_parameters_is_refused(tmp_path):
+    # model[2] trains (requires_grad) but no optimizer steps it: its .grad would accumulate
+    # across steps, state outside the committed transition.
     model = mlp()
     optimizer = torch.optim.SGD(model[0].parameters(), lr=0.1)
     proof = session(tmp_path, model, optimizer)
-    with pytest.raises(ValueError, match="exactly the prepared model's parameters"):
+    with pytest.raises(ValueError, match=r"exactly the prepared model's trainable parameters"):
         train(proof, model, optimizer, data(1))
 
 
-def test_frozen_parameters_and_mode_changes_are_refused(tmp_path):
+@pytest.mark.parametrize("stepped", ["all", "trainable"])
+def test_frozen_parameters_are_constants_of_the_step_and_pass_every_check(tmp_path, stepped):
+    # Fine-tuning with a frozen body: the optimizer holds every parameter (torch skips the
+    # frozen ones, which have no gradient) or only the trainable ones (the transfer-learning
+    # tutorial's optimizer over the head).
+    model = mlp()
+    for p in model[0].parameters():
+        p.requires_grad_(False)
+    frozen = [p.detach().clone() for p in model[0].parameters()]
+    held = model.parameters() if stepped == "all" else model[2].parameters()
+    optimizer = torch.optim.AdamW(held, lr=1e-2)
+    proof = session(tmp_path, model, optimizer)
+    train(proof, model, optimizer, data(3))
+    proof.close()
+    assert transcript.verify(tmp_path / "proof")["steps"] == 3
+    assert {c.kind for c in proof.checks} == {"state", "update"}
+    assert all(c.passed for c in proof.checks)
+    assert all(torch.equal(p, q) for p, q in zip(model[0].parameters(), frozen, strict=True))
+
+
+@pytest.mark.parametrize("where", ["after", "between"])
+def test_a_frozen_parameter_changed_is_caught(tmp_path, where):
+    # Inside the step (an update the attested step does not make) and between steps (state
+    # that is not the committed one).
+    model = mlp()
+    model[0].weight.requires_grad_(False)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = session(tmp_path, model, optimizer)
+
+    def fault(when, step, model, optimizer, inputs):
+        if when == where and step == 1:
+            with torch.no_grad():
+                model[0].weight[0, 0] += 1e-3
+
+    with pytest.raises(zkdv.ZKDVPoisonedError):
+        train(proof, model, optimizer, data(3), fault)
+        proof.close()
+
+
+def test_unfreezing_and_mode_changes_are_refused(tmp_path):
+    # Which parameters train and each module's mode are parts of the attested program.
     model = mlp()
     model[0].bias.requires_grad_(False)
-
-    def step(proof, model, optimizer, batch):
-        inputs, targets = batch
-        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
-        optimizer.step()
-
-    refusal(tmp_path / "frozen", model, step, "do not require gradients")
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = session(tmp_path / "frozen", model, optimizer)
+    batches = data(2)
+    train(proof, model, optimizer, batches[:1])
+    model[0].bias.requires_grad_(True)
+    with pytest.raises(RuntimeError, match="requires_grad changed"):
+        train(proof, model, optimizer, batches[1:])
     model = mlp()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     proof = session(tmp_path / "mode", model, optimizer)
-    batches = data(2)
     train(proof, model, optimizer, batches[:1])
     model.eval()
     with pytest.raises(RuntimeError, match="train/eval mode changed"):
@@ -770,7 +867,7 @@ def test_the_torch_fixture_is_what_the_frontend_exports():
         sys.path.remove(str(scripts))
     text, roles = export_torch_fixture.export()
     assert export_torch_fixture.OUT.read_text() == text, "rerun scripts/export_torch_fixture.py"
-    assert roles.startswith("args=param:0-3,opt_state:4-15,batch:16-18 ")
+    assert roles.startswith("args=param:0-3,opt_state:4-15,batch:16-19 ")
 
 
 @pytest.mark.parametrize("policy", ["UNCHECKED", "ALWAYS", "NEVER"])

@@ -352,6 +352,28 @@ def test_mobilenet_v3_small_passes_every_check(tmp_path):
     passes(run(tmp_path, model, optimizer, batches, classification_loss), tmp_path, 2)
 
 
+@pytest.mark.parametrize("frozen", [False, True], ids=["trained", "frozen-body"])
+def test_a_channels_last_network_passes_every_check(tmp_path, frozen):
+    # torchvision's recipes train in channels_last (model and images); a frozen body with a
+    # trained head is transfer learning. The layout is not part of the values: the step is
+    # traced contiguous.
+    torch.manual_seed(0)
+    model = nn.Sequential(
+        nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(8, 8, 3, padding=1), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 10),
+    )  # fmt: skip
+    if frozen:
+        for p in model[:5].parameters():
+            p.requires_grad_(False)
+    model = model.to(memory_format=torch.channels_last)
+    optimizer = torch.optim.SGD(
+        [p for p in model.parameters() if p.requires_grad], lr=0.1, momentum=0.9
+    )
+    batches = [(x.to(memory_format=torch.channels_last), y) for x, y in images(10, (4, 3, 8, 8), 2)]
+    assert batches[0][0].is_contiguous(memory_format=torch.channels_last)
+    passes(run(tmp_path, model, optimizer, batches, classification_loss), tmp_path, 2)
+
+
 @slow
 def test_efficientnet_b0_passes_every_check(tmp_path):
     # Depthwise convolutions as MobileNet's (stochastic depth: test_torch_randomness.py and

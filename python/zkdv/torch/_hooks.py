@@ -158,7 +158,7 @@ def dynamic_values(optimizer: torch.optim.Optimizer, lowered: _lower.Lowered) ->
     """The dynamic optimizer options now, as the step's ``float64`` scalar inputs."""
     out = []
     for index, key in lowered.dynamic:
-        value = optimizer.param_groups[index][key]
+        value = _optim.option(optimizer.param_groups[index], key)
         if isinstance(value, torch.Tensor):
             raise ValueError(
                 f"ZKDV.transaction: the optimizer's {key} became a tensor; set it as a number"
@@ -170,13 +170,16 @@ def dynamic_values(optimizer: torch.optim.Optimizer, lowered: _lower.Lowered) ->
 def hyperparameters(
     optimizer: torch.optim.Optimizer, functional: _optim.FunctionalOptimizer
 ) -> tuple[tuple[Any, ...], ...]:
-    """Each group's constant options (the program's), by value: a tensor updated in place
-    (a scheduler's ``fill_``) must not compare equal."""
+    """Each group's constant options (the program's), by value, then its structure constants
+    (:attr:`FunctionalOptimizer.structure`): a tensor updated in place (a scheduler's
+    ``fill_``) must not compare equal."""
     keys = [k for k in functional.hyperparameters if k not in functional.dynamic]
     return tuple(
         tuple(
-            v.tolist() if isinstance(v, torch.Tensor) else v for v in (group.get(k) for k in keys)
+            v.tolist() if isinstance(v, torch.Tensor) else v
+            for v in (_optim.option(group, k) for k in keys)
         )
+        + tuple(derive(group) for _, derive in functional.structure)
         for group in optimizer.param_groups
     )
 
@@ -195,16 +198,27 @@ def check_hyperparameters(
             "committed; keep them fixed"
         )
     keys = [k for k in functional.hyperparameters if k not in functional.dynamic]
+    for a, b in zip(now, committed, strict=True):
+        for (name, _), x, y in zip(
+            functional.structure, a[len(keys) :], b[len(keys) :], strict=True
+        ):
+            if x != y:
+                raise RuntimeError(
+                    f"ZKDV.transaction: the optimizer's {name} was {y} when the step was "
+                    f"committed and is {x} now: it decides the structure of the committed "
+                    "program; keep it as it was"
+                )
     changed = sorted(
         {
-            k
+            _optim.display(k)
             for a, b in zip(now, committed, strict=True)
-            for k, x, y in zip(keys, a, b, strict=True)
+            for k, x, y in zip(keys, a[: len(keys)], b[: len(keys)], strict=True)
             if x != y
         }
     )
     dynamic = (
-        f"only its {', '.join(functional.dynamic)} may change between steps (a schedule)"
+        f"only its {' and '.join(_optim.display(k) for k in functional.dynamic)} may change "
+        "between steps (a schedule)"
         if functional.dynamic
         else "none of its options may change between steps (for SGD, Adam and AdamW a "
         "learning-rate schedule may change lr)"

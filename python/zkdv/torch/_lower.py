@@ -57,9 +57,18 @@ from torch import nn
 
 from zkdv import _progress
 from zkdv.torch import _randomness, _scaler
-from zkdv.torch._optim import FunctionalOptimizer
+from zkdv.torch._optim import FunctionalOptimizer, has_option, option, set_option
 
-__all__ = ["Lowered", "Tracing", "active", "dynamic_options", "groups_of", "local", "lower"]
+__all__ = [
+    "Lowered",
+    "Tracing",
+    "active",
+    "dynamic_options",
+    "groups_of",
+    "local",
+    "lower",
+    "trainable_flags",
+]
 
 _ACTIVE: contextvars.ContextVar[Tracing | None] = contextvars.ContextVar(
     "zkdv_torch_tracing", default=None
@@ -86,8 +95,8 @@ class Tracing:
     states: list[dict[str, Any]]
     groups: list[dict[str, Any]]
     """The optimizer's parameter groups, with the dynamic options as traced inputs."""
-    group_of: list[int]
-    """The group of each parameter."""
+    group_of: list[int | None]
+    """The group of each parameter (``None``: frozen and not in the optimizer)."""
     reduced: list[torch.Tensor] | None = None
     """Under DDP, the all-reduced gradients (inputs of the step) the optimizer applies."""
     backwards: int = 0
@@ -111,7 +120,10 @@ class Tracing:
         ``.grad`` of the traced parameter (what ``model.parameters()`` yields inside the
         step), exactly as eager ``.grad`` accumulation does; an unused parameter's ``.grad``
         stays as it was."""
-        grads = torch.autograd.grad(loss, self.params, allow_unused=True)
+        # A frozen parameter (requires_grad=False) gets no gradient, as in production.
+        wrt = [p for p in self.params if p.requires_grad]
+        found = iter(torch.autograd.grad(loss, wrt, allow_unused=True))
+        grads = [next(found) if p.requires_grad else None for p in self.params]
         self.backwards += 1
         for p, g in zip(self.params, grads, strict=True):
             if g is not None:
@@ -264,15 +276,17 @@ def dynamic_options(
         (index, key)
         for index, group in enumerate(optimizer.param_groups)
         for key in functional.dynamic
-        if key in group
+        if has_option(group, key)
     )
 
 
-def groups_of(root: nn.Module, optimizer: torch.optim.Optimizer) -> list[int]:
-    """The parameter group of each of ``root``'s parameters (``named_parameters`` order).
+def groups_of(root: nn.Module, optimizer: torch.optim.Optimizer) -> list[int | None]:
+    """The parameter group of each of ``root``'s parameters (``named_parameters`` order);
+    ``None`` for a frozen parameter (``requires_grad=False``) the optimizer does not hold.
 
     Raises:
-        ValueError: unless the groups hold exactly the root's parameters, each once.
+        ValueError: unless the groups hold each of the root's trainable parameters exactly
+            once, and nothing else.
     """
     index_of: dict[int, int] = {}
     for index, group in enumerate(optimizer.param_groups):
@@ -281,17 +295,27 @@ def groups_of(root: nn.Module, optimizer: torch.optim.Optimizer) -> list[int]:
                 raise ValueError("zkdv.torch: a parameter is in two of the optimizer's groups")
             index_of[id(p)] = index
     named = list(root.named_parameters())
-    missing = [n for n, p in named if id(p) not in index_of]
-    if missing or len(index_of) != len(named):
+    # A trainable parameter the optimizer does not step would accumulate a gradient across
+    # steps (no zero_grad reaches it) that clip_grad_norm_ over model.parameters() reads: state
+    # outside the committed transition. A frozen one has no gradient and stays as it is.
+    missing = [n for n, p in named if id(p) not in index_of and p.requires_grad]
+    held = sum(1 for _, p in named if id(p) in index_of)
+    if missing or held != len(index_of):
         raise ValueError(
-            "zkdv.torch: the optimizer must step exactly the prepared model's parameters "
-            f"(construct it from model.parameters() or groups of them; not stepped: "
-            f"{missing[:3]})"
+            "zkdv.torch: the optimizer must step exactly the prepared model's trainable "
+            "parameters (construct it from model.parameters() or groups of them, and freeze "
+            f"the others with requires_grad_(False); not stepped: {missing[:3]})"
             if missing
             else "zkdv.torch: the optimizer steps tensors that are not the prepared model's "
             "parameters"
         )
-    return [index_of[id(p)] for _, p in named]
+    return [index_of.get(id(p)) for _, p in named]
+
+
+def trainable_flags(root: nn.Module) -> tuple[bool, ...]:
+    """Each parameter's ``requires_grad`` (``named_parameters`` order): which ones the attested
+    step differentiates, part of its program."""
+    return tuple(p.requires_grad for _, p in root.named_parameters())
 
 
 def lower(
@@ -324,12 +348,13 @@ def lower(
     group_of = groups_of(root, optimizer)
     named = [(n, local(p)) for n, p in root.named_parameters()]
     names = tuple(n for n, _ in named)
-    frozen = [n for n, p in root.named_parameters() if not p.requires_grad]
-    if frozen:
+    trainable = trainable_flags(root)
+    frozen = [n for (n, _), t in zip(named, trainable, strict=True) if not t]
+    if frozen and reduced:
         raise ValueError(
-            f"zkdv.torch: the parameters {frozen[:3]} do not require gradients; frozen "
-            "parameters are not supported yet (keep them out of the prepared root, for example "
-            "as a buffer or a separate module whose output enters the batch)"
+            f"zkdv.torch: the parameters {frozen[:3]} do not require gradients; under DDP and "
+            "FSDP frozen parameters are not supported yet (keep them out of the prepared root, "
+            "for example as a buffer or a module whose output enters the batch)"
         )
     dynamic = dynamic_options(optimizer, functional)
     buffers = list(root.named_buffers())
@@ -370,7 +395,7 @@ def lower(
             at += len(keys)
         groups = [dict(group) for group in optimizer.param_groups]
         for (index, key), value in zip(dynamic, extra[:n_dyn], strict=True):
-            groups[index][key] = value
+            set_option(groups[index], key, value)
         tracing = Tracing(
             root,
             names,
@@ -424,11 +449,19 @@ def lower(
     # Dynamic options require gradients (as the parameters do) so that torch's functional
     # steps take their tensor path (``addcmul_(grad, lr)``, not ``add_(alpha=lr)``).
     hyper = [
-        torch.tensor(float(optimizer.param_groups[i][k]), dtype=torch.float64) for i, k in dynamic
+        torch.tensor(float(option(optimizer.param_groups[i], k)), dtype=torch.float64)
+        for i, k in dynamic
     ]
     gradients = [torch.zeros_like(p.detach()) for _, p in named] if reduced else []
-    example = [p.detach() for _, p in named] + [t.detach() for _, t in leaves] + batch_leaves
-    example = [x.requires_grad_(True) if i < n_p else x for i, x in enumerate(example)]
+    # Traced in the default (contiguous) layout: a memory format is not part of the values
+    # (channels_last, as vision recipes set it, traced into strided ops torch-mlir cannot
+    # lower or into constants).
+    example = [
+        x.contiguous()
+        for x in [p.detach() for _, p in named] + [t.detach() for _, t in leaves] + batch_leaves
+    ]
+    # A frozen parameter enters as a constant of the step: no gradient, as in production.
+    example = [x.requires_grad_(trainable[i]) if i < n_p else x for i, x in enumerate(example)]
     example += [h.requires_grad_(True) for h in hyper] + gradients
     try:
         import torch_mlir  # noqa: F401
@@ -1266,8 +1299,11 @@ def _export(graph: torch.fx.GraphModule, example: Sequence[torch.Tensor]) -> tup
                     tried.add(name)
                     more.update(_decompositions_of(name))
             if not more:
-                ops = failure.ops or ["(unnamed)"]
-                where = "; ".join(f"aten.{op} (from {_origin(graph, op)})" for op in ops[:3])
+                where = (
+                    "; ".join(f"aten.{op} (from {_origin(graph, op)})" for op in failure.ops[:3])
+                    if failure.ops
+                    else "one it does not name (its message follows)"
+                )
                 raise ValueError(
                     f"zkdv.torch: the attested step uses an operator torch-mlir cannot lower "
                     f"to StableHLO and torch cannot decompose: {where}. Replace that layer or "

@@ -21,7 +21,15 @@ from typing import Any
 
 import torch
 
-__all__ = ["FunctionalOptimizer", "builtin", "find"]
+__all__ = [
+    "FunctionalOptimizer",
+    "builtin",
+    "display",
+    "find",
+    "has_option",
+    "option",
+    "set_option",
+]
 
 StateInit = Callable[[Mapping[str, Any], torch.Tensor], dict[str, torch.Tensor]]
 """``init(group, param)``: the state torch's first ``step()`` creates for ``param``."""
@@ -43,13 +51,19 @@ class FunctionalOptimizer:
             are committed (a key whose tensor is absent for a group's options is skipped).
         init: The state torch's first ``step()`` creates for one parameter.
         step: One functional step (in place on traced clones).
-        hyperparameters: The group options the step reads. Those not in ``dynamic`` are
-            constants of the compiled program: a transaction refuses a change.
+        hyperparameters: The group options the step reads (a key ``"name.i"`` names element
+            ``i`` of a tuple option, as ``"betas.0"`` names ``group["betas"][0]``). Those not
+            in ``dynamic`` are constants of the compiled program: a transaction refuses a
+            change.
         dynamic: The group options that are inputs of the program instead: inside the
             attested step ``step`` receives each as a 0-d ``float64`` tensor (which requires
             gradients, so torch's functional implementations take their tensor path), and every
-            transaction commits its value in the batch. A learning-rate schedule then needs no
-            new program. ``step`` must accept a tensor for each.
+            transaction commits its value in the batch. A learning-rate schedule (and a
+            momentum schedule, such as ``OneCycleLR``'s) then needs no new program. ``step``
+            must accept a tensor for each.
+        structure: Named constants derived from the group's options that decide the step's
+            structure even where the options are dynamic (SGD's ``momentum != 0``: whether a
+            momentum buffer exists). A transaction refuses a change.
     """
 
     state_keys: tuple[str, ...]
@@ -57,6 +71,46 @@ class FunctionalOptimizer:
     step: StepFn
     hyperparameters: tuple[str, ...]
     dynamic: tuple[str, ...] = ()
+    structure: tuple[tuple[str, Callable[[Mapping[str, Any]], Any]], ...] = ()
+
+
+def _split(key: str) -> tuple[str, int | None]:
+    name, dot, index = key.partition(".")
+    return (name, int(index)) if dot else (name, None)
+
+
+def has_option(group: Mapping[str, Any], key: str) -> bool:
+    """Whether ``group`` has the option ``key`` (``"lr"``, or ``"betas.0"`` for an element)."""
+    name, index = _split(key)
+    if name not in group:
+        return False
+    return index is None or (isinstance(group[name], tuple | list) and index < len(group[name]))
+
+
+def option(group: Mapping[str, Any], key: str) -> Any:
+    """The option ``key`` of ``group`` (``"betas.0"`` is ``group["betas"][0]``); ``None`` where
+    the group has none."""
+    if not has_option(group, key):
+        return None
+    name, index = _split(key)
+    return group[name] if index is None else group[name][index]
+
+
+def display(key: str) -> str:
+    """``key`` as Python writes it: ``"betas.0"`` is ``betas[0]``."""
+    name, index = _split(key)
+    return name if index is None else f"{name}[{index}]"
+
+
+def set_option(group: dict[str, Any], key: str, value: Any) -> None:
+    """Set the option ``key`` of ``group`` (a tuple option gets a new tuple)."""
+    name, index = _split(key)
+    if index is None:
+        group[name] = value
+    else:
+        items = list(group[name])
+        items[index] = value
+        group[name] = tuple(items)
 
 
 def _scalar_step() -> torch.Tensor:
@@ -121,7 +175,7 @@ def _single_tensor_adam(
     states: Sequence[dict[str, Any]],
     *,
     lr: float | torch.Tensor,
-    beta1: float,
+    beta1: float | torch.Tensor,
     beta2: float,
     eps: float,
     weight_decay: float,
@@ -150,7 +204,10 @@ def _single_tensor_adam(
                 param.mul_(1 - lr * weight_decay)
             else:
                 grad = grad.add(param, alpha=weight_decay)
-        exp_avg.lerp_(grad, 1 - beta1)
+        # A dynamic beta1 is a float64 tensor; lerp_'s weight is the moment's type, as eager
+        # rounds its Python float weight.
+        weight = (1 - beta1).to(exp_avg.dtype) if isinstance(beta1, torch.Tensor) else 1 - beta1
+        exp_avg.lerp_(grad, weight)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         step = step_t.to(torch.float64)
         bias_correction1 = 1 - torch.pow(beta1, step)
@@ -180,26 +237,31 @@ def _sgd(
     grads: Sequence[torch.Tensor],
     states: Sequence[dict[str, Any]],
 ) -> None:
-    from torch.optim.sgd import sgd
-
+    """The step eager ``SGD`` takes on CPU (``torch.optim.sgd._single_tensor_sgd``), op for op,
+    with ``lr`` and ``momentum`` tensors. Not torch's own function: it branches on
+    ``momentum != 0`` and passes ``momentum`` as an ``alpha=``, which must be a number, so a
+    dynamic momentum (a ``OneCycleLR`` or ``CyclicLR`` schedule) cannot enter it. Whether a
+    momentum buffer exists is decided when the step is lowered (the ``momentum != 0``
+    structure constant)."""
     _check_group("SGD", group, {"fused": None, "dampening": 0})
-    momentum = group["momentum"]
-    buffers = [s.get("momentum_buffer") for s in states]
-    sgd(
-        list(params),
-        list(grads),
-        buffers,
-        foreach=False,
-        weight_decay=group["weight_decay"],
-        momentum=momentum,
-        lr=group["lr"],
-        dampening=group["dampening"],
-        nesterov=group["nesterov"],
-        maximize=group["maximize"],
-    )
-    if momentum != 0:
-        for state, buffer in zip(states, buffers, strict=True):
-            state["momentum_buffer"] = buffer
+    momentum, lr = group["momentum"], group["lr"]
+    weight_decay, nesterov = group["weight_decay"], group["nesterov"]
+    for param, grad, state in zip(params, grads, states, strict=True):
+        if group["maximize"]:
+            grad = -grad
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        buffer = state.get("momentum_buffer")
+        if buffer is not None:
+            # buf.mul_(momentum).add_(grad, alpha=1 - dampening), dampening being 0; the zero
+            # buffer of the first step gives torch's buf = grad exactly.
+            buffer.mul_(momentum).add_(grad)
+            grad = grad.add(buffer * momentum) if nesterov else buffer
+        # The differentiable path's update (a tensor lr): param.addcmul_(grad, lr, value=-1).
+        if isinstance(lr, torch.Tensor):
+            param.addcmul_(grad, lr, value=-1)
+        else:
+            param.add_(grad, alpha=-lr)
 
 
 def _zeros(param: torch.Tensor) -> torch.Tensor:
@@ -335,7 +397,8 @@ def _muon(
 
 _ADAM_HYPER = (
     "lr",
-    "betas",
+    "betas.0",
+    "betas.1",
     "eps",
     "weight_decay",
     "amsgrad",
@@ -347,31 +410,33 @@ _ADAM_HYPER = (
 def builtin() -> dict[type[torch.optim.Optimizer], FunctionalOptimizer]:
     """The functional optimizers ZKDV knows, by optimizer class.
 
-    The learning rate is dynamic (a schedule may change it) for SGD, Adam and AdamW, whose
-    functional steps take a tensor learning rate; Adagrad, RMSprop, Adadelta and Muon pass it
-    to ``Tensor.add_(alpha=...)``-style arguments that must be numbers, so theirs is a
-    constant of the program."""
+    The learning rate is dynamic (a schedule may change it) for SGD, Adam and AdamW, and so
+    are SGD's momentum and Adam's and AdamW's ``betas[0]``, which ``OneCycleLR`` and
+    ``CyclicLR`` cycle by default: their steps take tensors for them. Adagrad, RMSprop,
+    Adadelta and Muon pass the learning rate to ``Tensor.add_(alpha=...)``-style arguments
+    that must be numbers, so theirs is a constant of the program."""
     return {
         torch.optim.SGD: FunctionalOptimizer(
             ("momentum_buffer",),
             _sgd_init,
             _sgd,
             ("lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize"),
-            dynamic=("lr",),
+            dynamic=("lr", "momentum"),
+            structure=(("momentum != 0", lambda group: group["momentum"] != 0),),
         ),
         torch.optim.Adam: FunctionalOptimizer(
             ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"),
             _adam_init,
             _adam(decoupled=False),
             _ADAM_HYPER,
-            dynamic=("lr",),
+            dynamic=("lr", "betas.0"),
         ),
         torch.optim.AdamW: FunctionalOptimizer(
             ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"),
             _adam_init,
             _adam(decoupled=True),
             _ADAM_HYPER,
-            dynamic=("lr",),
+            dynamic=("lr", "betas.0"),
         ),
         torch.optim.Adagrad: FunctionalOptimizer(
             ("step", "sum"),

@@ -64,6 +64,8 @@ class Program:
     """The batch's pytree structure (the program reads its leaves in that order)."""
     training: tuple[bool, ...]
     """Each submodule's ``training`` flag when the step was lowered (part of the program)."""
+    trainable: tuple[bool, ...] = ()
+    """Each parameter's ``requires_grad`` when the step was lowered (part of the program)."""
     scaler: tuple[float, float, int] | None = None
     """The prepared GradScaler's constants (:func:`zkdv.torch._scaler.constants`), if any."""
     flips: bool = False

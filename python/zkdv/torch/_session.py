@@ -432,6 +432,12 @@ class ZKDV(Session):
                     f"{caller}: a module's train/eval mode changed since the step was "
                     "committed (the mode is part of the attested program); keep it fixed"
                 )
+            if _lower.trainable_flags(model) != first.trainable:
+                raise RuntimeError(
+                    f"{caller}: a parameter's requires_grad changed since the step was "
+                    "committed (which parameters are frozen is part of the attested program); "
+                    "keep it fixed, or start a new session after unfreezing"
+                )
             _hooks.check_hyperparameters(optimizer, functional, first.hyperparameters)
             if _scaler.constants(self._scaler) != first.scaler:
                 raise RuntimeError(
@@ -529,6 +535,7 @@ class ZKDV(Session):
             hyperparameters=_hooks.hyperparameters(optimizer, functional),
             treespec=pytree.tree_structure(batch),
             training=training_flags(model),
+            trainable=_lower.trainable_flags(model),
             scaler=_scaler.constants(self._scaler),
             flips=int(built.precision.get("narrow_results", 0)) > 0,
         )

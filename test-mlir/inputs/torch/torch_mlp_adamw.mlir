@@ -1,296 +1,294 @@
 "builtin.module"() ({
-  "func.func"() <{function_type = (tensor<8x6xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>, tensor<f32>, tensor<8x6xf32>, tensor<8x6xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>, tensor<3x8xf32>, tensor<3x8xf32>, tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<4x6xf32>, tensor<4xi64>, tensor<f64>) -> (tensor<8x6xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>, tensor<f32>, tensor<8x6xf32>, tensor<8x6xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>, tensor<3x8xf32>, tensor<3x8xf32>, tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<8x6xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>), sym_name = "main"}> ({
-  ^bb0(%arg0: tensor<8x6xf32>, %arg1: tensor<8xf32>, %arg2: tensor<3x8xf32>, %arg3: tensor<3xf32>, %arg4: tensor<f32>, %arg5: tensor<8x6xf32>, %arg6: tensor<8x6xf32>, %arg7: tensor<f32>, %arg8: tensor<8xf32>, %arg9: tensor<8xf32>, %arg10: tensor<f32>, %arg11: tensor<3x8xf32>, %arg12: tensor<3x8xf32>, %arg13: tensor<f32>, %arg14: tensor<3xf32>, %arg15: tensor<3xf32>, %arg16: tensor<4x6xf32>, %arg17: tensor<4xi64>, %arg18: tensor<f64>):
+  "func.func"() <{function_type = (tensor<8x6xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>, tensor<f32>, tensor<8x6xf32>, tensor<8x6xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>, tensor<3x8xf32>, tensor<3x8xf32>, tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<4x6xf32>, tensor<4xi64>, tensor<f64>, tensor<f64>) -> (tensor<8x6xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>, tensor<f32>, tensor<8x6xf32>, tensor<8x6xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>, tensor<3x8xf32>, tensor<3x8xf32>, tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<8x6xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>), sym_name = "main"}> ({
+  ^bb0(%arg0: tensor<8x6xf32>, %arg1: tensor<8xf32>, %arg2: tensor<3x8xf32>, %arg3: tensor<3xf32>, %arg4: tensor<f32>, %arg5: tensor<8x6xf32>, %arg6: tensor<8x6xf32>, %arg7: tensor<f32>, %arg8: tensor<8xf32>, %arg9: tensor<8xf32>, %arg10: tensor<f32>, %arg11: tensor<3x8xf32>, %arg12: tensor<3x8xf32>, %arg13: tensor<f32>, %arg14: tensor<3xf32>, %arg15: tensor<3xf32>, %arg16: tensor<4x6xf32>, %arg17: tensor<4xi64>, %arg18: tensor<f64>, %arg19: tensor<f64>):
     %0 = "stablehlo.constant"() <{value = dense<0> : tensor<4x1xi64>}> : () -> tensor<4x1xi64>
     %1 = "stablehlo.constant"() <{value = dense<-100> : tensor<4x1xi64>}> : () -> tensor<4x1xi64>
     %2 = "stablehlo.constant"() <{value = dense<-100> : tensor<4xi64>}> : () -> tensor<4xi64>
-    %3 = "stablehlo.constant"() <{value = dense<-0.899999976> : tensor<f32>}> : () -> tensor<f32>
-    %4 = "stablehlo.constant"() <{value = dense<1.000000e-01> : tensor<f32>}> : () -> tensor<f32>
-    %5 = "stablehlo.constant"() <{value = dense<-1.000000e+00> : tensor<4x1xf32>}> : () -> tensor<4x1xf32>
-    %6 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<4x3xf32>}> : () -> tensor<4x3xf32>
-    %7 = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
-    %8 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
-    %9 = "stablehlo.constant"() <{value = dense<0> : tensor<i64>}> : () -> tensor<i64>
-    %10 = "stablehlo.constant"() <{value = dense<1> : tensor<i64>}> : () -> tensor<i64>
-    %11 = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
-    %12 = "arith.constant"() <{value = dense<1> : tensor<1xi64>}> : () -> tensor<1xi64>
-    %13 = "arith.constant"() <{value = dense<1.000000e-01> : tensor<1xf64>}> : () -> tensor<1xf64>
-    %14 = "arith.constant"() <{value = dense<5.000000e-01> : tensor<1xf64>}> : () -> tensor<1xf64>
-    %15 = "arith.constant"() <{value = dense<0.99899999999999999> : tensor<1xf64>}> : () -> tensor<1xf64>
-    %16 = "arith.constant"() <{value = dense<0.0010000000000000009> : tensor<1xf64>}> : () -> tensor<1xf64>
-    %17 = "arith.constant"() <{value = dense<9.000000e-01> : tensor<1xf64>}> : () -> tensor<1xf64>
-    %18 = "arith.constant"() <{value = dense<1.000000e-08> : tensor<1xf64>}> : () -> tensor<1xf64>
-    %19 = "stablehlo.transpose"(%arg0) <{permutation = array<i64: 1, 0>}> : (tensor<8x6xf32>) -> tensor<6x8xf32>
-    %20 = "stablehlo.dot_general"(%arg16, %19) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<4x6xf32>, tensor<6x8xf32>) -> tensor<4x8xf32>
-    %21 = "stablehlo.convert"(%12) : (tensor<1xi64>) -> tensor<1xf32>
-    %22 = "stablehlo.reshape"(%21) : (tensor<1xf32>) -> tensor<f32>
-    %23 = "stablehlo.broadcast_in_dim"(%22) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x8xf32>
-    %24 = "stablehlo.multiply"(%20, %23) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-    %25 = "stablehlo.broadcast_in_dim"(%22) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
-    %26 = "stablehlo.multiply"(%arg1, %25) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %27 = "stablehlo.broadcast_in_dim"(%26) <{broadcast_dimensions = array<i64: 1>}> : (tensor<8xf32>) -> tensor<4x8xf32>
-    %28 = "stablehlo.add"(%24, %27) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-    %29 = "stablehlo.tanh"(%28) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-    %30 = "stablehlo.transpose"(%arg2) <{permutation = array<i64: 1, 0>}> : (tensor<3x8xf32>) -> tensor<8x3xf32>
-    %31 = "stablehlo.dot_general"(%29, %30) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
-    %32 = "stablehlo.broadcast_in_dim"(%22) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x3xf32>
-    %33 = "stablehlo.multiply"(%31, %32) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
-    %34 = "stablehlo.broadcast_in_dim"(%22) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
-    %35 = "stablehlo.multiply"(%arg3, %34) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %36 = "stablehlo.broadcast_in_dim"(%35) <{broadcast_dimensions = array<i64: 1>}> : (tensor<3xf32>) -> tensor<4x3xf32>
-    %37 = "stablehlo.add"(%33, %36) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
-    %38 = "stablehlo.reduce"(%37, %11) <{dimensions = array<i64: 1>}> ({
-    ^bb0(%arg31: tensor<f32>, %arg32: tensor<f32>):
-      %268 = "stablehlo.maximum"(%arg31, %arg32) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-      "stablehlo.return"(%268) : (tensor<f32>) -> ()
+    %3 = "stablehlo.constant"() <{value = dense<-1.000000e+00> : tensor<4x1xf32>}> : () -> tensor<4x1xf32>
+    %4 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<4x3xf32>}> : () -> tensor<4x3xf32>
+    %5 = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+    %6 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+    %7 = "stablehlo.constant"() <{value = dense<0> : tensor<i64>}> : () -> tensor<i64>
+    %8 = "stablehlo.constant"() <{value = dense<1> : tensor<i64>}> : () -> tensor<i64>
+    %9 = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+    %10 = "arith.constant"() <{value = dense<1> : tensor<1xi64>}> : () -> tensor<1xi64>
+    %11 = "arith.constant"() <{value = dense<1.000000e-01> : tensor<1xf64>}> : () -> tensor<1xf64>
+    %12 = "arith.constant"() <{value = dense<5.000000e-01> : tensor<1xf64>}> : () -> tensor<1xf64>
+    %13 = "arith.constant"() <{value = dense<0.99899999999999999> : tensor<1xf64>}> : () -> tensor<1xf64>
+    %14 = "arith.constant"() <{value = dense<0.0010000000000000009> : tensor<1xf64>}> : () -> tensor<1xf64>
+    %15 = "arith.constant"() <{value = dense<1.000000e-08> : tensor<1xf64>}> : () -> tensor<1xf64>
+    %16 = "stablehlo.transpose"(%arg0) <{permutation = array<i64: 1, 0>}> : (tensor<8x6xf32>) -> tensor<6x8xf32>
+    %17 = "stablehlo.dot_general"(%arg16, %16) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<4x6xf32>, tensor<6x8xf32>) -> tensor<4x8xf32>
+    %18 = "stablehlo.convert"(%10) : (tensor<1xi64>) -> tensor<1xf32>
+    %19 = "stablehlo.reshape"(%18) : (tensor<1xf32>) -> tensor<f32>
+    %20 = "stablehlo.broadcast_in_dim"(%19) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x8xf32>
+    %21 = "stablehlo.multiply"(%17, %20) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    %22 = "stablehlo.broadcast_in_dim"(%19) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
+    %23 = "stablehlo.multiply"(%arg1, %22) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %24 = "stablehlo.broadcast_in_dim"(%23) <{broadcast_dimensions = array<i64: 1>}> : (tensor<8xf32>) -> tensor<4x8xf32>
+    %25 = "stablehlo.add"(%21, %24) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    %26 = "stablehlo.tanh"(%25) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    %27 = "stablehlo.transpose"(%arg2) <{permutation = array<i64: 1, 0>}> : (tensor<3x8xf32>) -> tensor<8x3xf32>
+    %28 = "stablehlo.dot_general"(%26, %27) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+    %29 = "stablehlo.broadcast_in_dim"(%19) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x3xf32>
+    %30 = "stablehlo.multiply"(%28, %29) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+    %31 = "stablehlo.broadcast_in_dim"(%19) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
+    %32 = "stablehlo.multiply"(%arg3, %31) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %33 = "stablehlo.broadcast_in_dim"(%32) <{broadcast_dimensions = array<i64: 1>}> : (tensor<3xf32>) -> tensor<4x3xf32>
+    %34 = "stablehlo.add"(%30, %33) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+    %35 = "stablehlo.reduce"(%34, %9) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%arg32: tensor<f32>, %arg33: tensor<f32>):
+      %266 = "stablehlo.maximum"(%arg32, %arg33) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%266) : (tensor<f32>) -> ()
     }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
-    %39 = "stablehlo.reshape"(%38) : (tensor<4xf32>) -> tensor<4x1xf32>
-    %40 = "stablehlo.broadcast_in_dim"(%39) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xf32>) -> tensor<4x3xf32>
-    %41 = "stablehlo.subtract"(%37, %40) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
-    %42 = "stablehlo.exponential"(%41) : (tensor<4x3xf32>) -> tensor<4x3xf32>
-    %43 = "stablehlo.reduce"(%42, %8) <{dimensions = array<i64: 1>}> ({
-    ^bb0(%arg29: tensor<f32>, %arg30: tensor<f32>):
-      %267 = "stablehlo.add"(%arg29, %arg30) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-      "stablehlo.return"(%267) : (tensor<f32>) -> ()
-    }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
-    %44 = "stablehlo.reshape"(%43) : (tensor<4xf32>) -> tensor<4x1xf32>
-    %45 = "stablehlo.log"(%44) : (tensor<4x1xf32>) -> tensor<4x1xf32>
-    %46 = "stablehlo.broadcast_in_dim"(%45) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xf32>) -> tensor<4x3xf32>
-    %47 = "stablehlo.subtract"(%41, %46) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
-    %48 = "stablehlo.compare"(%arg17, %2) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi1>
-    %49 = "stablehlo.convert"(%48) : (tensor<4xi1>) -> tensor<4xi64>
-    %50 = "stablehlo.reduce"(%49, %9) <{dimensions = array<i64: 0>}> ({
-    ^bb0(%arg27: tensor<i64>, %arg28: tensor<i64>):
-      %266 = "stablehlo.add"(%arg27, %arg28) : (tensor<i64>, tensor<i64>) -> tensor<i64>
-      "stablehlo.return"(%266) : (tensor<i64>) -> ()
-    }) : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
-    %51 = "stablehlo.convert"(%50) : (tensor<i64>) -> tensor<f32>
-    %52 = "stablehlo.divide"(%7, %51) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    %53 = "stablehlo.reshape"(%arg17) : (tensor<4xi64>) -> tensor<4x1xi64>
-    %54 = "stablehlo.compare"(%53, %1) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<4x1xi64>, tensor<4x1xi64>) -> tensor<4x1xi1>
-    %55 = "stablehlo.broadcast_in_dim"(%54) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xi1>) -> tensor<4x1xi1>
-    %56 = "stablehlo.broadcast_in_dim"(%53) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xi64>) -> tensor<4x1xi64>
-    %57 = "stablehlo.select"(%55, %56, %0) : (tensor<4x1xi1>, tensor<4x1xi64>, tensor<4x1xi64>) -> tensor<4x1xi64>
-    %58 = "stablehlo.slice"(%5) <{limit_indices = array<i64: 4, 1>, start_indices = array<i64: 0, 0>, strides = array<i64: 1, 1>}> : (tensor<4x1xf32>) -> tensor<4x1xf32>
-    %59 = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4x1x1xi64>
-    %60 = "stablehlo.reshape"(%57) : (tensor<4x1xi64>) -> tensor<4x1x1xi64>
-    %61 = "stablehlo.concatenate"(%59, %60) <{dimension = 2 : i64}> : (tensor<4x1x1xi64>, tensor<4x1x1xi64>) -> tensor<4x1x2xi64>
-    %62 = "stablehlo.scatter"(%6, %61, %58) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 2>, unique_indices = false}> ({
-    ^bb0(%arg25: tensor<f32>, %arg26: tensor<f32>):
-      "stablehlo.return"(%arg26) : (tensor<f32>) -> ()
-    }) : (tensor<4x3xf32>, tensor<4x1x2xi64>, tensor<4x1xf32>) -> tensor<4x3xf32>
-    %63 = "stablehlo.broadcast_in_dim"(%52) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x1xf32>
-    %64 = "stablehlo.broadcast_in_dim"(%8) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x1xf32>
-    %65 = "stablehlo.select"(%55, %63, %64) : (tensor<4x1xi1>, tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
-    %66 = "stablehlo.broadcast_in_dim"(%65) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xf32>) -> tensor<4x3xf32>
-    %67 = "stablehlo.multiply"(%62, %66) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
-    %68 = "stablehlo.exponential"(%47) : (tensor<4x3xf32>) -> tensor<4x3xf32>
-    %69 = "stablehlo.reduce"(%67, %8) <{dimensions = array<i64: 1>}> ({
-    ^bb0(%arg23: tensor<f32>, %arg24: tensor<f32>):
-      %265 = "stablehlo.add"(%arg23, %arg24) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %36 = "stablehlo.reshape"(%35) : (tensor<4xf32>) -> tensor<4x1xf32>
+    %37 = "stablehlo.broadcast_in_dim"(%36) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xf32>) -> tensor<4x3xf32>
+    %38 = "stablehlo.subtract"(%34, %37) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+    %39 = "stablehlo.exponential"(%38) : (tensor<4x3xf32>) -> tensor<4x3xf32>
+    %40 = "stablehlo.reduce"(%39, %6) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%arg30: tensor<f32>, %arg31: tensor<f32>):
+      %265 = "stablehlo.add"(%arg30, %arg31) : (tensor<f32>, tensor<f32>) -> tensor<f32>
       "stablehlo.return"(%265) : (tensor<f32>) -> ()
     }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
-    %70 = "stablehlo.reshape"(%69) : (tensor<4xf32>) -> tensor<4x1xf32>
-    %71 = "stablehlo.broadcast_in_dim"(%70) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xf32>) -> tensor<4x3xf32>
-    %72 = "stablehlo.multiply"(%68, %71) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
-    %73 = "stablehlo.subtract"(%67, %72) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
-    %74 = "stablehlo.transpose"(%30) <{permutation = array<i64: 1, 0>}> : (tensor<8x3xf32>) -> tensor<3x8xf32>
-    %75 = "stablehlo.dot_general"(%73, %74) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<4x3xf32>, tensor<3x8xf32>) -> tensor<4x8xf32>
-    %76 = "stablehlo.transpose"(%73) <{permutation = array<i64: 1, 0>}> : (tensor<4x3xf32>) -> tensor<3x4xf32>
-    %77 = "stablehlo.dot_general"(%76, %29) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<3x4xf32>, tensor<4x8xf32>) -> tensor<3x8xf32>
-    %78 = "stablehlo.transpose"(%77) <{permutation = array<i64: 1, 0>}> : (tensor<3x8xf32>) -> tensor<8x3xf32>
-    %79 = "stablehlo.reduce"(%73, %8) <{dimensions = array<i64: 0>}> ({
-    ^bb0(%arg21: tensor<f32>, %arg22: tensor<f32>):
-      %264 = "stablehlo.add"(%arg21, %arg22) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-      "stablehlo.return"(%264) : (tensor<f32>) -> ()
-    }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
-    %80 = "stablehlo.reshape"(%79) : (tensor<3xf32>) -> tensor<1x3xf32>
-    %81 = "stablehlo.reshape"(%80) : (tensor<1x3xf32>) -> tensor<3xf32>
-    %82 = "stablehlo.transpose"(%78) <{permutation = array<i64: 1, 0>}> : (tensor<8x3xf32>) -> tensor<3x8xf32>
-    %83 = "stablehlo.multiply"(%29, %29) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-    %84 = "stablehlo.convert"(%10) : (tensor<i64>) -> tensor<f32>
-    %85 = "stablehlo.broadcast_in_dim"(%84) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x8xf32>
-    %86 = "stablehlo.subtract"(%85, %83) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-    %87 = "stablehlo.multiply"(%75, %86) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-    %88 = "stablehlo.transpose"(%87) <{permutation = array<i64: 1, 0>}> : (tensor<4x8xf32>) -> tensor<8x4xf32>
-    %89 = "stablehlo.dot_general"(%88, %arg16) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
-    %90 = "stablehlo.transpose"(%89) <{permutation = array<i64: 1, 0>}> : (tensor<8x6xf32>) -> tensor<6x8xf32>
-    %91 = "stablehlo.reduce"(%87, %8) <{dimensions = array<i64: 0>}> ({
-    ^bb0(%arg19: tensor<f32>, %arg20: tensor<f32>):
-      %263 = "stablehlo.add"(%arg19, %arg20) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %41 = "stablehlo.reshape"(%40) : (tensor<4xf32>) -> tensor<4x1xf32>
+    %42 = "stablehlo.log"(%41) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+    %43 = "stablehlo.broadcast_in_dim"(%42) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xf32>) -> tensor<4x3xf32>
+    %44 = "stablehlo.subtract"(%38, %43) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+    %45 = "stablehlo.compare"(%arg17, %2) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi1>
+    %46 = "stablehlo.convert"(%45) : (tensor<4xi1>) -> tensor<4xi64>
+    %47 = "stablehlo.reduce"(%46, %7) <{dimensions = array<i64: 0>}> ({
+    ^bb0(%arg28: tensor<i64>, %arg29: tensor<i64>):
+      %264 = "stablehlo.add"(%arg28, %arg29) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+      "stablehlo.return"(%264) : (tensor<i64>) -> ()
+    }) : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+    %48 = "stablehlo.convert"(%47) : (tensor<i64>) -> tensor<f32>
+    %49 = "stablehlo.divide"(%5, %48) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %50 = "stablehlo.reshape"(%arg17) : (tensor<4xi64>) -> tensor<4x1xi64>
+    %51 = "stablehlo.compare"(%50, %1) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<4x1xi64>, tensor<4x1xi64>) -> tensor<4x1xi1>
+    %52 = "stablehlo.broadcast_in_dim"(%51) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xi1>) -> tensor<4x1xi1>
+    %53 = "stablehlo.broadcast_in_dim"(%50) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xi64>) -> tensor<4x1xi64>
+    %54 = "stablehlo.select"(%52, %53, %0) : (tensor<4x1xi1>, tensor<4x1xi64>, tensor<4x1xi64>) -> tensor<4x1xi64>
+    %55 = "stablehlo.slice"(%3) <{limit_indices = array<i64: 4, 1>, start_indices = array<i64: 0, 0>, strides = array<i64: 1, 1>}> : (tensor<4x1xf32>) -> tensor<4x1xf32>
+    %56 = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4x1x1xi64>
+    %57 = "stablehlo.reshape"(%54) : (tensor<4x1xi64>) -> tensor<4x1x1xi64>
+    %58 = "stablehlo.concatenate"(%56, %57) <{dimension = 2 : i64}> : (tensor<4x1x1xi64>, tensor<4x1x1xi64>) -> tensor<4x1x2xi64>
+    %59 = "stablehlo.scatter"(%4, %58, %55) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 2>, unique_indices = false}> ({
+    ^bb0(%arg26: tensor<f32>, %arg27: tensor<f32>):
+      "stablehlo.return"(%arg27) : (tensor<f32>) -> ()
+    }) : (tensor<4x3xf32>, tensor<4x1x2xi64>, tensor<4x1xf32>) -> tensor<4x3xf32>
+    %60 = "stablehlo.broadcast_in_dim"(%49) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x1xf32>
+    %61 = "stablehlo.broadcast_in_dim"(%6) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x1xf32>
+    %62 = "stablehlo.select"(%52, %60, %61) : (tensor<4x1xi1>, tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+    %63 = "stablehlo.broadcast_in_dim"(%62) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xf32>) -> tensor<4x3xf32>
+    %64 = "stablehlo.multiply"(%59, %63) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+    %65 = "stablehlo.exponential"(%44) : (tensor<4x3xf32>) -> tensor<4x3xf32>
+    %66 = "stablehlo.reduce"(%64, %6) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%arg24: tensor<f32>, %arg25: tensor<f32>):
+      %263 = "stablehlo.add"(%arg24, %arg25) : (tensor<f32>, tensor<f32>) -> tensor<f32>
       "stablehlo.return"(%263) : (tensor<f32>) -> ()
+    }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+    %67 = "stablehlo.reshape"(%66) : (tensor<4xf32>) -> tensor<4x1xf32>
+    %68 = "stablehlo.broadcast_in_dim"(%67) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<4x1xf32>) -> tensor<4x3xf32>
+    %69 = "stablehlo.multiply"(%65, %68) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+    %70 = "stablehlo.subtract"(%64, %69) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+    %71 = "stablehlo.transpose"(%27) <{permutation = array<i64: 1, 0>}> : (tensor<8x3xf32>) -> tensor<3x8xf32>
+    %72 = "stablehlo.dot_general"(%70, %71) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<4x3xf32>, tensor<3x8xf32>) -> tensor<4x8xf32>
+    %73 = "stablehlo.transpose"(%70) <{permutation = array<i64: 1, 0>}> : (tensor<4x3xf32>) -> tensor<3x4xf32>
+    %74 = "stablehlo.dot_general"(%73, %26) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<3x4xf32>, tensor<4x8xf32>) -> tensor<3x8xf32>
+    %75 = "stablehlo.transpose"(%74) <{permutation = array<i64: 1, 0>}> : (tensor<3x8xf32>) -> tensor<8x3xf32>
+    %76 = "stablehlo.reduce"(%70, %6) <{dimensions = array<i64: 0>}> ({
+    ^bb0(%arg22: tensor<f32>, %arg23: tensor<f32>):
+      %262 = "stablehlo.add"(%arg22, %arg23) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%262) : (tensor<f32>) -> ()
+    }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
+    %77 = "stablehlo.reshape"(%76) : (tensor<3xf32>) -> tensor<1x3xf32>
+    %78 = "stablehlo.reshape"(%77) : (tensor<1x3xf32>) -> tensor<3xf32>
+    %79 = "stablehlo.transpose"(%75) <{permutation = array<i64: 1, 0>}> : (tensor<8x3xf32>) -> tensor<3x8xf32>
+    %80 = "stablehlo.multiply"(%26, %26) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    %81 = "stablehlo.convert"(%8) : (tensor<i64>) -> tensor<f32>
+    %82 = "stablehlo.broadcast_in_dim"(%81) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x8xf32>
+    %83 = "stablehlo.subtract"(%82, %80) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    %84 = "stablehlo.multiply"(%72, %83) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    %85 = "stablehlo.transpose"(%84) <{permutation = array<i64: 1, 0>}> : (tensor<4x8xf32>) -> tensor<8x4xf32>
+    %86 = "stablehlo.dot_general"(%85, %arg16) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+    %87 = "stablehlo.transpose"(%86) <{permutation = array<i64: 1, 0>}> : (tensor<8x6xf32>) -> tensor<6x8xf32>
+    %88 = "stablehlo.reduce"(%84, %6) <{dimensions = array<i64: 0>}> ({
+    ^bb0(%arg20: tensor<f32>, %arg21: tensor<f32>):
+      %261 = "stablehlo.add"(%arg20, %arg21) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%261) : (tensor<f32>) -> ()
     }) : (tensor<4x8xf32>, tensor<f32>) -> tensor<8xf32>
-    %92 = "stablehlo.reshape"(%91) : (tensor<8xf32>) -> tensor<1x8xf32>
-    %93 = "stablehlo.reshape"(%92) : (tensor<1x8xf32>) -> tensor<8xf32>
-    %94 = "stablehlo.transpose"(%90) <{permutation = array<i64: 1, 0>}> : (tensor<6x8xf32>) -> tensor<8x6xf32>
-    %95 = "stablehlo.add"(%arg4, %22) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    %96 = "stablehlo.convert"(%13) : (tensor<1xf64>) -> tensor<1xf64>
-    %97 = "stablehlo.reshape"(%96) : (tensor<1xf64>) -> tensor<f64>
-    %98 = "stablehlo.multiply"(%arg18, %97) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %99 = "stablehlo.convert"(%10) : (tensor<i64>) -> tensor<f64>
-    %100 = "stablehlo.subtract"(%99, %98) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %101 = "stablehlo.convert"(%100) : (tensor<f64>) -> tensor<f32>
-    %102 = "stablehlo.broadcast_in_dim"(%101) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
-    %103 = "stablehlo.multiply"(%arg0, %102) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %104 = "stablehlo.abs"(%4) : (tensor<f32>) -> tensor<f32>
-    %105 = "stablehlo.convert"(%14) : (tensor<1xf64>) -> tensor<1xf64>
-    %106 = "stablehlo.reshape"(%105) : (tensor<1xf64>) -> tensor<f64>
-    %107 = "stablehlo.convert"(%106) : (tensor<f64>) -> tensor<f32>
-    %108 = "stablehlo.compare"(%104, %107) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    %109 = "stablehlo.broadcast_in_dim"(%3) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<f32>
-    %110 = "stablehlo.broadcast_in_dim"(%4) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<f32>
-    %111 = "stablehlo.select"(%108, %109, %110) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
-    %112 = "stablehlo.broadcast_in_dim"(%94) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<8x6xf32>) -> tensor<8x6xf32>
+    %89 = "stablehlo.reshape"(%88) : (tensor<8xf32>) -> tensor<1x8xf32>
+    %90 = "stablehlo.reshape"(%89) : (tensor<1x8xf32>) -> tensor<8xf32>
+    %91 = "stablehlo.transpose"(%87) <{permutation = array<i64: 1, 0>}> : (tensor<6x8xf32>) -> tensor<8x6xf32>
+    %92 = "stablehlo.add"(%arg4, %19) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %93 = "stablehlo.convert"(%11) : (tensor<1xf64>) -> tensor<1xf64>
+    %94 = "stablehlo.reshape"(%93) : (tensor<1xf64>) -> tensor<f64>
+    %95 = "stablehlo.multiply"(%arg18, %94) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %96 = "stablehlo.convert"(%8) : (tensor<i64>) -> tensor<f64>
+    %97 = "stablehlo.subtract"(%96, %95) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %98 = "stablehlo.convert"(%97) : (tensor<f64>) -> tensor<f32>
+    %99 = "stablehlo.broadcast_in_dim"(%98) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
+    %100 = "stablehlo.multiply"(%arg0, %99) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %101 = "stablehlo.subtract"(%96, %arg19) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %102 = "stablehlo.convert"(%101) : (tensor<f64>) -> tensor<f32>
+    %103 = "stablehlo.abs"(%102) : (tensor<f32>) -> tensor<f32>
+    %104 = "stablehlo.convert"(%12) : (tensor<1xf64>) -> tensor<1xf64>
+    %105 = "stablehlo.reshape"(%104) : (tensor<1xf64>) -> tensor<f64>
+    %106 = "stablehlo.convert"(%105) : (tensor<f64>) -> tensor<f32>
+    %107 = "stablehlo.compare"(%103, %106) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %108 = "stablehlo.subtract"(%102, %19) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %109 = "stablehlo.broadcast_in_dim"(%108) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<f32>
+    %110 = "stablehlo.broadcast_in_dim"(%102) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<f32>
+    %111 = "stablehlo.select"(%107, %109, %110) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %112 = "stablehlo.broadcast_in_dim"(%91) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<8x6xf32>) -> tensor<8x6xf32>
     %113 = "stablehlo.broadcast_in_dim"(%arg5) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<8x6xf32>) -> tensor<8x6xf32>
-    %114 = "stablehlo.select"(%108, %112, %113) : (tensor<i1>, tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %115 = "stablehlo.subtract"(%94, %arg5) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %114 = "stablehlo.select"(%107, %112, %113) : (tensor<i1>, tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %115 = "stablehlo.subtract"(%91, %arg5) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
     %116 = "stablehlo.broadcast_in_dim"(%111) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
     %117 = "stablehlo.multiply"(%116, %115) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
     %118 = "stablehlo.add"(%117, %114) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %119 = "stablehlo.convert"(%15) : (tensor<1xf64>) -> tensor<1xf32>
+    %119 = "stablehlo.convert"(%13) : (tensor<1xf64>) -> tensor<1xf32>
     %120 = "stablehlo.reshape"(%119) : (tensor<1xf32>) -> tensor<f32>
     %121 = "stablehlo.broadcast_in_dim"(%120) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
     %122 = "stablehlo.multiply"(%arg6, %121) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %123 = "stablehlo.convert"(%16) : (tensor<1xf64>) -> tensor<1xf32>
+    %123 = "stablehlo.convert"(%14) : (tensor<1xf64>) -> tensor<1xf32>
     %124 = "stablehlo.reshape"(%123) : (tensor<1xf32>) -> tensor<f32>
     %125 = "stablehlo.broadcast_in_dim"(%124) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
-    %126 = "stablehlo.multiply"(%94, %125) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %127 = "stablehlo.multiply"(%126, %94) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %126 = "stablehlo.multiply"(%91, %125) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %127 = "stablehlo.multiply"(%126, %91) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
     %128 = "stablehlo.add"(%122, %127) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %129 = "stablehlo.convert"(%95) : (tensor<f32>) -> tensor<f64>
-    %130 = "stablehlo.convert"(%17) : (tensor<1xf64>) -> tensor<1xf64>
-    %131 = "stablehlo.reshape"(%130) : (tensor<1xf64>) -> tensor<f64>
-    %132 = "stablehlo.power"(%131, %129) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %133 = "stablehlo.subtract"(%99, %132) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %134 = "stablehlo.convert"(%15) : (tensor<1xf64>) -> tensor<1xf64>
-    %135 = "stablehlo.reshape"(%134) : (tensor<1xf64>) -> tensor<f64>
-    %136 = "stablehlo.power"(%135, %129) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %137 = "stablehlo.subtract"(%99, %136) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %138 = "stablehlo.sqrt"(%137) : (tensor<f64>) -> tensor<f64>
-    %139 = "stablehlo.divide"(%arg18, %133) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %140 = "stablehlo.sqrt"(%128) : (tensor<8x6xf32>) -> tensor<8x6xf32>
-    %141 = "stablehlo.convert"(%138) : (tensor<f64>) -> tensor<f32>
-    %142 = "stablehlo.broadcast_in_dim"(%141) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
-    %143 = "stablehlo.divide"(%140, %142) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %144 = "stablehlo.convert"(%18) : (tensor<1xf64>) -> tensor<1xf32>
-    %145 = "stablehlo.reshape"(%144) : (tensor<1xf32>) -> tensor<f32>
-    %146 = "stablehlo.broadcast_in_dim"(%145) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
-    %147 = "stablehlo.add"(%143, %146) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %148 = "stablehlo.negate"(%139) : (tensor<f64>) -> tensor<f64>
-    %149 = "stablehlo.convert"(%148) : (tensor<f64>) -> tensor<f32>
-    %150 = "stablehlo.broadcast_in_dim"(%149) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
-    %151 = "stablehlo.multiply"(%150, %118) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %152 = "stablehlo.divide"(%151, %147) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %153 = "stablehlo.add"(%103, %152) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %154 = "stablehlo.add"(%arg7, %22) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    %155 = "stablehlo.broadcast_in_dim"(%101) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
-    %156 = "stablehlo.multiply"(%arg1, %155) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %157 = "stablehlo.broadcast_in_dim"(%93) <{broadcast_dimensions = array<i64: 0>}> : (tensor<8xf32>) -> tensor<8xf32>
-    %158 = "stablehlo.broadcast_in_dim"(%arg8) <{broadcast_dimensions = array<i64: 0>}> : (tensor<8xf32>) -> tensor<8xf32>
-    %159 = "stablehlo.select"(%108, %157, %158) : (tensor<i1>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %160 = "stablehlo.subtract"(%93, %arg8) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %161 = "stablehlo.broadcast_in_dim"(%111) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
-    %162 = "stablehlo.multiply"(%161, %160) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %163 = "stablehlo.add"(%162, %159) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %164 = "stablehlo.broadcast_in_dim"(%120) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
-    %165 = "stablehlo.multiply"(%arg9, %164) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %166 = "stablehlo.broadcast_in_dim"(%124) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
-    %167 = "stablehlo.multiply"(%93, %166) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %168 = "stablehlo.multiply"(%167, %93) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %169 = "stablehlo.add"(%165, %168) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %170 = "stablehlo.convert"(%154) : (tensor<f32>) -> tensor<f64>
-    %171 = "stablehlo.power"(%131, %170) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %172 = "stablehlo.subtract"(%99, %171) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %173 = "stablehlo.power"(%135, %170) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %174 = "stablehlo.subtract"(%99, %173) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %175 = "stablehlo.sqrt"(%174) : (tensor<f64>) -> tensor<f64>
-    %176 = "stablehlo.divide"(%arg18, %172) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %177 = "stablehlo.sqrt"(%169) : (tensor<8xf32>) -> tensor<8xf32>
-    %178 = "stablehlo.convert"(%175) : (tensor<f64>) -> tensor<f32>
-    %179 = "stablehlo.broadcast_in_dim"(%178) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
-    %180 = "stablehlo.divide"(%177, %179) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %181 = "stablehlo.broadcast_in_dim"(%145) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
-    %182 = "stablehlo.add"(%180, %181) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %183 = "stablehlo.negate"(%176) : (tensor<f64>) -> tensor<f64>
-    %184 = "stablehlo.convert"(%183) : (tensor<f64>) -> tensor<f32>
-    %185 = "stablehlo.broadcast_in_dim"(%184) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
-    %186 = "stablehlo.multiply"(%185, %163) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %187 = "stablehlo.divide"(%186, %182) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %188 = "stablehlo.add"(%156, %187) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %189 = "stablehlo.add"(%arg10, %22) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    %190 = "stablehlo.broadcast_in_dim"(%101) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
-    %191 = "stablehlo.multiply"(%arg2, %190) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %192 = "stablehlo.broadcast_in_dim"(%82) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<3x8xf32>) -> tensor<3x8xf32>
-    %193 = "stablehlo.broadcast_in_dim"(%arg11) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<3x8xf32>) -> tensor<3x8xf32>
-    %194 = "stablehlo.select"(%108, %192, %193) : (tensor<i1>, tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %195 = "stablehlo.subtract"(%82, %arg11) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %196 = "stablehlo.broadcast_in_dim"(%111) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
-    %197 = "stablehlo.multiply"(%196, %195) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %198 = "stablehlo.add"(%197, %194) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %199 = "stablehlo.broadcast_in_dim"(%120) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
-    %200 = "stablehlo.multiply"(%arg12, %199) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %201 = "stablehlo.broadcast_in_dim"(%124) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
-    %202 = "stablehlo.multiply"(%82, %201) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %203 = "stablehlo.multiply"(%202, %82) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %204 = "stablehlo.add"(%200, %203) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %205 = "stablehlo.convert"(%189) : (tensor<f32>) -> tensor<f64>
-    %206 = "stablehlo.power"(%131, %205) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %207 = "stablehlo.subtract"(%99, %206) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %208 = "stablehlo.power"(%135, %205) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %209 = "stablehlo.subtract"(%99, %208) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %210 = "stablehlo.sqrt"(%209) : (tensor<f64>) -> tensor<f64>
-    %211 = "stablehlo.divide"(%arg18, %207) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %212 = "stablehlo.sqrt"(%204) : (tensor<3x8xf32>) -> tensor<3x8xf32>
-    %213 = "stablehlo.convert"(%210) : (tensor<f64>) -> tensor<f32>
-    %214 = "stablehlo.broadcast_in_dim"(%213) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
-    %215 = "stablehlo.divide"(%212, %214) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %216 = "stablehlo.broadcast_in_dim"(%145) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
-    %217 = "stablehlo.add"(%215, %216) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %218 = "stablehlo.negate"(%211) : (tensor<f64>) -> tensor<f64>
-    %219 = "stablehlo.convert"(%218) : (tensor<f64>) -> tensor<f32>
-    %220 = "stablehlo.broadcast_in_dim"(%219) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
-    %221 = "stablehlo.multiply"(%220, %198) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %222 = "stablehlo.divide"(%221, %217) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %223 = "stablehlo.add"(%191, %222) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %224 = "stablehlo.add"(%arg13, %22) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    %225 = "stablehlo.broadcast_in_dim"(%101) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
-    %226 = "stablehlo.multiply"(%arg3, %225) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %227 = "stablehlo.broadcast_in_dim"(%81) <{broadcast_dimensions = array<i64: 0>}> : (tensor<3xf32>) -> tensor<3xf32>
-    %228 = "stablehlo.broadcast_in_dim"(%arg14) <{broadcast_dimensions = array<i64: 0>}> : (tensor<3xf32>) -> tensor<3xf32>
-    %229 = "stablehlo.select"(%108, %227, %228) : (tensor<i1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %230 = "stablehlo.subtract"(%81, %arg14) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %231 = "stablehlo.broadcast_in_dim"(%111) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
-    %232 = "stablehlo.multiply"(%231, %230) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %233 = "stablehlo.add"(%232, %229) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %234 = "stablehlo.broadcast_in_dim"(%120) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
-    %235 = "stablehlo.multiply"(%arg15, %234) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %236 = "stablehlo.broadcast_in_dim"(%124) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
-    %237 = "stablehlo.multiply"(%81, %236) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %238 = "stablehlo.multiply"(%237, %81) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %239 = "stablehlo.add"(%235, %238) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %240 = "stablehlo.convert"(%224) : (tensor<f32>) -> tensor<f64>
-    %241 = "stablehlo.power"(%131, %240) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %242 = "stablehlo.subtract"(%99, %241) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %243 = "stablehlo.power"(%135, %240) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %244 = "stablehlo.subtract"(%99, %243) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %245 = "stablehlo.sqrt"(%244) : (tensor<f64>) -> tensor<f64>
-    %246 = "stablehlo.divide"(%arg18, %242) : (tensor<f64>, tensor<f64>) -> tensor<f64>
-    %247 = "stablehlo.sqrt"(%239) : (tensor<3xf32>) -> tensor<3xf32>
-    %248 = "stablehlo.convert"(%245) : (tensor<f64>) -> tensor<f32>
-    %249 = "stablehlo.broadcast_in_dim"(%248) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
-    %250 = "stablehlo.divide"(%247, %249) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %251 = "stablehlo.broadcast_in_dim"(%145) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
-    %252 = "stablehlo.add"(%250, %251) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %253 = "stablehlo.negate"(%246) : (tensor<f64>) -> tensor<f64>
-    %254 = "stablehlo.convert"(%253) : (tensor<f64>) -> tensor<f32>
-    %255 = "stablehlo.broadcast_in_dim"(%254) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
-    %256 = "stablehlo.multiply"(%255, %233) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %257 = "stablehlo.divide"(%256, %252) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %258 = "stablehlo.add"(%226, %257) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %259 = "stablehlo.subtract"(%153, %arg0) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
-    %260 = "stablehlo.subtract"(%188, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-    %261 = "stablehlo.subtract"(%223, %arg2) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
-    %262 = "stablehlo.subtract"(%258, %arg3) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    "func.return"(%153, %188, %223, %258, %95, %118, %128, %154, %163, %169, %189, %198, %204, %224, %233, %239, %259, %260, %261, %262) : (tensor<8x6xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>, tensor<f32>, tensor<8x6xf32>, tensor<8x6xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>, tensor<3x8xf32>, tensor<3x8xf32>, tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<8x6xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> ()
+    %129 = "stablehlo.convert"(%92) : (tensor<f32>) -> tensor<f64>
+    %130 = "stablehlo.power"(%arg19, %129) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %131 = "stablehlo.subtract"(%96, %130) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %132 = "stablehlo.convert"(%13) : (tensor<1xf64>) -> tensor<1xf64>
+    %133 = "stablehlo.reshape"(%132) : (tensor<1xf64>) -> tensor<f64>
+    %134 = "stablehlo.power"(%133, %129) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %135 = "stablehlo.subtract"(%96, %134) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %136 = "stablehlo.sqrt"(%135) : (tensor<f64>) -> tensor<f64>
+    %137 = "stablehlo.divide"(%arg18, %131) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %138 = "stablehlo.sqrt"(%128) : (tensor<8x6xf32>) -> tensor<8x6xf32>
+    %139 = "stablehlo.convert"(%136) : (tensor<f64>) -> tensor<f32>
+    %140 = "stablehlo.broadcast_in_dim"(%139) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
+    %141 = "stablehlo.divide"(%138, %140) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %142 = "stablehlo.convert"(%15) : (tensor<1xf64>) -> tensor<1xf32>
+    %143 = "stablehlo.reshape"(%142) : (tensor<1xf32>) -> tensor<f32>
+    %144 = "stablehlo.broadcast_in_dim"(%143) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
+    %145 = "stablehlo.add"(%141, %144) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %146 = "stablehlo.negate"(%137) : (tensor<f64>) -> tensor<f64>
+    %147 = "stablehlo.convert"(%146) : (tensor<f64>) -> tensor<f32>
+    %148 = "stablehlo.broadcast_in_dim"(%147) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x6xf32>
+    %149 = "stablehlo.multiply"(%148, %118) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %150 = "stablehlo.divide"(%149, %145) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %151 = "stablehlo.add"(%100, %150) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %152 = "stablehlo.add"(%arg7, %19) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %153 = "stablehlo.broadcast_in_dim"(%98) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
+    %154 = "stablehlo.multiply"(%arg1, %153) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %155 = "stablehlo.broadcast_in_dim"(%90) <{broadcast_dimensions = array<i64: 0>}> : (tensor<8xf32>) -> tensor<8xf32>
+    %156 = "stablehlo.broadcast_in_dim"(%arg8) <{broadcast_dimensions = array<i64: 0>}> : (tensor<8xf32>) -> tensor<8xf32>
+    %157 = "stablehlo.select"(%107, %155, %156) : (tensor<i1>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %158 = "stablehlo.subtract"(%90, %arg8) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %159 = "stablehlo.broadcast_in_dim"(%111) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
+    %160 = "stablehlo.multiply"(%159, %158) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %161 = "stablehlo.add"(%160, %157) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %162 = "stablehlo.broadcast_in_dim"(%120) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
+    %163 = "stablehlo.multiply"(%arg9, %162) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %164 = "stablehlo.broadcast_in_dim"(%124) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
+    %165 = "stablehlo.multiply"(%90, %164) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %166 = "stablehlo.multiply"(%165, %90) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %167 = "stablehlo.add"(%163, %166) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %168 = "stablehlo.convert"(%152) : (tensor<f32>) -> tensor<f64>
+    %169 = "stablehlo.power"(%arg19, %168) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %170 = "stablehlo.subtract"(%96, %169) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %171 = "stablehlo.power"(%133, %168) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %172 = "stablehlo.subtract"(%96, %171) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %173 = "stablehlo.sqrt"(%172) : (tensor<f64>) -> tensor<f64>
+    %174 = "stablehlo.divide"(%arg18, %170) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %175 = "stablehlo.sqrt"(%167) : (tensor<8xf32>) -> tensor<8xf32>
+    %176 = "stablehlo.convert"(%173) : (tensor<f64>) -> tensor<f32>
+    %177 = "stablehlo.broadcast_in_dim"(%176) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
+    %178 = "stablehlo.divide"(%175, %177) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %179 = "stablehlo.broadcast_in_dim"(%143) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
+    %180 = "stablehlo.add"(%178, %179) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %181 = "stablehlo.negate"(%174) : (tensor<f64>) -> tensor<f64>
+    %182 = "stablehlo.convert"(%181) : (tensor<f64>) -> tensor<f32>
+    %183 = "stablehlo.broadcast_in_dim"(%182) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8xf32>
+    %184 = "stablehlo.multiply"(%183, %161) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %185 = "stablehlo.divide"(%184, %180) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %186 = "stablehlo.add"(%154, %185) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %187 = "stablehlo.add"(%arg10, %19) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %188 = "stablehlo.broadcast_in_dim"(%98) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
+    %189 = "stablehlo.multiply"(%arg2, %188) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %190 = "stablehlo.broadcast_in_dim"(%79) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<3x8xf32>) -> tensor<3x8xf32>
+    %191 = "stablehlo.broadcast_in_dim"(%arg11) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<3x8xf32>) -> tensor<3x8xf32>
+    %192 = "stablehlo.select"(%107, %190, %191) : (tensor<i1>, tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %193 = "stablehlo.subtract"(%79, %arg11) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %194 = "stablehlo.broadcast_in_dim"(%111) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
+    %195 = "stablehlo.multiply"(%194, %193) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %196 = "stablehlo.add"(%195, %192) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %197 = "stablehlo.broadcast_in_dim"(%120) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
+    %198 = "stablehlo.multiply"(%arg12, %197) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %199 = "stablehlo.broadcast_in_dim"(%124) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
+    %200 = "stablehlo.multiply"(%79, %199) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %201 = "stablehlo.multiply"(%200, %79) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %202 = "stablehlo.add"(%198, %201) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %203 = "stablehlo.convert"(%187) : (tensor<f32>) -> tensor<f64>
+    %204 = "stablehlo.power"(%arg19, %203) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %205 = "stablehlo.subtract"(%96, %204) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %206 = "stablehlo.power"(%133, %203) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %207 = "stablehlo.subtract"(%96, %206) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %208 = "stablehlo.sqrt"(%207) : (tensor<f64>) -> tensor<f64>
+    %209 = "stablehlo.divide"(%arg18, %205) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %210 = "stablehlo.sqrt"(%202) : (tensor<3x8xf32>) -> tensor<3x8xf32>
+    %211 = "stablehlo.convert"(%208) : (tensor<f64>) -> tensor<f32>
+    %212 = "stablehlo.broadcast_in_dim"(%211) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
+    %213 = "stablehlo.divide"(%210, %212) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %214 = "stablehlo.broadcast_in_dim"(%143) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
+    %215 = "stablehlo.add"(%213, %214) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %216 = "stablehlo.negate"(%209) : (tensor<f64>) -> tensor<f64>
+    %217 = "stablehlo.convert"(%216) : (tensor<f64>) -> tensor<f32>
+    %218 = "stablehlo.broadcast_in_dim"(%217) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3x8xf32>
+    %219 = "stablehlo.multiply"(%218, %196) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %220 = "stablehlo.divide"(%219, %215) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %221 = "stablehlo.add"(%189, %220) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %222 = "stablehlo.add"(%arg13, %19) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %223 = "stablehlo.broadcast_in_dim"(%98) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
+    %224 = "stablehlo.multiply"(%arg3, %223) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %225 = "stablehlo.broadcast_in_dim"(%78) <{broadcast_dimensions = array<i64: 0>}> : (tensor<3xf32>) -> tensor<3xf32>
+    %226 = "stablehlo.broadcast_in_dim"(%arg14) <{broadcast_dimensions = array<i64: 0>}> : (tensor<3xf32>) -> tensor<3xf32>
+    %227 = "stablehlo.select"(%107, %225, %226) : (tensor<i1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %228 = "stablehlo.subtract"(%78, %arg14) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %229 = "stablehlo.broadcast_in_dim"(%111) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
+    %230 = "stablehlo.multiply"(%229, %228) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %231 = "stablehlo.add"(%230, %227) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %232 = "stablehlo.broadcast_in_dim"(%120) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
+    %233 = "stablehlo.multiply"(%arg15, %232) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %234 = "stablehlo.broadcast_in_dim"(%124) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
+    %235 = "stablehlo.multiply"(%78, %234) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %236 = "stablehlo.multiply"(%235, %78) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %237 = "stablehlo.add"(%233, %236) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %238 = "stablehlo.convert"(%222) : (tensor<f32>) -> tensor<f64>
+    %239 = "stablehlo.power"(%arg19, %238) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %240 = "stablehlo.subtract"(%96, %239) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %241 = "stablehlo.power"(%133, %238) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %242 = "stablehlo.subtract"(%96, %241) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %243 = "stablehlo.sqrt"(%242) : (tensor<f64>) -> tensor<f64>
+    %244 = "stablehlo.divide"(%arg18, %240) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    %245 = "stablehlo.sqrt"(%237) : (tensor<3xf32>) -> tensor<3xf32>
+    %246 = "stablehlo.convert"(%243) : (tensor<f64>) -> tensor<f32>
+    %247 = "stablehlo.broadcast_in_dim"(%246) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
+    %248 = "stablehlo.divide"(%245, %247) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %249 = "stablehlo.broadcast_in_dim"(%143) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
+    %250 = "stablehlo.add"(%248, %249) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %251 = "stablehlo.negate"(%244) : (tensor<f64>) -> tensor<f64>
+    %252 = "stablehlo.convert"(%251) : (tensor<f64>) -> tensor<f32>
+    %253 = "stablehlo.broadcast_in_dim"(%252) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<3xf32>
+    %254 = "stablehlo.multiply"(%253, %231) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %255 = "stablehlo.divide"(%254, %250) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %256 = "stablehlo.add"(%224, %255) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %257 = "stablehlo.subtract"(%151, %arg0) : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+    %258 = "stablehlo.subtract"(%186, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %259 = "stablehlo.subtract"(%221, %arg2) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+    %260 = "stablehlo.subtract"(%256, %arg3) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    "func.return"(%151, %186, %221, %256, %92, %118, %128, %152, %161, %167, %187, %196, %202, %222, %231, %237, %257, %258, %259, %260) : (tensor<8x6xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>, tensor<f32>, tensor<8x6xf32>, tensor<8x6xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>, tensor<3x8xf32>, tensor<3x8xf32>, tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<8x6xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
