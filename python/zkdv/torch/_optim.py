@@ -4,7 +4,11 @@ Every ``torch.optim`` optimizer class calls a functional implementation from its
 (``torch.optim.adam.adam``, ``torch.optim.sgd.sgd``, ...). Inside the attested step ZKDV calls
 that same function on traced tensors, with ``differentiable=True`` and ``foreach=False`` (the
 single-tensor path, whose math is tensor-only: no ``.item()`` that StableHLO cannot express),
-instead of re-deriving the optimizer's math. A :class:`FunctionalOptimizer` says, for one
+instead of re-deriving the optimizer's math. SGD, Adam and AdamW are the exceptions: their
+single-tensor steps are written out here op for op as eager runs them, because torch's own
+cannot take a dynamic momentum (SGD) or computes ``0 / 0`` at a learning rate of 0 (the
+differentiable Adam path); see :func:`_sgd` and :func:`_single_tensor_adam`. A
+:class:`FunctionalOptimizer` says, for one
 optimizer class, which per-parameter state tensors it keeps (in a fixed order: the flat
 optimizer-state index of a check addresses them), how torch initializes them on the first
 ``step()``, and how to call the functional implementation.
