@@ -67,6 +67,9 @@ def _rank(rank: int, out: str, kind: str, mode: str) -> None:
     result: dict = {}
     try:
         model = _model(kind)
+        if mode == "frozen":
+            # Fine-tuning with a frozen first layer; the optimizer holds every parameter.
+            model[0].requires_grad_(False)
         if kind == "fsdp":
             from torch.distributed.device_mesh import init_device_mesh
             from torch.distributed.fsdp import fully_shard
@@ -162,11 +165,15 @@ def run_ranks(tmp_path: Path, kind: str = "mlp", mode: str = "honest") -> list[d
     return [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(WORLD)]
 
 
-@pytest.mark.parametrize(("kind", "mode"), [("mlp", "honest"), ("cnn", "honest"), ("mlp", "clip")])
+@pytest.mark.parametrize(
+    ("kind", "mode"),
+    [("mlp", "honest"), ("cnn", "honest"), ("mlp", "clip"), ("cnn", "frozen")],
+)
 def test_ddp_ranks_write_their_own_transcripts_and_pass_every_check(tmp_path, kind, mode):
     # The CNN's BatchNorm statistics are rank-local state (DDP with forward_sync_buffers=False).
     # With clipping, the rank's own gradient (recorded before the all-reduce) is unclipped
-    # while the applied one is clipped; the replay must keep them apart.
+    # while the applied one is clipped; the replay must keep them apart. A frozen layer takes
+    # no part in the all-reduce, and its rank commits no gradient of it.
     results = run_ranks(tmp_path, kind, mode)
     for rank, result in enumerate(results):
         assert "error" not in result, result.get("error")
@@ -177,6 +184,9 @@ def test_ddp_ranks_write_their_own_transcripts_and_pass_every_check(tmp_path, ki
         assert root["rank"] == {"rank": rank, "world_size": WORLD, "backend": "gloo"}
     # Both ranks applied the same all-reduced gradients: DDP keeps their parameters equal.
     assert results[0]["params"] == results[1]["params"]
+    if mode == "frozen":
+        initial = [p.detach().reshape(-1).tolist() for p in _model(kind)[0].parameters()]
+        assert results[0]["params"][: len(initial)] == initial
     # Each rank's transcript is audited alone, its own gradients' sketches included.
     for rank in range(WORLD):
         assert audited(tmp_path / f"rank{rank}") == list(range(STEPS))
@@ -190,10 +200,12 @@ def test_a_fault_on_one_rank_poisons_that_rank_only(tmp_path, kind):
     assert transcript.read_records(tmp_path / "rank1")[-1]["body"]["status"] == "poisoned"
 
 
-def test_fsdp_ranks_commit_their_shards_and_pass_every_check(tmp_path):
+@pytest.mark.parametrize("mode", ["honest", "frozen"])
+def test_fsdp_ranks_commit_their_shards_and_pass_every_check(tmp_path, mode):
     # Composable FSDP (fully_shard): each rank's transition is the optimizer on its own
-    # parameter and state shards, from its reduce-scattered gradient shard.
-    results = run_ranks(tmp_path, "fsdp")
+    # parameter and state shards, from its reduce-scattered gradient shard (none for a frozen
+    # layer's).
+    results = run_ranks(tmp_path, "fsdp", mode)
     for rank, result in enumerate(results):
         assert "error" not in result, result.get("error")
         assert result["closed"] and len(result["checks"]) == 2 * STEPS and all(result["checks"])

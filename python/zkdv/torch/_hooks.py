@@ -142,9 +142,12 @@ def wrap_step(optimizer: torch.optim.Optimizer, before_step: Callable[[], None])
 
 def reduced_gradients(model: nn.Module) -> list[torch.Tensor]:
     """Copies of the gradients DDP all-reduced, as ``optimizer.step()`` is about to apply
-    them (on the training thread, before the step)."""
+    them (on the training thread, before the step), of the trainable parameters: a frozen one
+    takes no part in the reduction."""
     out = []
     for name, p in model.named_parameters():
+        if not p.requires_grad:
+            continue
         if p.grad is None:
             raise RuntimeError(
                 f"zkdv.torch: under DDP every parameter must have a gradient when the "

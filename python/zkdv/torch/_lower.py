@@ -34,7 +34,8 @@ a :class:`~zkdv.torch.FunctionalOptimizer` declares ``dynamic`` (the learning ra
 and AdamW) are inputs of the step, after the batch's leaves: the transaction commits their
 values with the batch, so a schedule changes them without a new program. Under DDP the step
 also takes the all-reduced gradient of every parameter, after those, which the optimizer
-applies, and returns the rank's own gradients after the deltas.
+applies, and returns the rank's own gradients after the deltas (of the trainable parameters:
+a frozen one has none, in the all-reduce or in the step).
 
 Module buffers (BatchNorm's running statistics, its batch counter) are state that the step
 updates: they are traced as inputs after the optimizer state, updated in place on traced
@@ -97,12 +98,14 @@ class Tracing:
     """The optimizer's parameter groups, with the dynamic options as traced inputs."""
     group_of: list[int | None]
     """The group of each parameter (``None``: frozen and not in the optimizer)."""
-    reduced: list[torch.Tensor] | None = None
-    """Under DDP, the all-reduced gradients (inputs of the step) the optimizer applies."""
+    reduced: list[torch.Tensor | None] | None = None
+    """Under DDP, the all-reduced gradients (inputs of the step) the optimizer applies, per
+    parameter (``None`` for a frozen one)."""
     backwards: int = 0
     """How many times ``proof.backward`` ran in the step (each accumulates into ``.grad``)."""
     local: list[torch.Tensor] = field(default_factory=list)
-    """Under DDP, this rank's own gradients (the step returns them after the deltas)."""
+    """Under DDP, this rank's own gradients of the trainable parameters (the step returns them
+    after the deltas)."""
     stepped: bool = False
     post_params: list[torch.Tensor] = field(default_factory=list)
     scaler: _scaler.TracedScaler | None = None
@@ -138,6 +141,7 @@ class Tracing:
             own = [
                 torch.zeros_like(p) if g is None else g.clone()
                 for p, g in zip(self.params, grads, strict=True)
+                if p.requires_grad
             ]
             self.local = (
                 [a + b for a, b in zip(self.local, own, strict=True)] if self.local else own
@@ -215,12 +219,12 @@ class Lowered:
     n_opt_state: int
     n_batch: int
     """Batch leaves of the step: the transaction's own, then ``dynamic``'s, then under DDP one
-    all-reduced gradient per parameter, then one per random draw (``draws``)."""
+    all-reduced gradient per trainable parameter, then one per random draw (``draws``)."""
     opt_paths: tuple[str, ...]
     """``param_name/state_key`` per optimizer-state leaf, in argument order."""
-    local_gradients: bool = False
-    """A DDP rank's step: it also returns the rank's own gradient of every parameter, after
-    the deltas (role ``user``: the attested and replay functions drop them)."""
+    local_gradients: int = 0
+    """A DDP rank's step also returns the rank's own gradient of each trainable parameter,
+    after the deltas (role ``user``: the attested and replay functions drop them): how many."""
     dynamic: tuple[tuple[int, str], ...] = ()
     """``(group index, option)`` of each dynamic optimizer option, in argument order."""
     exported: Any = None
@@ -240,7 +244,7 @@ class Lowered:
         args = span("param", 0, p) + span("opt_state", p, s) + span("batch", p + s, b)
         results = span("post_param", 0, p) + span("post_opt_state", p, s) + span("delta", p + s, p)
         if self.local_gradients:
-            results += span("user", p + s + p, p)
+            results += span("user", p + s + p, self.local_gradients)
         return f"args={','.join(args)} results={','.join(results)}"
 
 
@@ -331,8 +335,9 @@ def lower(
 ) -> Lowered:
     """Lower ``fun(root, optimizer, batch)`` (see the module documentation).
 
-    With ``reduced`` (DDP), the step takes one gradient per parameter after the batch and the
-    optimizer applies those: the rank's transition from the all-reduced gradient. With
+    With ``reduced`` (DDP), the step takes one gradient per trainable parameter after the
+    batch and the optimizer applies those: the rank's transition from the all-reduced
+    gradient. With
     ``sharded`` (composable FSDP, parameters are ``DTensor`` shards) the step is the optimizer
     alone on this rank's local shards, from the reduce-scattered gradient shards: the forward
     and backward passes need every rank's shards, so ``fun`` is not traced. A prepared
@@ -349,13 +354,6 @@ def lower(
     named = [(n, local(p)) for n, p in root.named_parameters()]
     names = tuple(n for n, _ in named)
     trainable = trainable_flags(root)
-    frozen = [n for (n, _), t in zip(named, trainable, strict=True) if not t]
-    if frozen and reduced:
-        raise ValueError(
-            f"zkdv.torch: the parameters {frozen[:3]} do not require gradients; under DDP and "
-            "FSDP frozen parameters are not supported yet (keep them out of the prepared root, "
-            "for example as a buffer or a module whose output enters the batch)"
-        )
     dynamic = dynamic_options(optimizer, functional)
     buffers = list(root.named_buffers())
     buffer_names = tuple(n for n, _ in buffers)
@@ -376,7 +374,9 @@ def lower(
         raise ValueError("zkdv.torch: every leaf of the transaction's batch must be a tensor")
     n_p, n_s, n_b, n_c = len(named), len(leaves), len(buffers), len(scaled)
     n_user, n_dyn = len(batch_leaves), len(dynamic)
-    n_grad = n_p if reduced else 0
+    # Under DDP and FSDP one all-reduced gradient per trainable parameter: a frozen one takes
+    # no part in the reduction and has no gradient to apply.
+    n_grad = sum(trainable) if reduced else 0
     # The step's random draws (found by a first trace) and the feeds of the traces.
     drawn: list[_randomness.Draw] = []
     feeds: list[_randomness.Feed] = []
@@ -407,7 +407,7 @@ def lower(
             traced_states,
             groups,
             group_of,
-            reduced=extra[n_dyn : n_dyn + n_grad] if reduced else None,
+            reduced=_per_parameter(extra[n_dyn : n_dyn + n_grad], trainable) if reduced else None,
         )
         if constants is not None:
             growth, backoff, interval = constants
@@ -452,7 +452,11 @@ def lower(
         torch.tensor(float(option(optimizer.param_groups[i], k)), dtype=torch.float64)
         for i, k in dynamic
     ]
-    gradients = [torch.zeros_like(p.detach()) for _, p in named] if reduced else []
+    gradients = (
+        [torch.zeros_like(p.detach()) for (_, p), t in zip(named, trainable, strict=True) if t]
+        if reduced
+        else []
+    )
     # Traced in the default (contiguous) layout: a memory format is not part of the values
     # (channels_last, as vision recipes set it, traced into strided ops torch-mlir cannot
     # lower or into constants).
@@ -499,11 +503,23 @@ def lower(
         n_opt_state=n_s,
         n_batch=n_user + n_dyn + len(gradients) + len(drawn),
         opt_paths=tuple(path for path, _ in leaves),
-        local_gradients=reduced and not sharded,
+        local_gradients=n_grad if reduced and not sharded else 0,
         dynamic=dynamic,
         exported=exported,
         draws=tuple(drawn),
     )
+
+
+def _per_parameter(
+    gradients: Sequence[torch.Tensor], trainable: Sequence[bool]
+) -> list[torch.Tensor | None]:
+    """The all-reduced ``gradients`` of the trainable parameters spread over every parameter
+    (``None`` for a frozen one)."""
+    found = iter(gradients)
+    spread = [next(found) if t else None for t in trainable]
+    if next(found, None) is not None:
+        raise AssertionError("more reduced gradients than trainable parameters")
+    return spread
 
 
 # -- tracing and export -----------------------------------------------------------------------

@@ -181,7 +181,13 @@ def build(
     slots = [(x.shape, x.dtype) for x in host_leaves]
     slots += [(x.shape, x.dtype) for x in _hooks.dynamic_values(optimizer, lowered)]
     if ddp or sharded:
-        slots += [(tuple(p.shape), host(p).dtype) for _, p in params]
+        # The all-reduced gradients of the trainable parameters (a frozen one has none).
+        trainable = _lower.trainable_flags(model)
+        slots += [
+            (tuple(p.shape), host(p).dtype)
+            for (_, p), t in zip(params, trainable, strict=True)
+            if t
+        ]
     slots += [(d.shape, host(torch.empty(0, dtype=d.dtype)).dtype) for d in lowered.draws]
     # Rows shorter than the rolling window are zero-padded to it (losslessly).
     layout = BatchLayout.of(slots, min_width=rolling_window)

@@ -353,6 +353,12 @@ class ZKDV(Session):
         device = params[0][1].device if params else None
         return params, opt + _scaler.leaves(self._scaler, device)
 
+    def _trainable(self, paths: list[str]) -> list[str]:
+        """The ``paths`` of the parameters that require gradients (under DDP, those whose own
+        gradients a rank commits)."""
+        model, _, _ = self._parts()
+        return [n for n, p in zip(paths, model.parameters(), strict=True) if p.requires_grad]
+
     def _live_state(self) -> list[torch.Tensor]:
         params, opt = self._state_leaves()
         return [t.detach() for _, t in params] + [t.detach() for _, t in opt]
@@ -600,6 +606,7 @@ class ZKDV(Session):
                 local = [
                     self._sketches(path, opened.local[id(p)])
                     for path, p in zip(paths, params, strict=True)
+                    if p.requires_grad
                 ]
             post = [t.clone() for t in live]
         except BaseException:
@@ -632,7 +639,7 @@ class ZKDV(Session):
             leaves = leaves + [host(g) for g in opened.reduced]
         leaves = leaves + [host(d) for d in opened.drawn]
         packed = program.layout.pack(leaves)
-        local_paths = [f"local_grad/{p}" for p in paths] if pending.local else []
+        local_paths = [f"local_grad/{p}" for p in self._trainable(paths)] if pending.local else []
         challenge, _ = self._committer.transition(
             step=opened.step,
             program=seq,
@@ -695,7 +702,9 @@ class ZKDV(Session):
                 values = self._records.exact_sketches(paths, deltas)
                 replayed_state = outputs[n_params:n_state]
                 local = outputs[n_state + n_params :]
-                local_values = self._records.exact_sketches(paths, local) if local else []
+                local_values = (
+                    self._records.exact_sketches(self._trainable(paths), local) if local else []
+                )
                 return np.concatenate([*flat(values), *flat(replayed_state), *flat(local_values)])
 
             committed = np.concatenate(
@@ -717,7 +726,9 @@ class ZKDV(Session):
             opt_paths = program.lowered.opt_paths
             names = [f"update of {p}" for p in paths]
             names += [f"optimizer state {p}" for p in opt_paths][: len(payload.post_state)]
-            names += [f"local gradient of {p}" for p in paths][: len(payload.local)]
+            names += [f"local gradient of {p}" for p in self._trainable(paths)][
+                : len(payload.local)
+            ]
             state = StateReplay(
                 committed,
                 recomputed,
