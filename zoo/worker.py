@@ -1,4 +1,5 @@
-"""Run one entry once, in this process: ``python -m zoo.worker NAME MODE STEPS DIR OUT [--seal]``.
+"""Run one entry once, in this process:
+``python -m zoo.worker NAME MODE STEPS DIR OUT [--seal] [--size R]``.
 
 Writes the :class:`zoo.harness.RunOutcome` as JSON to ``OUT``. The runner starts one worker
 per entry and mode, so a crash or a hang costs that row only. A DDP entry spawns its ranks
@@ -24,12 +25,16 @@ def builder(entry: Entry) -> Any:
     return getattr(importlib.import_module(module), function)
 
 
-def run_single(entry: Entry, mode: Mode, steps: int, directory: Path, seal: bool) -> RunOutcome:
-    """One process, one session."""
+def run_single(
+    entry: Entry, mode: Mode, steps: int, directory: Path, seal: bool, size: float | None = None
+) -> RunOutcome:
+    """One process, one session. ``size`` is the tamper's relative size ``r``; by default the
+    entry's precision's (:func:`zoo.harness.update_size`)."""
     from zoo import harness
 
     make = builder(entry)
-    size = harness.update_size(entry.precision)
+    if size is None:
+        size = harness.update_size(entry.precision)
     if entry.framework == "torch":
         return harness.run_torch(lambda: make(steps), mode, directory, size=size, seal=seal)
     return harness.run_jax(lambda proof: make(proof, steps), mode, directory, size)
@@ -112,14 +117,19 @@ def main() -> None:
     parser.add_argument("directory", type=Path)
     parser.add_argument("out", type=Path)
     parser.add_argument("--seal", action="store_true", help="seal the AOT Inductor package")
+    parser.add_argument(
+        "--size", type=float, help="the tamper's relative size r (default: the precision's)"
+    )
     args = parser.parse_args()
     entry = BY_NAME[args.name]
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     try:
         if entry.ranks > 1:
+            if args.size is not None:
+                parser.error("--size applies to single-process entries")
             outcome = run_ddp(entry, args.mode, args.steps, args.directory)
         else:
-            outcome = run_single(entry, args.mode, args.steps, args.directory, args.seal)
+            outcome = run_single(entry, args.mode, args.steps, args.directory, args.seal, args.size)
     except Exception as error:  # building the recipe failed: the row says why
         outcome = RunOutcome(status="error", message=first_line(error))
     args.out.write_text(json.dumps(outcome.to_json()))
