@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +92,9 @@ Rerun with `scripts/zoo` (all entries, rewrites this page), `scripts/zoo --only 
 `scripts/zoo --ci` (the subset CI runs; `python/tests/test_zoo.py` asserts on part of it).
 `--steps N` sets the steps per run. `--audit` makes the honest run retain its evidence and
 adds a column: `zkdv audit --fraction 1` of it, with the worst snapshot's noise and the drift
-per snapshot (`docs/protocol.md` section 8a; an honest run must pass).
+per snapshot (`docs/protocol.md` section 8a; an honest run must pass). `--resolve` retries a
+missed tamper at x2, x4, x8 and x16 and adds the smallest factor caught to its cell: how far
+the checks can certify that quantity where the precision itself does not determine it to `r`.
 
 ## How a one-leaf tamper is caught
 
@@ -247,6 +249,13 @@ class Row:
     """The tampered runs, by tamper (none when the honest run did not close)."""
     steps: int
     audit: str | None = None
+    resolved: dict[Mode, str] = field(default_factory=dict)
+    """With ``--resolve``, per missed tamper: the smallest larger size caught
+    (:data:`RESOLVE_FACTORS`), or that none was."""
+
+
+RESOLVE_FACTORS = (2.0, 4.0, 8.0, 16.0)
+"""The factors ``1 + r`` a missed tamper is retried at with ``--resolve``, smallest first."""
 
 
 def run_once(
@@ -257,11 +266,14 @@ def run_once(
     timeout: float,
     seal: bool,
     retain: bool = False,
+    size: float | None = None,
 ) -> RunOutcome:
     """Run ``entry`` once in a subprocess; a timeout or a crash becomes an error outcome.
-    ``retain``: the session retains all its evidence, for an audit."""
-    directory = work / f"{entry.name}-{mode}"
-    out = work / f"{entry.name}-{mode}.json"
+    ``retain``: the session retains all its evidence, for an audit. ``size``: the tamper's
+    relative size, if not its precision's (:func:`zoo.harness.update_size`)."""
+    suffix = "" if size is None else f"-{size:g}"
+    directory = work / f"{entry.name}-{mode}{suffix}"
+    out = work / f"{entry.name}-{mode}{suffix}.json"
     env = dict(os.environ)
     env.pop("ZKDV_ZOO_RETAIN", None)
     if retain:
@@ -273,6 +285,7 @@ def run_once(
         env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {flag}".strip()
     command = [sys.executable, "-m", "zoo.worker", entry.name, mode, str(steps)]
     command += [str(directory), str(out)] + (["--seal"] if seal else [])
+    command += [] if size is None else ["--size", repr(size)]
     try:
         result = subprocess.run(
             command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout
@@ -304,11 +317,17 @@ def _diagnostic(stderr: str) -> str:
 
 
 def run_entry(
-    entry: Entry, steps: int, work: Path, timeout: float, seal: bool, audit: bool = False
+    entry: Entry,
+    steps: int,
+    work: Path,
+    timeout: float,
+    seal: bool,
+    audit: bool = False,
+    resolve: bool = False,
 ) -> Row:
     """The honest run, then, if it closed, one run per tamper of the entry's framework; with
     ``audit``, the honest run retains its evidence and ``zkdv audit`` replays every step of
-    it."""
+    it; with ``resolve``, a missed tamper is retried larger (:func:`resolution`)."""
     honest = run_once(entry, "honest", steps, work, timeout, seal and entry.seal, retain=audit)
     tampered: dict[Mode, RunOutcome] = {}
     audited = None
@@ -317,7 +336,24 @@ def run_entry(
             audited = audit_run(work / f"{entry.name}-honest", timeout)
         for mode in TAMPERS[entry.framework]:
             tampered[mode] = run_once(entry, mode, steps, work, timeout, seal=False)
-    return Row(entry, honest, tampered, steps, audited)
+    resolved = {
+        mode: resolution(entry, mode, steps, work, timeout)
+        for mode, run in tampered.items()
+        if resolve and run.status == "closed"
+    }
+    return Row(entry, honest, tampered, steps, audited, resolved)
+
+
+def resolution(entry: Entry, mode: Mode, steps: int, work: Path, timeout: float) -> str:
+    """The smallest of :data:`RESOLVE_FACTORS` at which ``mode`` is caught, as
+    ``caught from xF`` (the factor before it was not), or ``not caught up to xF``."""
+    for factor in RESOLVE_FACTORS:
+        run = run_once(entry, mode, steps, work, timeout, seal=False, size=factor - 1)
+        if run.status == "poisoned":
+            return f"caught from x{factor:g}"
+        if run.status == "error":
+            return f"x{factor:g}: error: {run.message}"
+    return f"not caught up to x{RESOLVE_FACTORS[-1]:g}"
 
 
 def audit_run(directory: Path, timeout: float) -> str:
@@ -385,7 +421,11 @@ def caught(row: Row) -> str:
     without tampered runs."""
     if not row.tampered:
         return "n.a."
-    return "; ".join(f"{run.tamper}: {_caught(run)}" for run in row.tampered.values())
+    return "; ".join(
+        f"{run.tamper}: {_caught(run)}"
+        + (f", {row.resolved[mode]}" if mode in row.resolved else "")
+        for mode, run in row.tampered.items()
+    )
 
 
 def _caught(run: RunOutcome) -> str:
@@ -513,6 +553,11 @@ def main() -> None:
     parser.add_argument("--write", type=Path, help="write the page here too")
     parser.add_argument("--list", action="store_true", help="list the entries and exit")
     parser.add_argument(
+        "--resolve",
+        action="store_true",
+        help="retry a missed tamper at x2, x4, x8 and x16 until one is caught",
+    )
+    parser.add_argument(
         "--audit",
         action="store_true",
         help="retain the honest runs' evidence and audit every step (zkdv audit --fraction 1)",
@@ -534,7 +579,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="zkdv-zoo-") as work:
         for entry in entries:
             began = time.perf_counter()
-            row = run_entry(entry, steps, Path(work), timeout, seal, audit=args.audit)
+            row = run_entry(
+                entry, steps, Path(work), timeout, seal, audit=args.audit, resolve=args.resolve
+            )
             rows.append(row)
             audit = f"; audit: {row.audit}" if row.audit is not None else ""
             print(

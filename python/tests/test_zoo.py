@@ -160,6 +160,35 @@ def test_an_entry_is_green_only_when_it_passes_honestly_and_every_tamper_is_caug
     )
 
 
+def test_a_missed_tamper_is_retried_larger_until_one_is_caught(monkeypatch, tmp_path):
+    from zoo.harness import RunOutcome
+
+    # A fake run: the tamper is caught from a relative size of 3 (x4) on.
+    sizes = []
+
+    def run_once(entry, mode, steps, work, timeout, seal, retain=False, size=None):
+        sizes.append(size)
+        return RunOutcome(status="poisoned" if size is not None and size >= 3 else "closed")
+
+    monkeypatch.setattr(runner, "run_once", run_once)
+    entry = BY_NAME["gpt2-bf16"]
+    assert runner.resolution(entry, "gradient", STEPS, tmp_path, 1.0) == "caught from x4"
+    assert sizes == [1.0, 3.0]
+    sizes.clear()
+    monkeypatch.setattr(runner, "RESOLVE_FACTORS", (2.0,))
+    assert runner.resolution(entry, "gradient", STEPS, tmp_path, 1.0) == "not caught up to x2"
+    row = runner.Row(
+        entry,
+        RunOutcome(status="closed"),
+        {"gradient": RunOutcome(status="closed", tamper="gradient x1.1")},
+        STEPS,
+        resolved={"gradient": "caught from x4"},
+    )
+    assert runner.caught(row) == (
+        "gradient x1.1: no (closed cleanly; worst margin -), caught from x4"
+    )
+
+
 def test_both_torch_tampers_take_the_size_of_the_entrys_compute_dtype():
     from zoo.harness import describe, update_size
 
