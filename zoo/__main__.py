@@ -277,14 +277,19 @@ At `ec5bb00`, before the torch optimizer change of `0ac1c56` (SGD's step written
 op, momentum and `betas[0]` dynamic inputs, the step traced on contiguous copies), the same
 worker command (without the seal) closes with a worst margin of 0.963 and 4 outliers, the
 figure of the earlier table. Making the written-out step multiply by the momentum rounded to
-the buffer's type, as eager does, changed nothing (the same values). The cause is not found.
-What is known: this entry's honest margin was already 0.963 with 4 admitted outliers, its
-first convolution's gradient is rounding noise in bf16 (sensitivity 1.1 above), and its last
-stage normalizes four values per BatchNorm channel on 1x1 maps, so a change of a few ulps
-anywhere can move a whole feature of the classifier's input, and with it a column of the
-classifier's sketch values, more than the outlier allowance of its leaf (`max(2, ceil(1e-3
-n))`) admits. Until this is understood, a torch run in bf16 autocast of a BatchNorm network
-with a few values per channel can raise a false alarm.
+the buffer's type, as eager does, changed nothing (the same values). Production is the same
+at both commits: the parameters and buffers after each of the four steps, and torch's
+generator state, hash the same (measured at both commits in a session with no checks that
+hashed them after each step; the script was not kept). So what changed is the replay program
+(the SGD step written out, the momentum an input), and this entry's replay turns that change
+into a difference past the bound; which op's rounding starts it is not found. What is known:
+this entry's honest margin was already 0.963 with 4 admitted outliers, its first
+convolution's gradient is rounding noise in bf16 (sensitivity 1.1 above), and its last stage
+normalizes four values per BatchNorm channel on 1x1 maps, so a change of a few ulps anywhere
+can move a whole feature of the classifier's input, and with it a column of the classifier's
+sketch values, more than the outlier allowance of its leaf (`max(2, ceil(1e-3 n))`) admits.
+Until this is understood, a torch run in bf16 autocast of a BatchNorm network with a few
+values per channel can raise a false alarm.
 """
 
 
