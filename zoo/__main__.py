@@ -282,14 +282,17 @@ at both commits: the parameters and buffers after each of the four steps, and to
 generator state, hash the same (measured at both commits in a session with no checks that
 hashed them after each step; the script was not kept). So what changed is the replay program
 (the SGD step written out, the momentum an input), and this entry's replay turns that change
-into a difference past the bound; which op's rounding starts it is not found. What is known:
-this entry's honest margin was already 0.963 with 4 admitted outliers, its first
-convolution's gradient is rounding noise in bf16 (sensitivity 1.1 above), and its last stage
-normalizes four values per BatchNorm channel on 1x1 maps, so a change of a few ulps anywhere
-can move a whole feature of the classifier's input, and with it a column of the classifier's
-sketch values, more than the outlier allowance of its leaf (`max(2, ceil(1e-3 n))`) admits.
-Until this is understood, a torch run in bf16 autocast of a BatchNorm network with a few
-values per channel can raise a false alarm.
+into a difference past the bound; which op's rounding starts it is not found. It arises
+within step 1: with a snapshot every step (`replay_snapshot_interval=1`, so step 1 is
+replayed from production's own state) the run fails at step 1 too (committed -0.0215,
+replayed -0.0052, bound 0.0109, a spread of 0.00034). What is known: this entry's honest
+margin was already 0.963 with 4 admitted outliers, its first convolution's gradient is
+rounding noise in bf16 (sensitivity 1.1 above), and its last stage normalizes four values
+per BatchNorm channel on 1x1 maps, so a change of a few ulps anywhere can move a whole
+feature of the classifier's input, and with it a column of the classifier's sketch values,
+more than the outlier allowance of its leaf (`max(2, ceil(1e-3 n))`) admits. Until this is
+understood, a torch run in bf16 autocast of a BatchNorm network with a few values per
+channel can raise a false alarm.
 """
 
 
