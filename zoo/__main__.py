@@ -285,7 +285,14 @@ hashed them after each step; the script was not kept). So what changed is the re
 into a difference past the bound; which op's rounding starts it is not found. It arises
 within step 1: with a snapshot every step (`replay_snapshot_interval=1`, so step 1 is
 replayed from production's own state) the run fails at step 1 too (committed -0.0215,
-replayed -0.0052, bound 0.0109, a spread of 0.00034). What is known: this entry's honest
+replayed -0.0052, bound 0.0109, a spread of 0.00034). `zoo.conditioning`'s measure, taken
+for other parameters at step 1 (two steps), says how undetermined this network is there:
+bf16 autocast alone moves the classifier weight's update by 69% of it (sensitivity 48%), the
+last convolution's by 89% (76%) and the first convolution's by 105% (65%). The two values
+that failed had spreads of 2.4% and 1.6% of their committed values: the perturbation
+ensemble underestimates how far two honest implementations of this network differ at step 1
+by about 20 to 30 times, and its bound of 32 spreads is only just wide enough or not. The
+margin of 0.963 at `ec5bb00` was luck of the same kind. What is known: this entry's honest
 margin was already 0.963 with 4 admitted outliers, its first convolution's gradient is
 rounding noise in bf16 (sensitivity 1.1 above), and its last stage normalizes four values
 per BatchNorm channel on 1x1 maps, so a change of a few ulps anywhere can move a whole
