@@ -33,9 +33,9 @@ The optimizer's parameter groups step their own parameters with their own option
 a :class:`~zkdv.torch.FunctionalOptimizer` declares ``dynamic`` (the learning rate of SGD, Adam
 and AdamW) are inputs of the step, after the batch's leaves: the transaction commits their
 values with the batch, so a schedule changes them without a new program. Under DDP the step
-also takes the all-reduced gradient of every parameter, after those, which the optimizer
-applies, and returns the rank's own gradients after the deltas (of the trainable parameters:
-a frozen one has none, in the all-reduce or in the step).
+also takes the all-reduced gradient of every trainable parameter, after those, which the
+optimizer applies, and returns the rank's own gradients of them after the deltas (a frozen
+parameter has none, in the all-reduce or in the step).
 
 Module buffers (BatchNorm's running statistics, its batch counter) are state that the step
 updates: they are traced as inputs after the optimizer state, updated in place on traced
@@ -337,10 +337,10 @@ def lower(
 
     With ``reduced`` (DDP), the step takes one gradient per trainable parameter after the
     batch and the optimizer applies those: the rank's transition from the all-reduced
-    gradient. With
-    ``sharded`` (composable FSDP, parameters are ``DTensor`` shards) the step is the optimizer
-    alone on this rank's local shards, from the reduce-scattered gradient shards: the forward
-    and backward passes need every rank's shards, so ``fun`` is not traced. A prepared
+    gradient. With ``sharded`` (composable FSDP, parameters are ``DTensor`` shards) the step is
+    the optimizer alone on this rank's local shards, from the reduce-scattered gradient
+    shards: the forward and backward passes need every rank's shards, so ``fun`` is not
+    traced. A prepared
     ``scaler`` (enabled) adds its state after the buffers (:mod:`zkdv.torch._scaler`).
 
     Raises:
