@@ -84,18 +84,18 @@ def _dump(name: str, mode: str, steps: int, out: Path) -> None:
                 state.recomputed, state.members, state.groups
             )
         if spread is not None and state.groups is not None:
-            offsets = np.cumsum([0, *(n for n, _ in state.groups)])
+            offsets = np.cumsum([0, *(g[0] for g in state.groups)])
             names = state.names or [str(i) for i in range(len(state.groups))]
             leaves = []
-            for i, (n, is_float) in enumerate(state.groups):
-                if not is_float:
+            for i, group in enumerate(state.groups):
+                if not group[1]:
                     continue
                 part = slice(offsets[i], offsets[i + 1])
                 committed, recomputed = state.committed[part], state.recomputed[part]
                 leaf_spread = np.asarray(spread)[part]
                 scale = float(scales[i]) if scales is not None else 0.0
                 statistics = tolerance.leaf_statistics(
-                    committed, recomputed, [(n, True)], leaf_spread, state.flips, [scale]
+                    committed, recomputed, [group], leaf_spread, state.flips, [scale]
                 )
                 leaves.append(
                     Record(

@@ -53,9 +53,23 @@ pub(crate) fn sketch_groups(update: &Bundle) -> Vec<noise::Group> {
         .leaves
         .iter()
         .map(|leaf| {
-            noise::Group::new(
-                leaf.data.len() / leaf.dtype.size_bytes().max(1),
-                ulp(leaf.dtype, 1.0).is_some(),
+            let len = leaf.data.len() / leaf.dtype.size_bytes().max(1);
+            let float = ulp(leaf.dtype, 1.0).is_some();
+            // Rows only where the recorded shape describes the values.
+            let shape = leaf
+                .shape
+                .iter()
+                .map(|&d| usize::try_from(d).ok())
+                .collect::<Option<Vec<usize>>>()
+                .filter(|shape| {
+                    shape
+                        .iter()
+                        .try_fold(1usize, |n, &d| n.checked_mul(d))
+                        .is_some_and(|n| n == len)
+                });
+            shape.map_or_else(
+                || noise::Group::new(len, float),
+                |shape| noise::Group::of_shape(&shape, float),
             )
         })
         .collect()
@@ -142,8 +156,12 @@ pub(crate) struct StateValues<'a> {
     pub(crate) initial: &'a [Vec<f64>],
     pub(crate) dtypes: &'a [DType],
     pub(crate) spread: Option<&'a [Vec<f64>]>,
+    /// Each leaf's row ([`noise::Group::row`]): the values that share its
+    /// first index.
+    pub(crate) rows: &'a [usize],
     /// Whether the program computes in a float narrower than `f32`
-    /// ([`noise::flips_possible`]): an outlier's cap then has its leaf term.
+    /// ([`noise::flips_possible`]): an outlier's cap then has its leaf term
+    /// and a pair's spread its row's floor ([`noise::row_spread`]).
     pub(crate) flips: bool,
 }
 
@@ -166,11 +184,16 @@ pub(crate) fn snapshot(
         let dtype = v.dtypes.get(leaf).copied();
         let float = dtype.is_some_and(|d| ulp(d, 1.0).is_some());
         let start = v.initial.get(leaf);
-        let leaf_spread = v.spread.and_then(|s| s.get(leaf));
-        let typical = match leaf_spread {
+        let measured = v.spread.and_then(|s| s.get(leaf));
+        let typical = match measured {
             Some(s) if v.flips => noise::leaf_spread(s),
             _ => 0.0,
         };
+        let row = v.rows.get(leaf).copied().unwrap_or(a.len());
+        let floored = measured
+            .filter(|_| v.flips && float)
+            .map(|s| noise::row_spread(s, row));
+        let leaf_spread = floored.as_ref().or(measured);
         let first_of_leaf = outliers.len();
         for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
             if float {
@@ -452,6 +475,7 @@ mod tests {
             initial,
             dtypes: &dtypes,
             spread: None,
+            rows: &[],
             flips: false,
         };
         snapshot(

@@ -478,12 +478,17 @@ impl Segment<'_> {
         // No retained snapshot lies inside a segment (it starts at the newest
         // one), so its first state is the pre-state of the replayed updates.
         let initial = state_values(&self.initial)?;
+        let rows: Vec<usize> = production
+            .iter()
+            .map(|t| noise::Group::of_shape(&t.shape, true).row)
+            .collect();
         let values = compare::StateValues {
             theirs: &theirs,
             mine: &mine,
             initial: &initial,
             dtypes: &dtypes,
             spread: leaves,
+            rows: &rows,
             flips,
         };
         let (failure, outliers) =

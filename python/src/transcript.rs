@@ -424,8 +424,8 @@ fn outcome_tuple(o: protocol::Outcome) -> OutcomeTuple {
 /// the leaf the bias test refused, `((index, committed, recomputed, spread,
 /// allowed, margin, passed), outliers, (leaf, kind, value, limit) | None)`;
 /// `None` when there are no values. `update` holds each value's
-/// replayed update and `groups` the `(length, is_float)` of each leaf's run
-/// of values, in order; `flips`: the program computes in a narrow float;
+/// replayed update and `groups` the `(length, is_float, row)` of each leaf's
+/// run of values, in order (`row`: the values of one row, `noise::Group::row`); `flips`: the program computes in a narrow float;
 /// `scales`: each group's largest ensemble-member scale, when measured
 /// (`tolerance_ensemble`).
 #[pyfunction]
@@ -436,7 +436,7 @@ fn tolerance_compare_state(
     committed: numpy::PyReadonlyArray1<'_, f64>,
     recomputed: numpy::PyReadonlyArray1<'_, f64>,
     update: numpy::PyReadonlyArray1<'_, f64>,
-    groups: Vec<(usize, bool)>,
+    groups: Vec<(usize, bool, usize)>,
     spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
     flips: bool,
     scales: Option<Vec<f64>>,
@@ -481,7 +481,7 @@ fn tolerance_leaf_statistics(
     tolerance: &Bound<'_, PyAny>,
     committed: numpy::PyReadonlyArray1<'_, f64>,
     recomputed: numpy::PyReadonlyArray1<'_, f64>,
-    groups: Vec<(usize, bool)>,
+    groups: Vec<(usize, bool, usize)>,
     spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
     flips: bool,
     scales: Option<Vec<f64>>,
@@ -600,7 +600,7 @@ fn tolerance_spread<'py>(
 /// The groups of a state comparison, with each one's measured member scale
 /// (0 without `scales`).
 fn state_groups(
-    groups: Vec<(usize, bool)>,
+    groups: Vec<(usize, bool, usize)>,
     scales: Option<Vec<f64>>,
 ) -> PyResult<Vec<protocol::noise::Group>> {
     if let Some(scales) = scales.as_ref().filter(|s| s.len() != groups.len()) {
@@ -613,24 +613,33 @@ fn state_groups(
     Ok(groups
         .into_iter()
         .enumerate()
-        .map(|(i, (len, float))| protocol::noise::Group {
+        .map(|(i, (len, float, row))| protocol::noise::Group {
             len,
             float,
             scale_spread: scales.as_ref().map_or(0.0, |s| s[i]),
+            row,
         })
         .collect())
 }
 
+/// The row of a leaf of `shape` in a state comparison
+/// (`noise::Group::of_shape`): how many consecutive values share its first
+/// index.
+#[pyfunction]
+fn state_group_row(shape: Vec<usize>) -> usize {
+    protocol::noise::Group::of_shape(&shape, true).row
+}
+
 /// `Tolerance::measure_spread` and `noise::member_scales` over one run of
 /// the ensemble: each value's spread and, per group of `groups` (`(length,
-/// is_float)`), the largest scale of a member's values against `nominal`.
+/// is_float, row)`), the largest scale of a member's values against `nominal`.
 #[pyfunction]
 fn tolerance_ensemble<'py>(
     py: Python<'py>,
     tolerance: &Bound<'py, PyAny>,
     nominal: numpy::PyReadonlyArray1<'py, f64>,
     member: &Bound<'py, PyAny>,
-    groups: Vec<(usize, bool)>,
+    groups: Vec<(usize, bool, usize)>,
 ) -> PyResult<(Bound<'py, numpy::PyArray1<f64>>, Vec<f64>)> {
     let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
     let groups = state_groups(groups, None)?;
@@ -718,6 +727,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tolerance_compare, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_compare_state, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_ensemble, m)?)?;
+    m.add_function(wrap_pyfunction!(state_group_row, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_leaf_statistics, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_margins, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_needs_spread, m)?)?;

@@ -136,7 +136,7 @@ def tolerance_compare_state(
     committed: np.ndarray,
     recomputed: np.ndarray,
     update: np.ndarray,
-    groups: list[tuple[int, bool]],
+    groups: list[tuple[int, bool, int]],
     spread: np.ndarray | None = None,
     flips: bool = False,
     scales: list[float] | None = None,
@@ -148,17 +148,18 @@ def tolerance_compare_state(
     ]
     | None
 ): ...
+def state_group_row(shape: list[int]) -> int: ...
 def tolerance_ensemble(
     tolerance: dict[str, Any],
     nominal: np.ndarray,
     member: Callable[[int], np.ndarray],
-    groups: list[tuple[int, bool]],
+    groups: list[tuple[int, bool, int]],
 ) -> tuple[np.ndarray, list[float]]: ...
 def tolerance_leaf_statistics(
     tolerance: dict[str, Any],
     committed: np.ndarray,
     recomputed: np.ndarray,
-    groups: list[tuple[int, bool]],
+    groups: list[tuple[int, bool, int]],
     spread: np.ndarray | None = None,
     flips: bool = False,
     scales: list[float] | None = None,

@@ -136,7 +136,7 @@ class Tolerance:
         committed: np.ndarray | Sequence[float],
         recomputed: np.ndarray | Sequence[float],
         update: np.ndarray | Sequence[float],
-        groups: Sequence[tuple[int, bool]],
+        groups: Sequence[Group],
         spread: np.ndarray | Sequence[float] | None = None,
         flips: bool = False,
         scales: Sequence[float] | None = None,
@@ -148,7 +148,10 @@ class Tolerance:
         plus the larger of twice its replayed ``update`` and, with ``flips`` (a program that
         computes in a float narrower than ``f32``), the tolerance's spread factor times the
         largest spread of its leaf). ``groups`` gives each leaf's run of values as
-        ``(length, is_float)``. When every pair passes, each float leaf must also pass the bias
+        ``(length, is_float)`` or ``(length, is_float, row)``, ``row`` being how many
+        consecutive values share the leaf's first index (the whole leaf when not given). With
+        ``flips``, a pair's spread is first raised to a sixteenth of the root mean square spread
+        of its row (``noise::row_spread``). When every pair passes, each float leaf must also pass the bias
         test (``noise::leaf_bias``): its differences may not follow its replayed values by a
         scale beyond ``1e-4``, beyond their own sampling error and beyond the tolerance's
         spread factor times ``scales`` (each leaf's largest ensemble-member scale,
@@ -167,7 +170,7 @@ class Tolerance:
             _flat(committed),
             _flat(recomputed),
             _flat(update),
-            [(int(n), bool(f)) for n, f in groups],
+            _groups(groups),
             None if spread is None else _flat(spread),
             flips,
             None if scales is None else [float(x) for x in scales],
@@ -183,7 +186,7 @@ class Tolerance:
         self,
         committed: np.ndarray | Sequence[float],
         recomputed: np.ndarray | Sequence[float],
-        groups: Sequence[tuple[int, bool]],
+        groups: Sequence[Group],
         spread: np.ndarray | Sequence[float] | None = None,
         flips: bool = False,
         scales: Sequence[float] | None = None,
@@ -200,7 +203,7 @@ class Tolerance:
             self.to_record(),
             _flat(committed),
             _flat(recomputed),
-            [(int(n), bool(f)) for n, f in groups],
+            _groups(groups),
             None if spread is None else _flat(spread),
             flips,
             None if scales is None else [float(x) for x in scales],
@@ -271,7 +274,7 @@ class Tolerance:
         self,
         nominal: np.ndarray | Sequence[float],
         member: Callable[[int], np.ndarray],
-        groups: Sequence[tuple[int, bool]],
+        groups: Sequence[Group],
     ) -> tuple[np.ndarray, list[float]]:
         """:meth:`measure_spread` of a state comparison's values, and each of its ``groups``'
         largest coherent scale over the members (``noise::member_scales``): how far an honest
@@ -283,7 +286,7 @@ class Tolerance:
             self.to_record(),
             _flat(nominal),
             lambda m: _flat(member(m)),
-            [(int(n), bool(f)) for n, f in groups],
+            _groups(groups),
         )
         return spread, list(scales)
 
@@ -314,6 +317,23 @@ class Tolerance:
             spread=record["spread"],
             replays=record["replays"],
         )
+
+
+Group = tuple[int, bool] | tuple[int, bool, int]
+"""One leaf's run of values in a state comparison: ``(length, is_float)`` or ``(length,
+is_float, row)``, ``row`` the values that share its first index (``noise::Group`` in Rust)."""
+
+
+def group_of(value: np.ndarray, is_float: bool) -> tuple[int, bool, int]:
+    """The :data:`Group` of a leaf ``value`` whose values a state comparison holds: its rows
+    are the values that share its first index (``noise::Group::of_shape`` in Rust)."""
+    from zkdv import _native
+
+    return int(value.size), is_float, _native.state_group_row([int(d) for d in value.shape])
+
+
+def _groups(groups: Sequence[Group]) -> list[tuple[int, bool, int]]:
+    return [(int(g[0]), bool(g[1]), int(g[2]) if len(g) > 2 else int(g[0])) for g in groups]
 
 
 def _flat(values: np.ndarray | Sequence[float]) -> np.ndarray:

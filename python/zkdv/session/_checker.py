@@ -30,7 +30,7 @@ import numpy as np
 
 from zkdv import runtime
 from zkdv.checks import CheckKind, CheckResult, ZKDVPoisonedError
-from zkdv.config import Tolerance
+from zkdv.config import Group, Tolerance
 from zkdv.session._flow import Flow
 from zkdv.session._records import Records
 
@@ -202,8 +202,9 @@ class StateReplay:
     members: Callable[[int], np.ndarray] | None = None
     """Member ``m`` of the replay's perturbation ensemble, when the replay is another program
     than production's; ``None`` when it is production's own."""
-    groups: list[tuple[int, bool]] | None = None
-    """Each leaf's run of values, ``(length, is_float)`` in order, when the values are compared
+    groups: list[Group] | None = None
+    """Each leaf's run of values (:data:`zkdv.config.Group`: its length, whether it holds
+    floats, and its row) in order, when the values are compared
     as a state that admits outliers (a replay that is another program than production's);
     ``None`` to compare them pair by pair."""
     update: np.ndarray | None = None

@@ -36,6 +36,7 @@ from torch.utils import _pytree as pytree
 
 from zkdv import _progress, runtime
 from zkdv.checks import ZKDVPoisonedError
+from zkdv.config import group_of
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, StateReplay
 from zkdv.session._checker import element
@@ -717,12 +718,12 @@ class ZKDV(Session):
             # an optimizer moment's update is the size of its gradient, so that allowance would
             # admit a tampered gradient's few values outside their bound as flips (T5's
             # embedding, scaled by 1.001).
-            groups = [(int(u.size), True) for u in payload.updates]
+            groups = [group_of(u, True) for u in payload.updates]
             groups += [
-                (int(x.size), x.dtype.kind == "f" or x.dtype.name == "bfloat16")
+                group_of(x, x.dtype.kind == "f" or x.dtype.name == "bfloat16")
                 for x in payload.post_state
             ]
-            groups += [(int(u.size), True) for u in payload.local]
+            groups += [group_of(u, True) for u in payload.local]
             opt_paths = program.lowered.opt_paths
             names = [f"update of {p}" for p in paths]
             names += [f"optimizer state {p}" for p in opt_paths][: len(payload.post_state)]
