@@ -88,8 +88,11 @@ impl Program {
     /// result); unbounded by default. `ensemble`, when given, runs member
     /// `m` of the perturbation ensemble (`zkdv_runtime::rounding`): float
     /// inputs moved by an ulp, `f16`/`bf16` results rounded in the member's
-    /// mode; by default the program runs as written.
-    #[pyo3(signature = (inputs, max_ops = None, max_elements = None, ensemble = None))]
+    /// mode; by default the program runs as written. `matmul` is the
+    /// precision production gave `f32` products that are not `HIGHEST`
+    /// (`"f32"`, the default, or `"tf32"`): a member rounds their operands
+    /// to it (`zkdv_runtime::rounding::Matmul`).
+    #[pyo3(signature = (inputs, max_ops = None, max_elements = None, ensemble = None, matmul = None))]
     fn run<'py>(
         &self,
         py: Python<'py>,
@@ -97,7 +100,17 @@ impl Program {
         max_ops: Option<u64>,
         max_elements: Option<usize>,
         ensemble: Option<u64>,
+        matmul: Option<&str>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let matmul = match matmul {
+            None | Some("f32") => zkdv_runtime::rounding::Matmul::F32,
+            Some("tf32") => zkdv_runtime::rounding::Matmul::Tf32,
+            Some(other) => {
+                return Err(value_error(format!(
+                    "matmul must be \"f32\" or \"tf32\", got {other:?}"
+                )))
+            }
+        };
         let mut limits = zkdv_runtime::Limits::default();
         if let Some(ops) = max_ops {
             limits.max_ops = ops;
@@ -135,12 +148,12 @@ impl Program {
             if let Some(member) = ensemble {
                 zkdv_runtime::rounding::perturb_inputs(member, &mut tensors);
             }
-            match ensemble {
+            zkdv_runtime::rounding::with_matmul(matmul, || match ensemble {
                 Some(member) => zkdv_runtime::rounding::with_member(member, || {
                     program.run_limited(tensors, limits)
                 }),
                 None => program.run_limited(tensors, limits),
-            }
+            })
             .map_err(|e| e.to_string())
         });
         let outputs = outputs.map_err(RuntimeError::new_err)?;

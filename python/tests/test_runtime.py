@@ -241,3 +241,49 @@ def test_ensemble_members_perturb_floats_within_rounding_and_deterministically()
     assert np.all(np.abs(products - nearest[1].astype(np.float32)) <= 0.05 * np.abs(products))
     with pytest.raises(TypeError, match="ensemble"):
         program.run([x, h, i], ensemble=-1)
+
+
+MATRIX_PRODUCT = """
+"func.func"() <{function_type = (tensor<8x64xf32>, tensor<64x8xf32>) -> tensor<8x8xf32>,
+    sym_name = "main"}> ({
+^bb0(%a: tensor<8x64xf32>, %b: tensor<64x8xf32>):
+  %p = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<
+      lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>,
+      precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}>
+      : (tensor<8x64xf32>, tensor<64x8xf32>) -> tensor<8x8xf32>
+  "func.return"(%p) : (tensor<8x8xf32>) -> ()
+}) : () -> ()
+"""
+
+
+def test_a_tf32_ensemble_spreads_f32_products_as_a_gpu_rounds_them():
+    """``matmul="tf32"``: the members round a DEFAULT-precision product's f32 operands to
+    TensorFloat-32, so their spread covers what an NVIDIA GPU's products differ by from exact
+    ones (about 2^-11 of each operand); with exact products they spread by an ulp or two."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(8, 64)).astype(np.float32)
+    b = rng.normal(size=(64, 8)).astype(np.float32)
+
+    def spread(matmul: str) -> float:
+        program = runtime.Program(MATRIX_PRODUCT, matmul=matmul)  # type: ignore[arg-type]
+        nominal = program.run([a, b])[0]
+        return max(
+            float(np.abs(program.run([a, b], ensemble=m)[0] - nominal).max()) for m in range(8)
+        )
+
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+
+    # What a GPU computes: operands rounded to TensorFloat-32 (ten mantissa bits).
+    def tf32(x: np.ndarray) -> np.ndarray:
+        bits = x.view(np.uint32)
+        return ((bits + 0x0FFF + ((bits >> 13) & 1)) & ~np.uint32(0x1FFF)).view(np.float32)
+
+    gpu = tf32(a).astype(np.float64) @ tf32(b).astype(np.float64)
+    gpu_difference = float(np.abs(gpu - exact).max())
+    assert spread("f32") < gpu_difference / 100
+    assert gpu_difference < 32 * spread("tf32")
+    assert runtime.Program(MATRIX_PRODUCT).run([a, b])[0].tolist() == (
+        runtime.Program(MATRIX_PRODUCT, matmul="tf32").run([a, b])[0].tolist()
+    )
+    with pytest.raises(ValueError, match="matmul"):
+        runtime.Program(MATRIX_PRODUCT, matmul="bf16")  # type: ignore[arg-type]

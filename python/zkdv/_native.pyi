@@ -189,4 +189,5 @@ class Program:
         max_ops: int | None = None,
         max_elements: int | None = None,
         ensemble: int | None = None,
+        matmul: str | None = None,
     ) -> list[np.ndarray | tuple[str, list[int], bytes]]: ...

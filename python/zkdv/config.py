@@ -151,10 +151,10 @@ class Tolerance:
         ``(length, is_float)`` or ``(length, is_float, row)``, ``row`` being how many
         consecutive values share the leaf's first index (the whole leaf when not given). With
         ``flips``, a pair's spread is first raised to a sixteenth of the root mean square spread
-        of its row (``noise::row_spread``). When every pair passes, each float leaf must also pass the bias
-        test (``noise::leaf_bias``): its differences may not follow its replayed values by a
-        scale beyond ``1e-4``, beyond their own sampling error and beyond the tolerance's
-        spread factor times ``scales`` (each leaf's largest ensemble-member scale,
+        of its row (``noise::row_spread``). When every pair passes, each float leaf must also
+        pass the bias test (``noise::leaf_bias``): its differences may not follow its replayed
+        values by a scale beyond ``1e-4``, beyond their own sampling error and beyond the
+        tolerance's spread factor times ``scales`` (each leaf's largest ensemble-member scale,
         :meth:`measure_ensemble`; under a tolerance with an ensemble, in a program without
         ``flips`` or, with ``spread``, in one with them, where the floor is ``1e-3``), nor
         average more than one unit of their measured spread (with

@@ -12,6 +12,7 @@ program runs.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -53,13 +54,28 @@ class Program:
         text: the module text, as ``zkdv-opt`` prints it.
         func: the function to run (default ``main``).
         source_name: the name diagnostics use for the text.
+        matmul: the precision the production backend gives an ``f32`` product whose
+            ``precision_config`` is not ``HIGHEST``: ``"f32"`` (exact, as on a CPU) or
+            ``"tf32"`` (TensorFloat-32, as XLA on an NVIDIA GPU since Ampere). The members of
+            the perturbation ensemble (``run(..., ensemble=m)``) round such a product's operands
+            to it; the program as written is unaffected.
 
     Raises:
         zkdv.runtime.RuntimeError: the text does not parse or has no such function.
+        ValueError: ``matmul`` is neither.
     """
 
-    def __init__(self, text: str, func: str = "main", source_name: str = "<program>") -> None:
+    def __init__(
+        self,
+        text: str,
+        func: str = "main",
+        source_name: str = "<program>",
+        matmul: Literal["f32", "tf32"] = "f32",
+    ) -> None:
+        if matmul not in ("f32", "tf32"):
+            raise ValueError(f'matmul must be "f32" or "tf32", got {matmul!r}')
         self._native = _native.Program(text, func, source_name)
+        self.matmul = matmul
 
     @property
     def arguments(self) -> list[tuple[np.dtype, tuple[int, ...]]]:
@@ -93,8 +109,10 @@ class Program:
         (``docs/protocol.md``, the tolerance policy): every float input moved by one ulp (up
         or down, by a hash of ``m`` and the position), and every ``f16``/``bf16`` op result
         rounded in the member's mode (``0``: kept in f32, ``1``: up, ``2``: down, ``m >= 3``:
-        stochastically). Deterministic on every machine. ``None`` (default) runs the program
-        as written, rounding to nearest as StableHLO specifies.
+        stochastically), and under ``matmul="tf32"`` the operands of every ``f32`` product that
+        is not ``HIGHEST`` rounded to TensorFloat-32 in the same mode (``0``: to nearest).
+        Deterministic on every machine. ``None`` (default) runs the program as written,
+        rounding to nearest as StableHLO specifies.
         """
         if ensemble is not None and (
             isinstance(ensemble, bool) or not isinstance(ensemble, int) or ensemble < 0
@@ -105,5 +123,5 @@ class Program:
             r
             if isinstance(r, np.ndarray)
             else np.frombuffer(r[2], dtype=_dtype(r[0])).reshape(r[1])
-            for r in self._native.run(parts, max_ops, max_elements, ensemble)
+            for r in self._native.run(parts, max_ops, max_elements, ensemble, self.matmul)
         ]

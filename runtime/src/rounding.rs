@@ -97,9 +97,108 @@ impl Rounding {
     }
 }
 
+/// The precision a production backend gives an `f32` product whose
+/// `precision_config` is not `HIGHEST` (`DEFAULT` or `HIGH`, or none): the
+/// operands a perturbation ensemble's members round before a `dot_general`,
+/// `dot` or `convolution` ([`matmul_operand`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Matmul {
+    /// Exact `f32` products, as on a CPU: members do not round operands.
+    #[default]
+    F32,
+    /// TensorFloat-32: the operands keep 10 of `f32`'s 23 mantissa bits, as
+    /// XLA computes such a product on an NVIDIA GPU since Ampere. Member
+    /// `m` rounds each operand element to it: to nearest, ties to even
+    /// (`m = 0`), up (`m = 1`), down (`m = 2`), or stochastically as
+    /// [`Rounding::Stochastic`] with seed `m - 2` (`m >= 3`).
+    Tf32,
+}
+
 thread_local! {
     static MODE: Cell<Rounding> = const { Cell::new(Rounding::Nearest) };
     static NOISE: Cell<Option<u64>> = const { Cell::new(None) };
+    static MATMUL: Cell<Matmul> = const { Cell::new(Matmul::F32) };
+}
+
+/// Runs `f` with `matmul` as the production backend's precision of `f32`
+/// products on this thread ([`Matmul`]): what the members of an ensemble
+/// run inside `f` ([`with_member`]) round the operands of such products to.
+/// The program as written (no member) is unaffected.
+pub fn with_matmul<R>(matmul: Matmul, f: impl FnOnce() -> R) -> R {
+    struct Restore(Matmul);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            MATMUL.with(|m| m.set(self.0));
+        }
+    }
+    let _restore = Restore(MATMUL.with(|m| m.replace(matmul)));
+    f()
+}
+
+/// Whether this thread runs an ensemble member ([`with_member`]) that rounds
+/// the `f32` operands of reduced-precision products ([`Matmul::Tf32`]).
+pub fn rounds_products() -> bool {
+    MATMUL.with(Cell::get) == Matmul::Tf32 && NOISE.with(Cell::get).is_some()
+}
+
+/// The operand of an `f32` product that may compute in reduced precision
+/// (not `HIGHEST`), as this thread's ensemble member rounds it: a rounded
+/// copy inside a member ([`with_member`]) under [`Matmul::Tf32`]
+/// ([`with_matmul`]), `None` otherwise (and for any other element type).
+/// Zeros, infinities and NaNs are kept; a value that would round to an
+/// infinity keeps the finite neighbour.
+pub fn matmul_operand(tensor: &Tensor) -> Option<Tensor> {
+    if !rounds_products() {
+        return None;
+    }
+    let (Data::F32(values), ElementType::F32) = (&tensor.data, tensor.element) else {
+        return None;
+    };
+    let mode = current();
+    let data = values.iter().map(|&x| tf32(x, mode)).collect();
+    Some(Tensor {
+        element: tensor.element,
+        shape: tensor.shape.clone(),
+        data: Data::F32(data),
+    })
+}
+
+/// `x` rounded to TensorFloat-32 (10 mantissa bits) in member mode `mode`
+/// ([`Matmul::Tf32`]; [`Rounding::Wide`] and [`Rounding::Nearest`] round to
+/// nearest, ties to even).
+fn tf32(x: f32, mode: Rounding) -> f32 {
+    const DROPPED: u32 = 13;
+    const LOW: u32 = (1 << DROPPED) - 1;
+    let bits = x.to_bits();
+    if !x.is_finite() || bits & LOW == 0 {
+        return x;
+    }
+    // The neighbours toward zero (`toward`) and away from it (`away`).
+    let toward = f32::from_bits(bits & !LOW);
+    let away = f32::from_bits((bits & !LOW) + (1 << DROPPED));
+    if away.is_infinite() {
+        return toward;
+    }
+    let positive = x > 0.0;
+    let take_away = match mode {
+        Rounding::Up => positive,
+        Rounding::Down => !positive,
+        Rounding::Stochastic(seed) => {
+            let fraction = f64::from(bits & LOW) / f64::from(LOW + 1);
+            let w = splitmix64(seed ^ u64::from(bits) ^ 0x7466_3332);
+            ((w >> 11) as f64 * (-53f64).exp2()) < fraction
+        }
+        Rounding::Nearest | Rounding::Wide => {
+            let half = 1 << (DROPPED - 1);
+            let low = bits & LOW;
+            low > half || (low == half && (bits >> DROPPED) & 1 == 1)
+        }
+    };
+    if take_away {
+        away
+    } else {
+        toward
+    }
 }
 
 /// Runs `f` with narrow results rounded by `mode` on this thread.
@@ -121,18 +220,22 @@ pub fn with_member<R>(m: u64, f: impl FnOnce() -> R) -> R {
 /// This thread's rounding state (mode and ensemble noise), for threads it
 /// spawns to run part of the same program ([`with_state_of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RoundingState(Rounding, Option<u64>);
+pub struct RoundingState(Rounding, Option<u64>, Matmul);
 
 /// The rounding state of this thread.
 pub fn state() -> RoundingState {
-    RoundingState(MODE.with(Cell::get), NOISE.with(Cell::get))
+    RoundingState(
+        MODE.with(Cell::get),
+        NOISE.with(Cell::get),
+        MATMUL.with(Cell::get),
+    )
 }
 
 /// Runs `f` on this thread with the rounding state another thread had
 /// ([`state`]): the processes of a grid (a manual computation's devices)
 /// round and perturb as the run that started them does.
 pub fn with_state_of<R>(state: RoundingState, f: impl FnOnce() -> R) -> R {
-    with_state(state.0, state.1, f)
+    with_matmul(state.2, || with_state(state.0, state.1, f))
 }
 
 fn with_state<R>(mode: Rounding, noise: Option<u64>, f: impl FnOnce() -> R) -> R {
@@ -465,6 +568,45 @@ mod tests {
             })
             .collect();
         assert!(moved.iter().any(|&x| x > 1.0) && moved.iter().any(|&x| x < 1.0));
+    }
+
+    #[test]
+    fn tf32_members_round_product_operands_to_ten_mantissa_bits() {
+        let x = 1.0f32 + 3.0 * f32::EPSILON; // 2^-21 above 1: between 1 and 1 + 2^-10
+        let make = || {
+            Tensor::new(
+                ElementType::F32,
+                vec![4],
+                Data::F32(vec![x, -x, 0.0, f32::NAN]),
+            )
+        };
+        let t = make().unwrap();
+        // Outside a member, or under exact f32 products: no copy.
+        assert!(with_matmul(Matmul::Tf32, || matmul_operand(&t)).is_none());
+        assert!(with_member(1, || matmul_operand(&t)).is_none());
+        let rounded = |m: u64| {
+            let r = with_matmul(Matmul::Tf32, || with_member(m, || matmul_operand(&t)));
+            let Data::F32(v) = r.expect("a member under tf32").data else {
+                panic!()
+            };
+            v
+        };
+        let up = 1.0 + 2f32.powi(-10);
+        assert_eq!(rounded(0)[..3], [1.0, -1.0, 0.0]); // to nearest
+        assert_eq!(rounded(1)[..3], [up, -1.0, 0.0]); // toward +infinity
+        assert_eq!(rounded(2)[..3], [1.0, -up, 0.0]); // toward -infinity
+        assert!(rounded(0)[3].is_nan());
+        // Stochastic members take either neighbour, deterministically.
+        for m in 3..8 {
+            let v = rounded(m);
+            assert!([1.0, up].contains(&v[0]) && v[..3] == rounded(m)[..3]);
+        }
+        // Ties go to even.
+        assert_eq!(tf32(1.0 + 2f32.powi(-11), Rounding::Nearest), 1.0);
+        assert_eq!(
+            tf32(up + 2f32.powi(-11), Rounding::Nearest),
+            1.0 + 2f32.powi(-9)
+        );
     }
 
     #[test]

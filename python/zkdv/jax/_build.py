@@ -487,7 +487,9 @@ def instrument(
     n_out = len(out_avals) - n_sketch + (n_params if drop_deltas else 0)
     kept = [i for i in range(n_out) if not (drop_deltas and n_state <= i < n_state + n_params)]
     if lowered is not None:
-        compiled = _exported.compile_lowered(lowered, text, in_avals, out_avals, kept)
+        compiled = _exported.compile_lowered(
+            lowered, text, in_avals, out_avals, kept, inputs.placement.compiler_options
+        )
         return Instrumented(text, compiled, sketches)
     assert form.exported is not None
     rewritten = _exported.replace_module(form.exported, text, in_avals, out_avals, kept)

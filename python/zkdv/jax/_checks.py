@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -104,24 +103,20 @@ def _replay_step(registered: Any, state: list[Any], batch: np.ndarray) -> StepOu
 
 
 def deterministic(leaf: Any) -> bool:
-    """Whether XLA computes the same bits each time it runs a program on ``leaf``'s devices.
+    """Whether XLA computes the same bits each time it runs one of zkdv's programs on
+    ``leaf``'s devices.
 
     XLA on CPU does (same executable, same inputs, same bits; measured on every JAX zoo entry,
-    the replay variant against production). XLA on GPU does only with its deterministic-ops
-    flag: by default scatters and some reductions add with atomics, in an order that changes
-    from run to run. Other backends are not assumed to.
+    the replay variant against production). On a GPU, zkdv compiles its programs with XLA's
+    deterministic ops (:attr:`zkdv.jax._program.Placement.compiler_options`), without which
+    scatters and some reductions add with atomics in an order that changes from run to run.
+    Other backends are not assumed to.
     """
     try:
         platforms = {d.platform for d in leaf.sharding.device_set}
     except AttributeError:
         return False
-    if platforms == {"cpu"}:
-        return True
-    flags = os.environ.get("XLA_FLAGS", "")
-    return platforms <= {"gpu", "cuda", "rocm"} and any(
-        f"--{flag}=true" in flags
-        for flag in ("xla_gpu_deterministic_ops", "xla_gpu_exclude_nondeterministic_ops")
-    )
+    return bool(platforms) and platforms <= {"cpu", "gpu", "cuda", "rocm"}
 
 
 def closure(

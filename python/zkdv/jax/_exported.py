@@ -259,8 +259,10 @@ def compile_lowered(
     in_avals: Sequence[jax.core.ShapedArray],
     out_avals: Sequence[jax.core.ShapedArray],
     kept_results: Sequence[int],
+    compiler_options: dict[str, Any] | None = None,
 ) -> jax.stages.Compiled:
-    """Compile ``text``, a rewrite of ``lowered``'s module, keeping its callbacks and donation.
+    """Compile ``text``, a rewrite of ``lowered``'s module, keeping its callbacks and donation
+    (with XLA's ``compiler_options``, when given).
 
     ``lowered`` must have been lowered from a function of flat positional arrays with every
     argument kept (``keep_unused=True``). ``text`` may append arguments (never donated) and
@@ -310,4 +312,4 @@ def compile_lowered(
         {},
     )
     out_tree = jax.tree.structure(tuple(range(len(out_avals))))
-    return jax.stages.Lowered(new, args_info, out_tree).compile()
+    return jax.stages.Lowered(new, args_info, out_tree).compile(compiler_options)

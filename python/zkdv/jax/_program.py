@@ -27,6 +27,40 @@ from zkdv.overlap import Overlap
 __all__ = ["OutputLayout", "PackedBatch", "Placement", "StepOutputs", "StepProgram"]
 
 
+def on_gpu(flat: Sequence[Any]) -> bool:
+    """Whether any of the arrays ``flat`` lives on a GPU (``gpu``, ``cuda`` or ``rocm``)."""
+    return any(
+        device.platform in ("gpu", "cuda", "rocm")
+        for x in flat
+        if getattr(x, "sharding", None) is not None
+        for device in x.sharding.device_set
+    )
+
+
+def matmul_precision(flat: Sequence[Any]) -> Literal["f32", "tf32"]:
+    """``"tf32"`` when the devices of the arrays ``flat`` multiply ``f32`` operands as
+    TensorFloat-32 where a product's precision is not ``HIGHEST`` (``jnp.dot``'s default), else
+    ``"f32"``: XLA does so on NVIDIA GPUs from Ampere (compute capability 8.0) on, and a GPU
+    whose capability JAX does not report, or a ROCm GPU (whose reduced-precision products are
+    not measured here), is taken to as well, so that an honest run is never checked against
+    exact products. CPUs compute them exactly."""
+    for x in flat:
+        sharding = getattr(x, "sharding", None)
+        if sharding is None:
+            continue
+        for device in sharding.device_set:
+            if device.platform == "cpu":
+                continue
+            capability = getattr(device, "compute_capability", None)
+            try:
+                if capability is not None and float(capability) < 8.0:
+                    continue
+            except (TypeError, ValueError):
+                pass
+            return "tf32"
+    return "f32"
+
+
 @dataclass(frozen=True)
 class Placement:
     """Where the step's inputs live: one device, or a mesh with each input leaf's sharding.
@@ -51,6 +85,12 @@ class Placement:
     """The sharding of the packed batch's data rows when it is split (else ``None``)."""
     side_rows: int = 0
     """Side rows of the packed batch, the second argument when it is split (may be 0)."""
+    matmul: Literal["f32", "tf32"] = "f32"
+    """The precision the inputs' devices give an ``f32`` product that is not ``HIGHEST``
+    (:func:`matmul_precision`): what the perturbation ensemble of an update check models."""
+    gpu: bool = False
+    """Whether the inputs live on a GPU, where zkdv compiles its programs with XLA's
+    deterministic ops (:attr:`compiler_options`)."""
 
     @classmethod
     def of(
@@ -69,8 +109,9 @@ class Placement:
             if isinstance(sharding, jax.sharding.NamedSharding) and sharding.mesh.size > 1:
                 mesh = sharding.mesh
                 break
+        matmul, gpu = matmul_precision(flat), on_gpu(flat)
         if mesh is None:
-            return cls()
+            return cls(matmul=matmul, gpu=gpu)
 
         def on_mesh(x: Any) -> Any:
             sharding = getattr(x, "sharding", None)
@@ -89,6 +130,8 @@ class Placement:
             batch_shardings,
             rows,
             layout.side_rows if layout is not None and rows is not None else 0,
+            matmul,
+            gpu,
         )
 
     @property
@@ -173,7 +216,18 @@ class Placement:
     ) -> jax.stages.Compiled:
         """``exported.call`` compiled ahead of time for inputs placed as this placement's."""
         jitted = jax.jit(exported.call, donate_argnums=donate_argnums, **options)
-        return jitted.trace(*self.structs(exported.in_avals, split)).lower().compile()
+        lowered = jitted.trace(*self.structs(exported.in_avals, split)).lower()
+        return lowered.compile(self.compiler_options)
+
+    @property
+    def compiler_options(self) -> dict[str, Any] | None:
+        """XLA options of every program zkdv compiles for these inputs: on a GPU, XLA's
+        deterministic ops. By default XLA adds a GPU's scatters and some reductions with
+        atomics, in an order that changes from run to run, and a state check, which reruns
+        production's own executable from a snapshot, then sees rounding noise where it expects
+        the same bits (measured on an H200: a float16 ResNet's state check failed by a
+        relative 2e-3). ``None`` elsewhere: XLA on CPU is deterministic."""
+        return {"xla_gpu_deterministic_ops": True} if self.gpu else None
 
     def put_small(self, x: Any) -> Any:
         """A batch or probe weight, on the device or replicated over the mesh."""

@@ -261,7 +261,13 @@ class ZKDV(Session):
                 replay=replay_text,
                 batch=program.layout.shape,
             )
-        program_runtime = runtime.Program(program.attested_text, "main", f"<{program.name}>")
+        # The update check's ensemble rounds products as the production devices may.
+        program_runtime = runtime.Program(
+            program.attested_text,
+            "main",
+            f"<{program.name}>",
+            matmul=program.placement.matmul,
+        )
         weights = tuple(
             program.placement.put_small(self._records.probe(path, aval.shape).weights())
             for path, aval in zip(program.param_paths, program.param_avals, strict=True)

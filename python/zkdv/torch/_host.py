@@ -8,13 +8,36 @@ sketches computed where the update lives.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Literal
+
 import numpy as np
 import torch
 from torch import nn
 
 from zkdv.session._records import Records, versions
 
-__all__ = ["DeviceSketches", "host", "root_versions", "same_bits", "training_flags"]
+__all__ = [
+    "DeviceSketches",
+    "host",
+    "matmul_precision",
+    "root_versions",
+    "same_bits",
+    "training_flags",
+]
+
+
+def matmul_precision(tensors: Sequence[torch.Tensor]) -> Literal["f32", "tf32"]:
+    """``"tf32"`` when production may multiply ``f32`` operands of ``tensors``' device as
+    TensorFloat-32: on a CUDA device, unless torch is told not to for both matrix products
+    (``torch.backends.cuda.matmul.allow_tf32``, which ``torch.set_float32_matmul_precision``
+    sets) and convolutions (``torch.backends.cudnn.allow_tf32``, on by default). The
+    perturbation ensemble of a check then rounds the operands of such products
+    (:class:`zkdv.runtime.Program`'s ``matmul``). ``"f32"`` on a CPU."""
+    if not any(t.device.type == "cuda" for t in tensors):
+        return "f32"
+    allowed = torch.backends.cuda.matmul.allow_tf32 or torch.backends.cudnn.allow_tf32
+    return "tf32" if allowed else "f32"
 
 
 def root_versions() -> dict[str, str]:

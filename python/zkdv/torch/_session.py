@@ -36,11 +36,11 @@ from torch.utils import _pytree as pytree
 
 from zkdv import _progress, runtime
 from zkdv.checks import ZKDVPoisonedError
-from zkdv.config import group_of
+from zkdv.config import Group, group_of
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, StateReplay
 from zkdv.session._checker import element
-from zkdv.torch import _hooks, _lower, _optim, _program, _randomness, _scaler
+from zkdv.torch import _hooks, _host, _lower, _optim, _program, _randomness, _scaler
 from zkdv.torch._host import DeviceSketches, host, root_versions, same_bits, training_flags
 from zkdv.torch._program import Deferred, Program
 
@@ -514,9 +514,12 @@ class ZKDV(Session):
         tolerance = self.config.base_tolerance.for_program(
             self.config.tolerance_policy, built.precision
         )
+        matmul = _host.matmul_precision([t for _, t in params])
         with _progress.stage("parsing the attested and replay programs for the runtime"):
-            attested = runtime.Program(built.attested_text, "main", f"<{name}: attested>")
-            replay = runtime.Program(built.replay_text, "main", f"<{name}: replay>")
+            attested = runtime.Program(
+                built.attested_text, "main", f"<{name}: attested>", matmul=matmul
+            )
+            replay = runtime.Program(built.replay_text, "main", f"<{name}: replay>", matmul=matmul)
         if first is None:
             self._records.open(self.directory, self._root(params, opt, built), self.config)
         records, retain = self._records, self._retain
@@ -718,7 +721,7 @@ class ZKDV(Session):
             # an optimizer moment's update is the size of its gradient, so that allowance would
             # admit a tampered gradient's few values outside their bound as flips (T5's
             # embedding, scaled by 1.001).
-            groups = [group_of(u, True) for u in payload.updates]
+            groups: list[Group] = [group_of(u, True) for u in payload.updates]
             groups += [
                 group_of(x, x.dtype.kind == "f" or x.dtype.name == "bfloat16")
                 for x in payload.post_state

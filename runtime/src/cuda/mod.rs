@@ -611,7 +611,15 @@ impl CudaBackend {
             (Decoded::Unary(kind), [a]) => self.unary(*kind, a)?,
             (Decoded::Compare(c), [a, b]) => self.compare(c.direction, c.compare_type, a, b)?,
             (Decoded::Select, [p, t, f]) => self.select(p, t, f)?,
-            (Decoded::DotGeneral { dimensions, result }, [a, b]) => {
+            // A member that rounds a product's operands runs it on the CPU.
+            (
+                Decoded::DotGeneral {
+                    dimensions,
+                    result,
+                    reduced,
+                },
+                [a, b],
+            ) if !(*reduced && crate::rounding::rounds_products()) => {
                 self.dot_general(a, b, dimensions, result)?
             }
             _ => None,

@@ -106,9 +106,13 @@ pub enum Decoded {
         dimensions: DotDimensions,
         /// The result type.
         result: TensorType,
+        /// Whether a backend may compute it in reduced precision
+        /// ([`reduced_precision`]).
+        reduced: bool,
     },
-    /// `stablehlo.dot` into the result type.
-    Dot(TensorType),
+    /// `stablehlo.dot` into the result type; whether a backend may compute
+    /// it in reduced precision.
+    Dot(TensorType, bool),
     /// `stablehlo.convolution`.
     Convolution {
         /// `dimension_numbers`.
@@ -117,6 +121,8 @@ pub enum Decoded {
         window: ConvWindow,
         /// The result type.
         result: TensorType,
+        /// Whether a backend may compute it in reduced precision.
+        reduced: bool,
     },
 }
 
@@ -198,14 +204,16 @@ impl Decoded {
                 Ok(Self::DotGeneral {
                     dimensions,
                     result: result()?,
+                    reduced: reduced_precision(op),
                 })
             }),
-            "stablehlo.dot" => result().map(Self::Dot),
+            "stablehlo.dot" => result().map(|t| Self::Dot(t, reduced_precision(op))),
             "stablehlo.convolution" => conv_attributes(op).and_then(|(dimensions, window)| {
                 Ok(Self::Convolution {
                     dimensions,
                     window,
                     result: result()?,
+                    reduced: reduced_precision(op),
                 })
             }),
             _ => return None,
@@ -235,15 +243,27 @@ impl Decoded {
             Self::Reshape(shape) => reshape(operands[0], shape),
             Self::Transpose(permutation) => transpose(operands[0], permutation),
             Self::Iota { result, dimension } => iota(result, *dimension),
-            Self::DotGeneral { dimensions, result } => {
-                dot_general(operands[0], operands[1], dimensions, result)
+            Self::DotGeneral {
+                dimensions,
+                result,
+                reduced,
+            } => {
+                let (a, b) = product_operands(*reduced, operands);
+                dot_general(&a, &b, dimensions, result)
             }
-            Self::Dot(result) => dot(operands[0], operands[1], result),
+            Self::Dot(result, reduced) => {
+                let (a, b) = product_operands(*reduced, operands);
+                dot(&a, &b, result)
+            }
             Self::Convolution {
                 dimensions,
                 window,
                 result,
-            } => convolution(operands[0], operands[1], dimensions, window, result),
+                reduced,
+            } => {
+                let (a, b) = product_operands(*reduced, operands);
+                convolution(&a, &b, dimensions, window, result)
+            }
         }
     }
 
@@ -261,7 +281,7 @@ impl Decoded {
             | Self::Bitwise(_)
             | Self::Compare(_)
             | Self::DotGeneral { .. }
-            | Self::Dot(_)
+            | Self::Dot(..)
             | Self::Convolution { .. } => 2,
             Self::Select => 3,
         }
@@ -284,6 +304,31 @@ pub(crate) fn evaluate(
         return Ok(None);
     };
     Ok(Some(vec![decoded?.run(operands)?]))
+}
+
+/// Whether a backend may compute the product `op` in reduced precision: its
+/// `precision_config` (absent: `DEFAULT`) names no `HIGHEST`. On an NVIDIA
+/// GPU XLA then multiplies `f32` operands as TensorFloat-32
+/// ([`crate::rounding::Matmul`]).
+fn reduced_precision(op: &OperationRef<'_, '_>) -> bool {
+    attrs::text(op, "precision_config").map_or(true, |text| !text.contains("HIGHEST"))
+}
+
+/// The operands of a product, each rounded as this thread's ensemble member
+/// rounds a reduced-precision product's operands
+/// ([`crate::rounding::matmul_operand`]) when `reduced`, else as they are.
+fn product_operands<'t>(
+    reduced: bool,
+    operands: &[&'t Tensor],
+) -> (std::borrow::Cow<'t, Tensor>, std::borrow::Cow<'t, Tensor>) {
+    use std::borrow::Cow;
+    let take = |t: &'t Tensor| {
+        reduced
+            .then(|| crate::rounding::matmul_operand(t))
+            .flatten()
+            .map_or(Cow::Borrowed(t), Cow::Owned)
+    };
+    (take(operands[0]), take(operands[1]))
 }
 
 /// The `dot_dimension_numbers` of a `stablehlo.dot_general`.

@@ -494,3 +494,50 @@ fn ops_run_in_the_interpreter() {
         HostTensor::from_f32(vec![1, 2, 1], &[2.0, 8.0]).unwrap()
     );
 }
+
+/// Under `Matmul::Tf32`, an ensemble member rounds the `f32` operands of a
+/// product that is not `HIGHEST` to TensorFloat-32 (as XLA on an NVIDIA GPU
+/// computes it); a `HIGHEST` product, and the program outside a member,
+/// keep exact operands.
+#[test]
+fn tf32_members_round_the_operands_of_products_that_are_not_highest() {
+    use crate::rounding::{with_matmul, with_member, Matmul};
+    use crate::{HostTensor, Interpreter};
+    use zkdv_ir::{find_function, IrContext};
+    let source = r#""func.func"() <{function_type = (tensor<2xf32>, tensor<2xf32>) -> (tensor<f32>, tensor<f32>, tensor<f32>), sym_name = "main"}> ({
+  ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+    %0 = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<2xf32>, tensor<2xf32>) -> tensor<f32>
+    %1 = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision HIGHEST>, #stablehlo<precision HIGHEST>]}> : (tensor<2xf32>, tensor<2xf32>) -> tensor<f32>
+    %2 = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>}> : (tensor<2xf32>, tensor<2xf32>) -> tensor<f32>
+    "func.return"(%0, %1, %2) : (tensor<f32>, tensor<f32>, tensor<f32>) -> ()
+  }) : () -> ()
+"#;
+    let context = IrContext::new();
+    let module = context.parse(source, "tf32.mlir").unwrap();
+    let main = find_function(&module, "main").unwrap();
+    // 1 + 2^-20 has bits below TensorFloat-32's ten: up, it becomes 1 + 2^-10.
+    let a = HostTensor::from_f32(vec![2], &[1.0 + 2f32.powi(-20), 0.0]).unwrap();
+    let b = HostTensor::from_f32(vec![2], &[1.0, 1.0]).unwrap();
+    let run = || Interpreter.run(main, &[a.clone(), b.clone()]).unwrap();
+    let exact = HostTensor::from_f32(vec![], &[1.0 + 2f32.powi(-20)]).unwrap();
+    let up = 1.0 + 2f32.powi(-10);
+    // A member also moves inputs and results by an ulp: compare within 4.
+    let near = |t: &HostTensor, v: f32| {
+        let x = f32::from_le_bytes(t.bytes[..4].try_into().unwrap());
+        (x - v).abs() <= 4.0 * f32::EPSILON
+    };
+    // Member 1 (up) under exact f32 products: the operands keep their bits
+    // below TensorFloat-32's.
+    let f32_member = with_matmul(Matmul::F32, || with_member(1, run));
+    assert!(!near(&f32_member[0], up));
+    // Under TensorFloat-32: DEFAULT and no precision_config round, HIGHEST does not.
+    let tf32_member = with_matmul(Matmul::Tf32, || with_member(1, run));
+    assert!(near(&tf32_member[0], up));
+    assert!(!near(&tf32_member[1], up));
+    assert!(near(&tf32_member[2], up));
+    // Outside a member the program runs as written.
+    assert_eq!(
+        with_matmul(Matmul::Tf32, run),
+        vec![exact.clone(), exact.clone(), exact]
+    );
+}
