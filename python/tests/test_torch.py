@@ -995,6 +995,29 @@ def test_cuda_runs_pass_every_check(tmp_path, name):
     assert len(proof.checks) == 2 * len(batches) and all(c.passed for c in proof.checks)
 
 
+def test_checks_model_tensorfloat32_products_where_cuda_may_use_them():
+    """On a CUDA device torch may multiply f32 as TensorFloat-32 (cuDNN's convolutions by
+    default), so the checks' ensembles round such products' operands (``matmul="tf32"``); on a
+    CPU, or with both of torch's switches off, products are exact."""
+    from zkdv.torch._host import matmul_precision
+
+    class OnCuda:
+        device = torch.device("cuda")
+
+    cudnn, cublas = torch.backends.cudnn, torch.backends.cuda.matmul
+    saved = cudnn.allow_tf32, cublas.allow_tf32
+    try:
+        assert matmul_precision([torch.zeros(2)]) == "f32"
+        cudnn.allow_tf32 = True
+        assert matmul_precision([torch.zeros(2), OnCuda()]) == "tf32"  # type: ignore[list-item]
+        cudnn.allow_tf32, cublas.allow_tf32 = False, False
+        assert matmul_precision([OnCuda()]) == "f32"  # type: ignore[list-item]
+        cublas.allow_tf32 = True
+        assert matmul_precision([OnCuda()]) == "tf32"  # type: ignore[list-item]
+    finally:
+        cudnn.allow_tf32, cublas.allow_tf32 = saved
+
+
 def test_retained_evidence_rehashes_to_the_records_commitments(tmp_path):
     # retain="all": every step's packed batch and update sketches, every snapshot's
     # pre-state and the replay program are stored beside the transcript, each bound by the
