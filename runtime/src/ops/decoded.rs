@@ -107,7 +107,7 @@ pub enum Decoded {
         /// The result type.
         result: TensorType,
         /// Whether a backend may compute it in reduced precision
-        /// ([`reduced_precision`]).
+        /// (its `precision_config` names no `HIGHEST`).
         reduced: bool,
     },
     /// `stablehlo.dot` into the result type; whether a backend may compute
