@@ -52,7 +52,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 use zkdv_protocol::noise::{Coherence, Residuals, DRIFT_LIMIT, NOISE_RMS};
-use zkdv_protocol::{audit_key, derive_audit_challenge, AuditChallenge, Hash32, Problem};
+use zkdv_protocol::{
+    audit_key, derive_audit_challenge, AuditChallenge, Hash32, Problem, MATMUL_TF32,
+};
 
 pub use crate::data::DataExpectation;
 pub use crate::expect::{Expectation, Expectations, Status, DEFAULT_CEILING};
@@ -195,6 +197,12 @@ pub struct Report {
     pub failure: Option<Failure>,
     /// Every expectation of the client's, checked or not.
     pub expectations: Vec<Expectation>,
+    /// `"tf32"` when a program record says production multiplied `f32`
+    /// as TensorFloat-32 (an NVIDIA GPU's products), which the audit's
+    /// perturbation ensemble then modelled (`docs/protocol.md`, section
+    /// 5a): the prover's word, which widens the spreads of such products;
+    /// `None` for exact products.
+    pub matmul: Option<String>,
 }
 
 impl Report {
@@ -475,6 +483,17 @@ pub fn audit(
         .sum();
     let done = AtomicU64::new(0);
     let started = Instant::now();
+    // A session runs on one kind of device: when a program record says its
+    // products were TensorFloat-32, the ensemble models them so throughout.
+    let tf32 = transcript
+        .programs
+        .values()
+        .any(|p| p.matmul.as_deref() == Some(MATMUL_TF32));
+    let matmul = if tf32 {
+        zkdv_runtime::rounding::Matmul::Tf32
+    } else {
+        zkdv_runtime::rounding::Matmul::F32
+    };
     let jobs = options.jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -492,15 +511,17 @@ pub fn audit(
                 .clone()
                 .into_par_iter()
                 .map_init(Programs::default, |programs, (start, audited)| {
-                    replay_segment(
-                        &transcript,
-                        programs,
-                        start,
-                        &audited,
-                        data.as_ref(),
-                        rule,
-                        &tick,
-                    )
+                    zkdv_runtime::rounding::with_matmul(matmul, || {
+                        replay_segment(
+                            &transcript,
+                            programs,
+                            start,
+                            &audited,
+                            data.as_ref(),
+                            rule,
+                            &tick,
+                        )
+                    })
                 })
                 .collect()
         });
@@ -581,6 +602,7 @@ pub fn audit(
         seconds: started.elapsed().as_secs_f64(),
         failure,
         expectations,
+        matmul: tf32.then(|| MATMUL_TF32.to_owned()),
     })
 }
 

@@ -51,6 +51,7 @@
 //!     tolerance: writer.root().tolerance,
 //!     replay: None,
 //!     batch: None,
+//!     matmul: None,
 //! })?;
 //! let mut state = Hash32::ZERO;
 //! for step in 0..2 {
@@ -135,7 +136,7 @@ pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
     Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Overlap,
     Payload, Precision, ProgramBody, Rank, RootBody, RootInput, Sampling, SnapshotBody, Status,
-    StepBody, StepEvidence, Verdict, PROTOCOL_VERSION,
+    StepBody, StepEvidence, Verdict, MATMUL_TF32, PROTOCOL_VERSION,
 };
 pub use tolerance::{
     Outcome, Tolerance, ToleranceError, TolerancePolicy, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD,

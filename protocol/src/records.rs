@@ -339,7 +339,17 @@ pub struct ProgramBody {
     /// encoded at all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<Vec<Leaf>>,
+    /// How production multiplied `f32` operands where a product's
+    /// `precision_config` is not `HIGHEST`, when not exactly: `"tf32"`
+    /// (TensorFloat-32, an NVIDIA GPU's), which the checks' perturbation
+    /// ensembles modelled and an auditor's models too. The prover's word;
+    /// absent, and not encoded, for exact products.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matmul: Option<String>,
 }
+
+/// The only value of [`ProgramBody::matmul`].
+pub const MATMUL_TF32: &str = "tf32";
 
 impl ProgramBody {
     /// The packed batch layout of this program's steps: its own, else the

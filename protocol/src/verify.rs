@@ -23,7 +23,7 @@ use crate::hash::Hash32;
 use crate::reader::{resolve, Reader, Record};
 use crate::records::{
     Artifact, Body, CheckBody, CheckKind, CloseBody, Kind, Leaf, ProgramBody, RootBody, Sampling,
-    SnapshotBody, Status, StepBody, Verdict,
+    SnapshotBody, Status, StepBody, Verdict, MATMUL_TF32,
 };
 
 /// Counts of check records by kind and verdict.
@@ -338,6 +338,11 @@ impl Verifier {
         self.artifact(&program.production)?;
         if let Some(replay) = &program.replay {
             self.artifact(replay)?;
+        }
+        if let Some(matmul) = program.matmul.as_deref().filter(|m| *m != MATMUL_TF32) {
+            return Err(Problem::Invalid(format!(
+                "program record: matmul {matmul:?} is not \"{MATMUL_TF32}\""
+            )));
         }
         let root = &self.session().body;
         if let Some(batch) = &program.batch {

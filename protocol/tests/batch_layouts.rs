@@ -24,6 +24,7 @@ fn program(writer: &mut Writer, name: &str, batch: Option<Vec<Leaf>>) -> Result<
         tolerance,
         replay: None,
         batch,
+        matmul: None,
     })
 }
 

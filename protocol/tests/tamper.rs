@@ -273,6 +273,7 @@ fn start(dir: &Path) -> (Writer, u64) {
             tolerance: root_input().tolerance,
             replay: None,
             batch: None,
+            matmul: None,
         })
         .unwrap();
     (writer, program)
@@ -596,6 +597,7 @@ fn programs_and_checks_follow_the_tolerance_policy() {
         tolerance,
         replay: None,
         batch: None,
+        matmul: None,
     };
     // A program under the program policy must carry the ensemble.
     let err = writer.append_program(program(base)).unwrap_err();
@@ -696,4 +698,39 @@ fn a_rank_is_recorded_inspected_and_must_be_in_its_group() {
         err.to_string().contains("rank 2 is not in a group of 2"),
         "{err}"
     );
+}
+
+#[test]
+fn a_program_record_may_say_its_products_were_tensorfloat32_and_nothing_else() {
+    // `matmul` names how production multiplied f32 (an NVIDIA GPU's TensorFloat-32), which an
+    // auditor's ensemble then models; absent, it is not encoded at all.
+    let dir = tempfile::tempdir().unwrap();
+    let mut writer = Writer::create(dir.path(), root_input(), fixed_options(false)).unwrap();
+    let art = writer.put_artifact(b"p", "mlir").unwrap();
+    let program = |matmul: Option<&str>| ProgramBody {
+        name: "f".into(),
+        format: "stablehlo".into(),
+        attested: art.clone(),
+        production: art.clone(),
+        precision: Precision {
+            narrowest: Some("f32".into()),
+            narrow_results: 0,
+        },
+        tolerance: Tolerance::fixed(1e-6, 1e-5),
+        replay: None,
+        batch: None,
+        matmul: matmul.map(str::to_owned),
+    };
+    let err = writer.append_program(program(Some("bf16"))).unwrap_err();
+    assert!(err.to_string().contains("matmul"), "{err}");
+    let seq = writer.append_program(program(Some(MATMUL_TF32))).unwrap();
+    writer.close(None).unwrap();
+    let records: Vec<Record> = Reader::open(dir.path())
+        .unwrap()
+        .collect::<Result<_>>()
+        .unwrap();
+    let Body::Program(read) = records[seq as usize].body() else {
+        panic!("record {seq} is not a program record");
+    };
+    assert_eq!(read.matmul.as_deref(), Some(MATMUL_TF32));
 }

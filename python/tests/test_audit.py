@@ -205,6 +205,26 @@ def test_the_audit_reads_a_programs_precision_from_its_types_not_its_record(tmp_
     assert noise["narrow"] is False, noise
 
 
+def test_a_run_on_tensorfloat32_products_says_so_and_its_audit_models_them(tmp_path, monkeypatch):
+    # A session whose production multiplies f32 as TensorFloat-32 (CUDA here pretended: the
+    # run is on a CPU) writes `matmul` in its program record, and the audit's ensemble models
+    # such products too, which the report says, as the prover's word.
+    monkeypatch.setattr("zkdv.torch._host.matmul_precision", lambda tensors: "tf32")
+    run(tmp_path / "proof", 4, interval=1)
+    programs = [r for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "program"]
+    assert programs and all(p["body"]["matmul"] == "tf32" for p in programs)
+    assert transcript.verify(tmp_path / "proof")["steps"] == 4
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "tf32")
+    assert code == 0 and out["report"]["matmul"] == "tf32", out
+    # Exact products are the default and are not recorded.
+    monkeypatch.undo()
+    run(tmp_path / "exact", 2, interval=1)
+    records = transcript.read_records(tmp_path / "exact")
+    assert all("matmul" not in r["body"] for r in records if r["kind"] == "program")
+    code, out = audit(tmp_path / "exact", "--fraction", "1", "--seed", "tf32")
+    assert code == 0 and out["report"]["matmul"] is None, out
+
+
 def test_a_dishonest_prover_passes_verify_and_the_audit_catches_it(tmp_path):
     corrupt = {2, 5}
     run(

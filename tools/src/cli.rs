@@ -623,6 +623,13 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
             );
         }
     }
+    if let Some(matmul) = &r.matmul {
+        let _ = writeln!(
+            s,
+            "products     the program records say production multiplied f32 as {matmul} (an \
+             NVIDIA GPU's): the ensemble modelled it (the prover's word)"
+        );
+    }
     for e in &r.expectations {
         let status = match e.status {
             zkdv_audit::Status::Matched => "matched",

@@ -57,6 +57,7 @@ fn transcript(dir: &Path) {
             tolerance: w.root().tolerance,
             replay: None,
             batch: None,
+            matmul: None,
         })
         .unwrap();
     for step in 0..3u64 {

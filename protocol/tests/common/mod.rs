@@ -65,6 +65,7 @@ pub fn fixture_program(writer: &mut Writer) -> Result<u64> {
         tolerance: writer.root().tolerance,
         replay: None,
         batch: None,
+        matmul: None,
     })
 }
 

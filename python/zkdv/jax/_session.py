@@ -260,6 +260,7 @@ class ZKDV(Session):
                 tolerance=tolerance,
                 replay=replay_text,
                 batch=program.layout.shape,
+                matmul=program.placement.matmul,
             )
         # The update check's ensemble rounds products as the production devices may.
         program_runtime = runtime.Program(

@@ -141,6 +141,7 @@ class Records:
         tolerance: Tolerance,
         replay: str | None,
         batch: tuple[int, int],
+        matmul: str = "f32",
     ) -> int:
         """Store a program's artifacts and append its program record; returns the record's
         sequence number.
@@ -154,6 +155,9 @@ class Records:
             replay: The replay program's text, stored when the session retains evidence.
             batch: The program's packed batch ``(rows, width)``; a program whose batch layout
                 is not the root's names its own.
+            matmul: How production multiplies ``f32`` operands of products that are not
+                ``HIGHEST`` (:class:`zkdv.runtime.Program`'s ``matmul``); the record names
+                ``"tf32"``, so that an auditor's ensemble models it too.
         """
         body = {
             "name": name,
@@ -165,6 +169,7 @@ class Records:
             # What an auditor replays the retained evidence with.
             **({} if replay is None else {"replay": self.artifact(replay.encode(), "mlir")}),
             **({} if batch == self._batch else {"batch": _batch(batch)}),
+            **({} if matmul == "f32" else {"matmul": matmul}),
         }
         with self._lock:
             return self._open_writer().append_program(body)

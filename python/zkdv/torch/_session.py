@@ -533,6 +533,7 @@ class ZKDV(Session):
                 tolerance=tolerance,
                 replay=built.replay_text if retain else None,
                 batch=built.layout.shape,
+                matmul=matmul,
             )
 
         program = Program(
