@@ -250,20 +250,25 @@ parameter"):
 | mobilenet-v3-small-bf16 | update | 0.47 / 0.44 | x1.1, x2, x4 | x8 |
 | mobilenet-v3-small-bf16 | gradient | 0.68 / 0.64 | x1.1, x2, x4, x8 | x16 |
 | efficientnet-b0 (f32) | gradient | 8.7e-5 / 9.6e-4 | x1.001, x1.002 | x1.004 |
+| efficientnet-b0-bf16 | gradient | 0.92 / 1.1 | x1.1, x2, x8, x16 | not caught up to x16 |
 
 efficientnet-b0's row is finer than `--resolve` can say (it reports "caught from x2"): it was
 measured with `python -m zoo.worker efficientnet-b0 gradient 4 DIR OUT --size R` for `R` =
-0.002 and 0.004. efficientnet-b0-bf16's gradient tamper (missed at x1.1 since its honest run
-passes, 2026-12-04) was not retried larger.
+0.002 and 0.004. efficientnet-b0-bf16's row (2026-12-04, at `be68d31`, with the row floor) was
+measured the same way at x2, x8 and x16 (x4 not run): each run closed with the honest run's
+worst margin (0.998) and outlier count, its final state and last update commitment differing
+from the honest run's, so the tamper acted and stayed inside every bound: the first
+convolution's gradient spreads by about its own size over the ensemble, and its bound is 32
+spreads.
 
 So where bf16 autocast leaves a leaf undetermined, a state check certifies it only to a factor
-of 8 to 16: a fault or a prover that scales the first convolution's update or gradient of
-these networks by less than that passes. Its per-value bound is 32 times the ensemble's
-spread, and where the spread is the size of the value itself (mobilenet's first convolution,
-1.6 times), that bound admits many times the value. The leaf scale test catches the x8
-update (a scale of 4.17 against a limit of 3.70). In f32 the one such quantity in the zoo,
-efficientnet-b0's first convolution's gradient, is certified to 0.4%, four times its
-precision's sensitivity.
+of 8 to 16, or not even to 16 (efficientnet-b0-bf16's gradient): a fault or a prover that
+scales the first convolution's update or gradient of these networks by less than that passes.
+Its per-value bound is 32 times the ensemble's spread, and where the spread is the size of the
+value itself (mobilenet's first convolution, 1.6 times), that bound admits many times the
+value. The leaf scale test catches the x8 update (a scale of 4.17 against a limit of 3.70). In
+f32 the one such quantity in the zoo, efficientnet-b0's first convolution's gradient, is
+certified to 0.4%, four times its precision's sensitivity.
 
 ## A false alarm: efficientnet-b0-bf16, and the row floor
 
