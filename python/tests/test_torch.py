@@ -9,6 +9,7 @@ machines responsive.
 import contextlib
 import json
 import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -1016,6 +1017,25 @@ def test_checks_model_tensorfloat32_products_where_cuda_may_use_them():
         assert matmul_precision([OnCuda()]) == "tf32"  # type: ignore[list-item]
     finally:
         cudnn.allow_tf32, cublas.allow_tf32 = saved
+    # torch's newer switches (fp32_precision) decide where set; once they are, reading the
+    # legacy flags raises in torch, so this runs in its own process.
+    code = (
+        "import torch\n"
+        "from zkdv.torch._host import matmul_precision\n"
+        "class OnCuda:\n"
+        "    device = torch.device('cuda')\n"
+        "b = torch.backends\n"
+        "b.cuda.matmul.fp32_precision = 'ieee'\n"
+        "b.cudnn.conv.fp32_precision = 'ieee'\n"
+        "exact = matmul_precision([OnCuda()])\n"
+        "b.cuda.matmul.fp32_precision = 'tf32'\n"
+        "print(exact, matmul_precision([OnCuda()]))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["f32", "tf32"]
 
 
 def test_retained_evidence_rehashes_to_the_records_commitments(tmp_path):

@@ -9,7 +9,7 @@ sketches computed where the update lives.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import torch
@@ -29,15 +29,32 @@ __all__ = [
 
 def matmul_precision(tensors: Sequence[torch.Tensor]) -> Literal["f32", "tf32"]:
     """``"tf32"`` when production may multiply ``f32`` operands of ``tensors``' device as
-    TensorFloat-32: on a CUDA device, unless torch is told not to for both matrix products
-    (``torch.backends.cuda.matmul.allow_tf32``, which ``torch.set_float32_matmul_precision``
-    sets) and convolutions (``torch.backends.cudnn.allow_tf32``, on by default). The
+    TensorFloat-32: on a CUDA device, unless torch is told not to for both matrix products and
+    convolutions (:func:`_tf32_allowed`; cuDNN's convolutions use it by default). The
     perturbation ensemble of a check then rounds the operands of such products
     (:class:`zkdv.runtime.Program`'s ``matmul``). ``"f32"`` on a CPU."""
     if not any(t.device.type == "cuda" for t in tensors):
         return "f32"
-    allowed = torch.backends.cuda.matmul.allow_tf32 or torch.backends.cudnn.allow_tf32
-    return "tf32" if allowed else "f32"
+    backends = torch.backends
+    matmul = _tf32_allowed([backends.cuda.matmul], backends.cuda.matmul)
+    cudnn = _tf32_allowed([getattr(backends.cudnn, "conv", None), backends.cudnn], backends.cudnn)
+    return "tf32" if matmul or cudnn else "f32"
+
+
+def _tf32_allowed(settings: Sequence[Any], legacy: Any) -> bool:
+    """Whether torch's TensorFloat-32 switch for one kind of product is on: the first of
+    ``settings`` whose ``fp32_precision`` (torch's newer API) says ``"tf32"`` or ``"ieee"``
+    decides; where none does, the legacy ``allow_tf32`` of ``legacy``. Reading the legacy flag
+    after the newer API was used raises in torch; then, and where neither can be read, TF32 is
+    taken to be on, so that an honest run is never checked against exact products."""
+    for setting in settings:
+        precision = getattr(setting, "fp32_precision", "none") if setting is not None else "none"
+        if precision in ("tf32", "ieee"):
+            return bool(precision == "tf32")
+    try:
+        return bool(legacy.allow_tf32)
+    except (RuntimeError, AttributeError):
+        return True
 
 
 def root_versions() -> dict[str, str]:
