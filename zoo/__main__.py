@@ -296,6 +296,14 @@ to start it:
   index). With a thirty-second, 0 and 1 of the outliers remained; with a sixteenth, none. The
   dumped leaf is `protocol/tests/row_spread.rs`'s fixture: it fails value by value, passes
   with its rows, and still fails with its committed values doubled (80 outliers).
+- **What it does not cover: a whole row.** The same dump shows, at step 0, 150 outliers in the
+  momentum buffer of `features.6.3.block.0.0` (a 1x1 convolution, 1152 x 192): all in one row
+  (output channel 453), in both runs, each beyond its row's floor too but within its cap. The
+  production step moved that channel's whole row and no member did. The leaf allows 222
+  outliers, so one such row passes and two would not. Counting a leaf's outliers by the rows
+  that hold them would admit such flips without admitting scattered ones; it is not done, and
+  until it is, an honest narrow-float run whose step flips two output channels of one weight
+  can raise a false alarm.
 - **What it costs the tampers**, rerun at `a670cf3` (the three torchvision networks) and
   `81d0ea1` (the seven transformer entries) with `scripts/zoo --only`: see the table below;
   no tamper that was caught before is missed now.
