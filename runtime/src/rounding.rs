@@ -25,7 +25,12 @@
 //!   terms' ulps, which this reproduces and a perturbed result alone would
 //!   not);
 //! - every `f16`/`bf16` op result rounded in the member's mode instead of to
-//!   nearest: not at all (excess precision), up, down, or stochastically.
+//!   nearest: not at all (excess precision), up, down, or stochastically;
+//! - where production multiplied `f32` as TensorFloat-32 ([`with_matmul`],
+//!   [`Matmul::Tf32`]), the `f32` operands of every product that is not
+//!   `HIGHEST` rounded to 10 mantissa bits in the member's mode
+//!   ([`matmul_operand`]): what an NVIDIA GPU's products differ by from
+//!   exact ones.
 //!
 //! Zeros, infinities and NaNs are never moved (a zero is often structural:
 //! a relu's, a mask's), and no member overflows where round-to-nearest does
@@ -109,8 +114,10 @@ pub enum Matmul {
     /// TensorFloat-32: the operands keep 10 of `f32`'s 23 mantissa bits, as
     /// XLA computes such a product on an NVIDIA GPU since Ampere. Member
     /// `m` rounds each operand element to it: to nearest, ties to even
-    /// (`m = 0`), up (`m = 1`), down (`m = 2`), or stochastically as
-    /// [`Rounding::Stochastic`] with seed `m - 2` (`m >= 3`).
+    /// (`m = 0`), up (`m = 1`), down (`m = 2`), or stochastically
+    /// (`m >= 3`: away from zero with the probability of its distance from
+    /// the neighbour toward zero, drawn from a hash of `m - 2` and the
+    /// value's bits; `docs/protocol.md`, section 5a, perturbation 4).
     Tf32,
 }
 
