@@ -10,7 +10,7 @@ use zkdv_protocol::evidence::Bundle;
 use zkdv_protocol::noise::{
     self, leaf_outlier_allowance, outlier_allowance, outlier_cap, ulp, Residuals,
 };
-use zkdv_protocol::{AuditChallenge, Outcome, Tolerance, ToleranceError};
+use zkdv_protocol::{AuditChallenge, Leaf, Outcome, Tolerance, ToleranceError};
 use zkdv_runtime::{Program, Tensor};
 
 use crate::replay::{run_as, StepError};
@@ -47,30 +47,32 @@ pub(crate) struct Ensemble<'a> {
 }
 
 /// The update sketches' runs of values, one per leaf of `update`, as a
-/// state comparison groups them.
-pub(crate) fn sketch_groups(update: &Bundle) -> Vec<noise::Group> {
+/// state comparison groups them. A sketch keeps its parameter's leading
+/// dimensions, so its rows ([`noise::Group::row`]) are those of the
+/// parameter of `params` (the root's layout) that it sketches, never of the
+/// shape the evidence bundle records: the prover writes that shape, and one
+/// row over a whole leaf would give every value the leaf's floor.
+pub(crate) fn sketch_groups(update: &Bundle, params: &[Leaf]) -> Vec<noise::Group> {
     update
         .leaves
         .iter()
         .map(|leaf| {
             let len = leaf.data.len() / leaf.dtype.size_bytes().max(1);
-            let float = ulp(leaf.dtype, 1.0).is_some();
-            // Rows only where the recorded shape describes the values.
-            let shape = leaf
-                .shape
+            let group = noise::Group::new(len, ulp(leaf.dtype, 1.0).is_some());
+            let path = leaf.path.strip_prefix("local_grad/").unwrap_or(&leaf.path);
+            let lead = params
                 .iter()
-                .map(|&d| usize::try_from(d).ok())
-                .collect::<Option<Vec<usize>>>()
-                .filter(|shape| {
-                    shape
-                        .iter()
-                        .try_fold(1usize, |n, &d| n.checked_mul(d))
-                        .is_some_and(|n| n == len)
-                });
-            shape.map_or_else(
-                || noise::Group::new(len, float),
-                |shape| noise::Group::of_shape(&shape, float),
-            )
+                .find(|p| p.path == path)
+                .filter(|p| p.shape.len() >= 2)
+                .and_then(|p| usize::try_from(p.shape[0]).ok())
+                .filter(|&lead| lead > 0 && len % lead == 0);
+            match lead {
+                Some(lead) => noise::Group {
+                    row: len / lead,
+                    ..group
+                },
+                None => group,
+            }
         })
         .collect()
 }
@@ -86,16 +88,18 @@ pub(crate) fn sketch_groups(update: &Bundle) -> Vec<noise::Group> {
 /// each within its leaf's largest spread. In an `f32` program every value
 /// must be within its bound. Returns the failure, if any, and the outliers
 /// admitted.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn update_sketches(
     tolerance: &Tolerance,
     step: u64,
     update: &Bundle,
+    params: &[Leaf],
     committed: &[f64],
     recomputed: &[f64],
     ensemble: Option<Ensemble<'_>>,
     flips: bool,
 ) -> Result<(Option<Failure>, u64), ToleranceError> {
-    let mut groups = sketch_groups(update);
+    let mut groups = sketch_groups(update, params);
     if let Some(scales) = ensemble.map(|e| e.scales) {
         for (group, &scale) in groups.iter_mut().zip(scales) {
             group.scale_spread = scale;
@@ -460,6 +464,28 @@ mod tests {
         bundle
     }
 
+    #[test]
+    fn sketch_rows_follow_the_roots_parameter_not_the_recorded_shape() {
+        // A 10 x 8 weight sketched to 10 x 2, a bias, and a DDP rank's own
+        // gradient of the weight; the bundle records every leaf as flat.
+        let mut bundle = update(&[("w", 20), ("b", 4), ("local_grad/w", 20)]);
+        bundle.leaves[0].shape = vec![1, 20]; // a prover's shape: one row
+        let leaf = |path: &str, shape: &[u64]| Leaf {
+            path: path.into(),
+            dtype: "f32".into(),
+            shape: shape.to_vec(),
+        };
+        let params = [leaf("w", &[10, 8]), leaf("b", &[4])];
+        let rows: Vec<usize> = sketch_groups(&bundle, &params)
+            .iter()
+            .map(|g| g.row)
+            .collect();
+        assert_eq!(rows, [2, 4, 2]);
+        // Without the layout, each leaf is one row.
+        let rows: Vec<usize> = sketch_groups(&bundle, &[]).iter().map(|g| g.row).collect();
+        assert_eq!(rows, [20, 4, 20]);
+    }
+
     /// `snapshot` of an f32 program's leaves (`leaf0`, `leaf1`, ...) at
     /// step `step`, against `mine` replayed from `initial`, without spread.
     fn compare_f32(
@@ -563,7 +589,14 @@ mod tests {
                 scales: &[],
             });
             update_sketches(
-                &tolerance, 7, &update, &committed, recomputed, ensemble, false,
+                &tolerance,
+                7,
+                &update,
+                &[],
+                &committed,
+                recomputed,
+                ensemble,
+                false,
             )
             .unwrap()
             .0
@@ -581,7 +614,9 @@ mod tests {
         let f = compare(&[1.0, 2.0, f64::NAN], None).unwrap();
         assert_eq!(f.what, "update sketch of b[1]");
         // Values of another count than the replay's are refused.
-        assert!(update_sketches(&tolerance, 7, &update, &committed, &[1.0], None, false).is_err());
+        assert!(
+            update_sketches(&tolerance, 7, &update, &[], &committed, &[1.0], None, false).is_err()
+        );
     }
 
     #[test]
@@ -611,6 +646,7 @@ mod tests {
                 &tolerance,
                 4,
                 &update,
+                &[],
                 &committed,
                 &replayed,
                 Some(ensemble),
@@ -649,6 +685,7 @@ mod tests {
                 &tolerance,
                 3,
                 &update,
+                &[],
                 &committed,
                 recomputed,
                 Some(Ensemble {

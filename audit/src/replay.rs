@@ -314,7 +314,7 @@ impl Segment<'_> {
             .chain(nominal_state.iter().flatten())
             .copied()
             .collect();
-        let groups = compare::sketch_groups(&self.last().update);
+        let groups = compare::sketch_groups(&self.last().update, &self.t.root.params);
         let mut scales = vec![0.0f64; groups.len()];
         let spread = tolerance.measure_spread(&flat, |m| {
             let values = self.member(programs, m)?;
@@ -393,6 +393,7 @@ impl Segment<'_> {
             tolerance,
             j,
             &inputs.update,
+            &self.t.root.params,
             &inputs.committed,
             &recomputed,
             spread.as_ref().map(|s| compare::Ensemble {
