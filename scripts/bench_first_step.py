@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 VOCAB, SEQ, WIDTH, LAYERS, HEADS, BATCH = 512, 64, 256, 4, 4, 8
@@ -163,7 +164,6 @@ def torch_child(seal: bool) -> dict[str, Any]:
 
 
 def jax_child() -> dict[str, Any]:
-    import flax.linen as nn
     import jax
     import jax.numpy as jnp
     import numpy as np
@@ -173,24 +173,10 @@ def jax_child() -> dict[str, Any]:
 
     _progress = _stages()
 
-    class Block(nn.Module):
-        @nn.compact
-        def __call__(self, x: jax.Array) -> jax.Array:
-            mask = nn.make_causal_mask(jnp.ones(x.shape[:2], dtype=jnp.int32))
-            x = x + nn.SelfAttention(num_heads=HEADS)(nn.LayerNorm()(x), mask=mask)
-            y = nn.Dense(WIDTH)(nn.gelu(nn.Dense(4 * WIDTH)(nn.LayerNorm()(x))))
-            return x + y
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python" / "tests"))
+    import jax_steps  # the Flax twin of the torch model above, also scripts/bench jax's
 
-    class Gpt(nn.Module):
-        @nn.compact
-        def __call__(self, ids: jax.Array) -> jax.Array:
-            positions = self.param("positions", nn.initializers.zeros, (SEQ, WIDTH))
-            x = nn.Embed(VOCAB, WIDTH)(ids) + positions
-            for _ in range(LAYERS):
-                x = Block()(x)
-            return nn.Dense(VOCAB)(nn.LayerNorm()(x))
-
-    model = Gpt()
+    model = jax_steps.Gpt()
 
     def batch(seed: int) -> np.ndarray:
         return np.random.default_rng(seed).integers(0, VOCAB, (BATCH, SEQ + 1), dtype=np.int32)

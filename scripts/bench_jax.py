@@ -17,12 +17,19 @@ in the Rust runtime; and, to tell the production program's costs apart, the plai
 flat (parameters, optimizer state) with both or only the parameters donated, through
 ``jax.export``, and returning its update as well.
 
-Usage: ``scripts/bench jax [--model mlp|transformer|all] [--blocks N] [--steps S] [--breakdown]``.
+On a GPU (``JAX_PLATFORMS=cuda``; the CPU otherwise) one more variant, ``det. ops``, is plain
+``jax.jit`` compiled with XLA's deterministic ops, as zkdv compiles GPU programs: its ratio is
+what determinism alone costs. ``--model gpt`` is a 3.4M-parameter GPT-style decoder (the model
+of ``scripts/bench first-step``) for such a machine.
+
+Usage: ``scripts/bench jax [--model mlp|transformer|gpt|all] [--blocks N] [--steps S]
+[--probabilities P...] [--breakdown]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -34,7 +41,8 @@ sys.path.insert(0, str(ROOT / "python" / "tests"))
 
 import jax  # noqa: E402
 
-jax.config.update("jax_platforms", "cpu")
+# The CPU unless JAX_PLATFORMS names another (scripts/device-check runs this on a GPU).
+jax.config.update("jax_platforms", os.environ.get("JAX_PLATFORMS") or "cpu")
 
 import flax.linen as nn  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
@@ -74,10 +82,15 @@ def mlp(proof: zkdv.jax.ZKDV) -> tuple[object, object]:
     return state, batches
 
 
-MODELS = {"mlp": mlp, "transformer": jax_steps.transformer}
+MODELS = {"mlp": mlp, "transformer": jax_steps.transformer, "gpt": jax_steps.gpt}
+DEFAULT_MODELS = ("mlp", "transformer")
+"""What ``--model all`` runs; ``gpt`` (3.4M parameters, 512 tokens a step) is for a GPU."""
+
+DETERMINISTIC = {"xla_gpu_deterministic_ops": True}
+"""The option zkdv compiles GPU programs with (``zkdv.jax._program.Placement``)."""
 
 
-def run(model: str, blocks: int, steps: int) -> None:
+def run(model: str, blocks: int, steps: int, probabilities: tuple[float, ...]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         variants: dict[str, dict] = {}
         baseline_proof = zkdv.jax.ZKDV(Path(tmp) / "unused")
@@ -86,8 +99,18 @@ def run(model: str, blocks: int, steps: int) -> None:
         data = list(batches(steps))
         plain = jax.jit(jax_steps.train_step, donate_argnums=(0,))
         variants["jax.jit"] = {"state": jax.device_put(state), "step": plain, "proof": None}
+        if jax.default_backend() == "gpu":
+            # What a GPU program costs with XLA's deterministic kernels, without zkdv.
+            deterministic = jax.jit(
+                jax_steps.train_step, donate_argnums=(0,), compiler_options=DETERMINISTIC
+            )
+            variants["det. ops"] = {
+                "state": jax.device_put(state),
+                "step": deterministic,
+                "proof": None,
+            }
         check_times: dict[str, list[float]] = {}
-        for p in PROBABILITIES:
+        for p in probabilities:
             name = f"p={p:g}"
             policy = zkdv.SamplingPolicy(state_check_probability=p, update_check_probability=p)
             proof = zkdv.jax.ZKDV(Path(tmp) / name, zkdv.ZKDVConfig(sampling_policy=policy))
@@ -125,7 +148,8 @@ def run(model: str, blocks: int, steps: int) -> None:
                     v["proof"].join()
                 per_step[name].append((time.perf_counter() - start) / len(data))
         base = statistics.median(per_step["jax.jit"])
-        print(f"\n{model}: {n_params:,} parameters, {blocks} blocks of {steps} steps")
+        device = jax.devices()[0].device_kind
+        print(f"\n{model}: {n_params:,} parameters, {blocks} blocks of {steps} steps, {device}")
         print(f"{'variant':10} {'ms/step':>9} {'ratio':>7} {'checks':>7}")
         for name, times in per_step.items():
             m = statistics.median(times)
@@ -273,13 +297,20 @@ def main() -> None:
     parser.add_argument("--model", default="all", choices=["all", *MODELS])
     parser.add_argument("--blocks", type=int, default=5)
     parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument(
+        "--probabilities",
+        type=float,
+        nargs="+",
+        default=PROBABILITIES,
+        help=f"check probabilities of the proof.jit variants (default {PROBABILITIES})",
+    )
     parser.add_argument("--breakdown", action="store_true", help="time the parts alone")
     args = parser.parse_args()
-    for model in MODELS if args.model == "all" else [args.model]:
+    for model in DEFAULT_MODELS if args.model == "all" else [args.model]:
         if args.breakdown:
             breakdown(model)
         else:
-            run(model, args.blocks, args.steps)
+            run(model, args.blocks, args.steps, tuple(args.probabilities))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ Prints the table; a run of the whole zoo (no ``--ci``, no ``--only``) also write
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -446,22 +447,29 @@ def resolution(entry: Entry, mode: Mode, steps: int, work: Path, timeout: float)
     return f"not caught up to x{RESOLVE_FACTORS[-1]:g}"
 
 
+def zkdv_command() -> list[str]:
+    """The ``zkdv`` command: the cargo binary when one is built (release first), else the
+    one the Python package carries (``python -m zkdv``, the same Rust code in the extension),
+    as on a machine with the extension and no Rust toolchain."""
+    for profile in ("release", "debug"):
+        cli = ROOT / "target" / profile / "zkdv"
+        if cli.exists():
+            return [str(cli)]
+    return [sys.executable, "-m", "zkdv"]
+
+
 def audit_run(directory: Path, timeout: float) -> str:
     """``zkdv audit --fraction 1`` of each transcript under ``directory`` (one per DDP rank):
     ``pass`` or ``FAILED``, with the worst snapshot comparison's noise (root mean square, in
     noise units), the worst leaf's and the drift per snapshot, or why the audit could not
     run."""
-    cli = ROOT / "target" / "release" / "zkdv"
-    if not cli.exists():
-        cli = ROOT / "target" / "debug" / "zkdv"
-    if not cli.exists():
-        return "error: zkdv is not built (cargo build -p zkdv-tools --bin zkdv)"
     transcripts = sorted(p.parent for p in directory.rglob("records.cborl"))
     if not transcripts:
         return "error: no transcript"
+    cli = zkdv_command()
     cells = []
     for transcript in transcripts:
-        command = [str(cli), "audit", str(transcript), "--fraction", "1", "--seed", "zoo"]
+        command = [*cli, "audit", str(transcript), "--fraction", "1", "--seed", "zoo"]
         try:
             result = subprocess.run(
                 command + ["--json"], capture_output=True, text=True, timeout=timeout
@@ -652,6 +660,12 @@ def main() -> None:
         action="store_true",
         help="retain the honest runs' evidence and audit every step (zkdv audit --fraction 1)",
     )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="work in DIR and keep it (transcripts, with --audit the honest runs' evidence)",
+    )
     args = parser.parse_args()
     if args.list:
         for entry in ENTRIES:
@@ -666,7 +680,14 @@ def main() -> None:
         targets.append(ROOT / "docs" / "zoo.md")
     rows: list[Row] = []
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="zkdv-zoo-") as work:
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        work_context: contextlib.AbstractContextManager[str] = contextlib.nullcontext(
+            str(args.keep)
+        )
+    else:
+        work_context = tempfile.TemporaryDirectory(prefix="zkdv-zoo-")
+    with work_context as work:
         for entry in entries:
             began = time.perf_counter()
             row = run_entry(

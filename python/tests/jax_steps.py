@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import flax.linen as nn
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -73,5 +74,51 @@ def transformer(
         for _ in range(n):
             tokens = rng.integers(0, model.vocab, (batch, length)).astype(np.int32)
             yield tokens[:, :-1], tokens[:, 1:]
+
+    return state, batches
+
+
+GPT = {"vocab": 512, "length": 64, "width": 256, "layers": 4, "heads": 4, "batch": 8}
+"""The GPT-style decoder of ``scripts/bench first-step`` (3.4M parameters) and of
+``scripts/bench jax --model gpt``: its sizes, the same as the torch twin's there."""
+
+
+class GptBlock(nn.Module):
+    """A pre-norm block: causal self-attention, then a 4x GELU MLP."""
+
+    @nn.compact
+    def __call__(self, x: jax.Array) -> jax.Array:
+        mask = nn.make_causal_mask(jnp.ones(x.shape[:2], dtype=jnp.int32))
+        x = x + nn.SelfAttention(num_heads=GPT["heads"])(nn.LayerNorm()(x), mask=mask)
+        y = nn.Dense(GPT["width"])(nn.gelu(nn.Dense(4 * GPT["width"])(nn.LayerNorm()(x))))
+        return x + y
+
+
+class Gpt(nn.Module):
+    """Token and position embeddings, :class:`GptBlock` s, a final LayerNorm, an LM head."""
+
+    @nn.compact
+    def __call__(self, ids: jax.Array) -> jax.Array:
+        positions = self.param("positions", nn.initializers.zeros, (GPT["length"], GPT["width"]))
+        x = nn.Embed(GPT["vocab"], GPT["width"])(ids) + positions
+        for _ in range(GPT["layers"]):
+            x = GptBlock()(x)
+        return nn.Dense(GPT["vocab"])(nn.LayerNorm()(x))
+
+
+def gpt(proof: Any) -> tuple[Any, Callable[[int], Iterator[tuple[np.ndarray, np.ndarray]]]]:
+    """:class:`Gpt` with AdamW; batches of ``GPT["batch"]`` next-token sequences."""
+    model = Gpt()
+    params = model.init(jax.random.key(0), jnp.zeros((1, GPT["length"]), jnp.int32))["params"]
+    state = zkdv.jax.contrib.TrainState.create(
+        proof=proof, apply_fn=model.apply, params=params, tx=optax.adamw(1e-3)
+    )
+
+    def batches(n: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        rng = np.random.default_rng(0)
+        for _ in range(n):
+            shape = (GPT["batch"], GPT["length"] + 1)
+            ids = rng.integers(0, GPT["vocab"], shape, dtype=np.int32)
+            yield ids[:, :-1], ids[:, 1:]
 
     return state, batches
