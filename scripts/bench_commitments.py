@@ -30,8 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "python" / "tests")]
 
-import export_fixtures as fx  # noqa: E402  (sets jax_platforms=cpu first)
 import jax  # noqa: E402
+
+jax.config.update("jax_platforms", "cpu")  # as the fixtures: CPU programs
+
+import export_fixtures as fx  # noqa: E402
 import numpy as np  # noqa: E402
 import optax  # noqa: E402
 import stablehlo  # noqa: E402

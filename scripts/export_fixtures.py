@@ -42,16 +42,12 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import flax.linen as nn
 import jax
-
-# Before any computation: the fixtures are CPU programs, and must be the same on any host.
-jax.config.update("jax_platforms", "cpu")
-
-import flax.linen as nn  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
-import numpy as np  # noqa: E402
-import optax  # noqa: E402
-from flax.training import train_state  # noqa: E402
+import jax.numpy as jnp
+import numpy as np
+import optax
+from flax.training import train_state
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "test-mlir" / "inputs"
@@ -421,4 +417,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    # Before any computation: the fixtures are CPU programs, and must be the same on any host.
+    # Only when run: importing the models (python/tests/jax_steps.py) leaves the platform be.
+    jax.config.update("jax_platforms", "cpu")
     sys.exit(main())

@@ -9,9 +9,14 @@ output then holds the report.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+
+# The suite's JAX programs run on the CPU (fixtures compare bits with CPU-exported ones) unless
+# the environment names a platform: JAX_PLATFORMS=cuda runs them on a GPU on purpose.
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 from zkdv.session import _flow
 
