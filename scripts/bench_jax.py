@@ -105,7 +105,9 @@ def run(model: str, blocks: int, steps: int, probabilities: tuple[float, ...]) -
                 jax_steps.train_step, donate_argnums=(0,), compiler_options=DETERMINISTIC
             )
             variants["det. ops"] = {
-                "state": jax.device_put(state),
+                # A copy: on a GPU device_put of arrays already there returns them, and the
+                # two variants' donations would delete each other's state.
+                "state": jax.tree.map(jnp.array, state),
                 "step": deterministic,
                 "proof": None,
             }

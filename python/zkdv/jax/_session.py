@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, overload
 
+import jax
 import numpy as np
 
 from zkdv import passes, runtime
@@ -41,7 +42,7 @@ from zkdv.jax._checks import (
     replay,
 )
 from zkdv.jax._jit import ProvedFunction
-from zkdv.jax._program import StepOutputs, StepProgram
+from zkdv.jax._program import PackedBatch, StepOutputs, StepProgram
 from zkdv.jax._snapshots import Segment, SegmentView, Snapshots
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session
@@ -82,6 +83,18 @@ class _Pending:
     """The pre-state's snapshot copy, when the step is a snapshot step."""
     pooled: bool = False
     """Whether the snapshot's arrays are a tree of the snapshot pool."""
+
+
+def _to_host(batch: Any, sketches: list[Any]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """One step's packed batch (a copy: the retained evidence) and update sketches on the
+    host, all buffers in one ``jax.device_get``, which starts every copy before it waits for
+    any. Copied one by one, each array waits for its own round trip to the device: on a GPU
+    that is paid once per parameter leaf, every step, on the committer thread, which then
+    holds back the training loop (``docs/jax.md``, "On a GPU")."""
+    parts = list(batch.parts) if isinstance(batch, PackedBatch) else [batch]
+    host = jax.device_get([*parts, *sketches])
+    whole = np.concatenate(host[: len(parts)], axis=0) if len(parts) > 1 else np.array(host[0])
+    return whole, [np.asarray(s) for s in host[len(parts) :]]
 
 
 LeafLayout = tuple[tuple[str, tuple[tuple[int, ...], np.dtype]], ...]
@@ -369,12 +382,10 @@ class ZKDV(Session):
             return
         segment = self._segment
         assert segment is not None
-        host_batch = np.array(pending.batch)  # a copy: the retained evidence
+        host_batch, sketches = _to_host(pending.batch, pending.sketches)
         updates = [
-            np.asarray(s).reshape(self._records.sketch_shape(p, tuple(a.shape)))
-            for s, p, a in zip(
-                pending.sketches, program.param_paths, program.param_avals, strict=True
-            )
+            s.reshape(self._records.sketch_shape(p, tuple(a.shape)))
+            for s, p, a in zip(sketches, program.param_paths, program.param_avals, strict=True)
         ]
         challenge, batch = self._committer.transition(
             step=pending.step,
@@ -409,7 +420,7 @@ class ZKDV(Session):
     def _take_snapshot(self, pending: _Pending) -> None:
         program = pending.program.program
         assert pending.snapshot is not None
-        state = [np.asarray(x) for x in pending.snapshot]
+        state = [np.asarray(x) for x in jax.device_get(list(pending.snapshot))]
         params = state[: program.n_params]
         self._committer.snapshot(
             pending.step,
