@@ -38,6 +38,15 @@
 //! their order (`--data`, module `data`): every replayed step's batch must
 //! hold the client's examples, in the order given.
 //!
+//! The products are the client's when it says how its devices multiply
+//! `f32` (`--products exact|tf32`): a program record that says its
+//! products were TensorFloat-32 (`matmul: "tf32"`, an NVIDIA GPU's since
+//! Ampere) makes the audit's perturbation ensemble round product operands
+//! to ten mantissa bits, which widens every spread that a product reaches.
+//! Unchecked, that claim is the prover's word, and a prover that ran on a
+//! CPU could make it to be allowed more. Given, every program record must
+//! say what the client's devices do.
+//!
 //! What the two bind: the first and last states the transcript commits to
 //! are the client's, and the first and last transitions reproduce from and
 //! into them. The steps between are bound as the rest of the audit binds
@@ -83,6 +92,57 @@ pub struct Expectations {
     /// ([`zkdv_protocol::noise::Coherence::drift`]);
     /// [`zkdv_protocol::noise::DRIFT_LIMIT`] when `None`.
     pub max_drift: Option<f64>,
+    /// How the client's devices multiply `f32`: every program record must
+    /// say the same ([`Products`]).
+    pub products: Option<Products>,
+}
+
+/// How a run's devices multiply `f32` operands in products (`dot_general`,
+/// `convolution` below `HIGHEST` precision), as a client states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Products {
+    /// IEEE `f32` products: a CPU, or a GPU told to (`HIGHEST`).
+    Exact,
+    /// TensorFloat-32 operands (ten mantissa bits): an NVIDIA GPU since
+    /// Ampere under XLA's or cuBLAS's defaults. A program record says it
+    /// as `matmul: "tf32"` ([`zkdv_protocol::MATMUL_TF32`]).
+    Tf32,
+}
+
+impl Products {
+    /// The name the command line and the report use (`exact`, `tf32`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Products::Exact => "exact",
+            Products::Tf32 => zkdv_protocol::MATMUL_TF32,
+        }
+    }
+
+    /// What a program record's `matmul` field says (absent: exact).
+    pub fn of_record(matmul: Option<&str>) -> Option<Products> {
+        match matmul {
+            None => Some(Products::Exact),
+            Some(m) if m == zkdv_protocol::MATMUL_TF32 => Some(Products::Tf32),
+            Some(_) => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Products {
+    type Err = String;
+
+    /// `exact` or `tf32`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "exact" => Ok(Products::Exact),
+            t if t == zkdv_protocol::MATMUL_TF32 => Ok(Products::Tf32),
+            _ => Err(format!(
+                "{text:?} is not a kind of products: give exact (a CPU, or HIGHEST precision) \
+                 or tf32 (an NVIDIA GPU since Ampere)"
+            )),
+        }
+    }
 }
 
 /// How an expectation fared.
@@ -198,6 +258,7 @@ pub(crate) fn check(
         model("final model", final_model, final_snapshot(t), "final"),
         programs(t, &given.programs),
         tolerance(t, given.max_tolerance),
+        products(t, given.products),
     ]
     .into_iter()
     .chain(given.data.is_none().then(|| {
@@ -310,6 +371,65 @@ fn programs(t: &Transcript, given: &[Hash32]) -> Expectation {
                 .join(","),
         ),
         recorded,
+        note,
+    }
+}
+
+/// Every program record's products against the client's devices'.
+fn products(t: &Transcript, given: Option<Products>) -> Expectation {
+    let mut records: Vec<_> = t.programs.iter().collect();
+    records.sort_by_key(|(seq, _)| **seq);
+    let tf32 = records
+        .iter()
+        .any(|(_, p)| Products::of_record(p.matmul.as_deref()) == Some(Products::Tf32));
+    let recorded = if tf32 {
+        Products::Tf32
+    } else {
+        Products::Exact
+    };
+    let Some(expected) = given else {
+        let note = if tf32 {
+            "not checked: the program records say production's f32 products were TensorFloat-32, \
+             which widens the ensemble's spreads (the prover's word); give the client's devices' \
+             with --products"
+        } else {
+            "not checked: the program records say production's f32 products were exact; give the \
+             client's devices' with --products"
+        };
+        return Expectation {
+            name: "products",
+            status: Status::NotGiven,
+            expected: None,
+            recorded: Some(recorded.name().to_owned()),
+            note: note.into(),
+        };
+    };
+    let other = records
+        .into_iter()
+        .find(|(_, p)| Products::of_record(p.matmul.as_deref()) != Some(expected));
+    let (status, note) = match other {
+        None => (
+            Status::Matched,
+            format!(
+                "every program record's f32 products are {}, as the client's devices compute them",
+                expected.name()
+            ),
+        ),
+        Some((seq, p)) => (
+            Status::Differs,
+            format!(
+                "program record {seq} ({}) says its f32 products were {}, which the client's \
+                 devices do not compute",
+                p.name,
+                p.matmul.as_deref().unwrap_or("exact")
+            ),
+        ),
+    };
+    Expectation {
+        name: "products",
+        status,
+        expected: Some(expected.name().to_owned()),
+        recorded: Some(recorded.name().to_owned()),
         note,
     }
 }

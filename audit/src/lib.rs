@@ -57,7 +57,7 @@ use zkdv_protocol::{
 };
 
 pub use crate::data::DataExpectation;
-pub use crate::expect::{Expectation, Expectations, Status, DEFAULT_CEILING};
+pub use crate::expect::{Expectation, Expectations, Products, Status, DEFAULT_CEILING};
 pub use crate::model::ModelExpectation;
 use crate::replay::{replay_segment, Programs, SegmentOutcome};
 use crate::transcript::Transcript;

@@ -223,6 +223,42 @@ def test_a_run_on_tensorfloat32_products_says_so_and_its_audit_models_them(tmp_p
     assert all("matmul" not in r["body"] for r in records if r["kind"] == "program")
     code, out = audit(tmp_path / "exact", "--fraction", "1", "--seed", "tf32")
     assert code == 0 and out["report"]["matmul"] is None, out
+    # The client who knows its devices holds the claim to them: a CPU's exact products
+    # refuse a transcript that claims tf32 (whose ensemble would allow a prover more), and the
+    # other way round.
+    for directory, devices, passes in [
+        ("proof", "tf32", True),
+        ("proof", "exact", False),
+        ("exact", "exact", True),
+        ("exact", "tf32", False),
+    ]:
+        code, out = audit(tmp_path / directory, "--steps", "1", "--products", devices)
+        (products,) = [e for e in out["report"]["expectations"] if e["name"] == "products"]
+        assert products["status"] == ("matched" if passes else "differs"), products
+        assert products["expected"] == devices, products
+        assert (code == 0) == passes, out
+
+
+GPU_RUN = Path(__file__).parent / "data" / "h200-flax-nnx-mlp"
+"""A real GPU run's evidence (``data/README.md``): flax-nnx-mlp on an H200, TF32 products."""
+
+
+def test_the_evidence_of_a_real_gpu_run_audits_on_a_cpu_with_the_gpu_machines_figures():
+    # An auditor on a CPU re-executes every step of a run made on an NVIDIA H200: it passes,
+    # models the TF32 products the records claim, and measures the very noise the GPU
+    # machine's own audit measured (the runtime computes the same bits on any host).
+    assert transcript.verify(GPU_RUN)["steps"] == 4
+    code, out = audit(GPU_RUN, "--fraction", "1", "--seed", "cpu-auditor", "--products", "tf32")
+    assert code == 0, out
+    report = out["report"]
+    assert report["matmul"] == "tf32" and report["audited"] == [0, 1, 2, 3]
+    noise = report["noise"]
+    assert round(noise["worst_rms"], 3) == 0.439, noise
+    assert round(noise["worst_leaf_rms"], 3) == 0.458, noise
+    assert round(noise["drift"], 4) == 0.0437, noise
+    # The client whose devices compute exact products refuses it.
+    code, out = audit(GPU_RUN, "--steps", "1", "--seed", "x", "--products", "exact")
+    assert code == 1 and not out["passed"], out
 
 
 def test_a_dishonest_prover_passes_verify_and_the_audit_catches_it(tmp_path):

@@ -132,6 +132,13 @@ struct AuditArgs {
     /// from one snapshot to the next, which rounding noise does not.
     #[arg(long, value_name = "UNITS", value_parser = parse_noise)]
     max_drift: Option<f64>,
+    /// How the client's devices multiply f32 in products: exact (a CPU,
+    /// or HIGHEST precision) or tf32 (an NVIDIA GPU since Ampere under its
+    /// defaults). Every program record must say the same: a claim of tf32,
+    /// which widens the replay ensemble's spreads, is otherwise the
+    /// prover's word.
+    #[arg(long, value_name = "exact|tf32")]
+    products: Option<zkdv_audit::Products>,
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -178,6 +185,7 @@ where
                 max_tolerance,
                 max_noise,
                 max_drift,
+                products,
                 json,
             } = *args;
             let selection = match fraction {
@@ -199,6 +207,7 @@ where
                 max_tolerance,
                 max_noise,
                 max_drift,
+                products,
             };
             audit(&path, selection, seed, jobs, expect, json)
         }
@@ -627,7 +636,7 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
         let _ = writeln!(
             s,
             "products     the program records say production multiplied f32 as {matmul} (an \
-             NVIDIA GPU's): the ensemble modelled it (the prover's word)"
+             NVIDIA GPU's): the ensemble modelled it"
         );
     }
     for e in &r.expectations {
