@@ -195,7 +195,7 @@ def test_the_audit_reads_a_programs_precision_from_its_types_not_its_record(tmp_
     def forged(text, source_name="<input>"):
         return {"narrowest": "bf16", "narrow_results": 7}
 
-    monkeypatch.setattr(zkdv.passes, "precision", forged)
+    monkeypatch.setattr("zkdv.passes.precision", forged)
     run(tmp_path / "proof", 4, interval=1)
     programs = [r for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "program"]
     assert programs and all(p["body"]["precision"]["narrowest"] == "bf16" for p in programs)
@@ -535,6 +535,7 @@ def test_a_jax_session_retains_evidence_an_audit_replays(tmp_path):
         "final model": "matched",
         "programs": "matched",
         "tolerance": "matched",
+        "products": "not_given",
         "data": "not_given",
     }, status
     # A JAX replay program takes the packed batch words; the manifest's layout (each data
