@@ -996,6 +996,26 @@ def test_cuda_runs_pass_every_check(tmp_path, name):
     assert len(proof.checks) == 2 * len(batches) and all(c.passed for c in proof.checks)
 
 
+@pytest.mark.parametrize(
+    "device",
+    ["cpu", pytest.param("cuda", marks=cuda)],
+)
+def test_a_steps_sketches_reach_the_host_in_one_copy_with_their_shapes(device):
+    # The training thread joins a step's sketches on their device and starts one copy; the
+    # committer waits for it and gets each sketch back, bit for bit, with its own shape.
+    from zkdv.torch._host import HostCopy
+
+    g = torch.Generator().manual_seed(0)
+    shapes = [(3, 2), (1,), (2, 2, 2), (4, 1)]
+    tensors = [torch.randn(s, generator=g, dtype=torch.float64).to(device) for s in shapes]
+    copy = HostCopy(tensors)
+    back = copy.numpy()
+    assert [b.shape for b in back] == shapes
+    for b, t in zip(back, tensors, strict=True):
+        assert np.array_equal(b, t.cpu().numpy())
+    assert HostCopy([]).numpy() == []
+
+
 def test_checks_model_tensorfloat32_products_where_cuda_may_use_them():
     """On a CUDA device torch may multiply f32 as TensorFloat-32 (cuDNN's convolutions by
     default), so the checks' ensembles round such products' operands (``matmul="tf32"``); on a

@@ -2,8 +2,9 @@
 
 The framework half of what the session core asks of a frontend: ``host`` is the host copy the
 committer and the checks read (``bfloat16`` through ml_dtypes' bit layout), ``same_bits`` the
-exact comparison of the continuity check, and :class:`DeviceSketches` the update's probe
-sketches computed where the update lives.
+exact comparison of the continuity check, :class:`DeviceSketches` the update's probe
+sketches computed where the update lives, and :class:`HostCopy` their copy to the host, one
+transfer per step that the training thread does not wait for.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from zkdv.session._records import Records, versions
 
 __all__ = [
     "DeviceSketches",
+    "HostCopy",
     "host",
     "matmul_precision",
     "root_versions",
@@ -114,8 +116,9 @@ class DeviceSketches:
         self._records = records
         self._probes: dict[str, tuple[torch.Tensor, int, int]] = {}
 
-    def __call__(self, path: str, delta: torch.Tensor) -> np.ndarray:
-        """The probe sketch of one update leaf, computed on its device in float64.
+    def __call__(self, path: str, delta: torch.Tensor) -> torch.Tensor:
+        """The probe sketch of one update leaf, computed on its device in float64 (and left
+        there: :class:`HostCopy` brings a step's sketches to the host together).
 
         The Rust probe map's columns are contiguous, balanced blocks of the last dimension
         (``long`` blocks of ``q + 1`` coordinates, then blocks of ``q``), so the sketch is the
@@ -137,4 +140,46 @@ class DeviceSketches:
         parts = [x[..., :split].reshape(*lead, long, q + 1).sum(-1, dtype=f64)]
         if x.shape[-1] > split:
             parts.append(x[..., split:].reshape(*lead, -1, q).sum(-1, dtype=f64))
-        return torch.cat(parts, dim=-1).cpu().numpy()
+        return torch.cat(parts, dim=-1)
+
+
+class HostCopy:
+    """Float64 tensors of one device, copied to the host in one transfer that the caller does
+    not wait for; :meth:`numpy` (on the committer thread) waits for it and returns them.
+
+    Copied one by one, each tensor's ``.cpu()`` would make the training thread wait for the
+    device, once per parameter leaf and step: on a GPU the JAX frontend measured that wait at
+    about 0.6 ms a leaf (``docs/jax.md``, "Speed on a GPU"). Here the tensors are joined on
+    their device, copied into pinned host memory without blocking, and a CUDA event recorded
+    on the current stream marks the copy's end. On the CPU the join is the copy.
+    """
+
+    def __init__(self, tensors: Sequence[torch.Tensor]) -> None:
+        self._shapes = [tuple(t.shape) for t in tensors]
+        if not tensors:
+            self._host = torch.empty(0, dtype=torch.float64)
+            self._event: Any = None
+            return
+        joined = torch.cat([t.reshape(-1) for t in tensors])
+        if joined.device.type == "cuda":
+            self._host = torch.empty(joined.shape, dtype=joined.dtype, pin_memory=True)
+            self._host.copy_(joined, non_blocking=True)
+            self._event = torch.cuda.Event()
+            self._event.record()
+            self._joined: torch.Tensor | None = joined  # alive until the copy is done
+        else:
+            self._host = joined.to("cpu")
+            self._event, self._joined = None, None
+
+    def numpy(self) -> list[np.ndarray]:
+        """The tensors on the host, in order, each with its shape."""
+        if self._event is not None:
+            self._event.synchronize()
+            self._event, self._joined = None, None
+        whole = self._host.numpy()
+        out, offset = [], 0
+        for shape in self._shapes:
+            size = int(np.prod(shape, dtype=np.int64))
+            out.append(whole[offset : offset + size].reshape(shape))
+            offset += size
+        return out

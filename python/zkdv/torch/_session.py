@@ -41,7 +41,14 @@ from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, StateReplay
 from zkdv.session._checker import element
 from zkdv.torch import _hooks, _host, _lower, _optim, _program, _randomness, _scaler
-from zkdv.torch._host import DeviceSketches, host, root_versions, same_bits, training_flags
+from zkdv.torch._host import (
+    DeviceSketches,
+    HostCopy,
+    host,
+    root_versions,
+    same_bits,
+    training_flags,
+)
 from zkdv.torch._program import Deferred, Program
 
 __all__ = ["ZKDV"]
@@ -75,14 +82,15 @@ class _Open:
 @dataclass(frozen=True)
 class _Pending:
     """A dispatched transaction on its way to the committer: its pre-state copy, the update
-    (on the state's device) and its sketches (host), and the post-state copy."""
+    (on the state's device) and its sketches (on their way to the host), and the post-state
+    copy."""
 
     opened: _Open
     paths: list[str]
     deltas: list[torch.Tensor]
-    updates: list[np.ndarray]
+    updates: HostCopy
     post: list[torch.Tensor]
-    local: list[np.ndarray]
+    local: HostCopy
     """Under DDP, the sketches of the rank's own gradients (committed with the update's)."""
 
 
@@ -603,16 +611,17 @@ class ZKDV(Session):
             deltas = [
                 post - pre for post, pre in zip(live[:n_params], opened.pre[:n_params], strict=True)
             ]
-            updates = [self._sketches(p, d) for p, d in zip(paths, deltas, strict=True)]
-            local = []
+            updates = HostCopy([self._sketches(p, d) for p, d in zip(paths, deltas, strict=True)])
+            local_sketches = []
             if self._ddp is not None:
                 assert self._model is not None
                 params = list(self._model.parameters())
-                local = [
+                local_sketches = [
                     self._sketches(path, opened.local[id(p)])
                     for path, p in zip(paths, params, strict=True)
                     if p.requires_grad
                 ]
+            local = HostCopy(local_sketches)
             post = [t.clone() for t in live]
         except BaseException:
             self._flow.retire()
@@ -629,7 +638,7 @@ class ZKDV(Session):
         # The program record precedes anything of its first step (sealing first, here on the
         # committer thread, when it is not yet written).
         seq = program.seq
-        paths, updates = pending.paths, pending.updates
+        paths, updates, local = pending.paths, pending.updates.numpy(), pending.local.numpy()
         n_params = len(paths)
         host_pre: list[np.ndarray] | None = None
         if opened.step % self.replay_snapshot_interval == 0:
@@ -644,7 +653,7 @@ class ZKDV(Session):
             leaves = leaves + [host(g) for g in opened.reduced]
         leaves = leaves + [host(d) for d in opened.drawn]
         packed = program.layout.pack(leaves)
-        local_paths = [f"local_grad/{p}" for p in self._trainable(paths)] if pending.local else []
+        local_paths = [f"local_grad/{p}" for p in self._trainable(paths)] if local else []
         challenge, _ = self._committer.transition(
             step=opened.step,
             program=seq,
@@ -653,7 +662,7 @@ class ZKDV(Session):
             batch=packed,
             overlap=opened.overlap,
             # Under DDP the rank's own gradient sketches are committed with the update's.
-            extra=list(zip(local_paths, pending.local, strict=True)),
+            extra=list(zip(local_paths, local, strict=True)),
         )
         job: CheckJob[_Payload] | None = None
         if challenge.state or challenge.update:
@@ -676,7 +685,7 @@ class ZKDV(Session):
                     post_state=(
                         [host(t) for t in pending.post[n_params:]] if challenge.state else []
                     ),
-                    local=pending.local,
+                    local=local,
                 ),
             )
         self._committer.dispatch(opened.overlap, job)
