@@ -22,7 +22,9 @@ step to ``r``.
 
 ``--images N`` and ``--pixels S`` replace an image-classification entry's batches by ``N``
 images of ``S x S`` (the zoo's generator, ``zoo.torch_entries._images``), to measure how the
-conditioning depends on the batch.
+conditioning depends on the batch. ``--signal NOISE`` gives the images something to learn:
+each is its label's fixed random template plus ``NOISE`` times Gaussian noise, where the zoo's
+images are noise with random labels.
 """
 
 from __future__ import annotations
@@ -149,17 +151,28 @@ def measure(recipe: TorchRecipe, seed: int = 0) -> Conditioning:
     )
 
 
-def _with_images(recipe: TorchRecipe, images: int | None, pixels: int | None) -> TorchRecipe:
-    """``recipe`` with its image batches replaced (``--images``, ``--pixels``)."""
-    if images is None and pixels is None:
+def _with_images(
+    recipe: TorchRecipe, images: int | None, pixels: int | None, signal: float | None = None
+) -> TorchRecipe:
+    """``recipe`` with its image batches replaced (``--images``, ``--pixels``, ``--signal``)."""
+    if images is None and pixels is None and signal is None:
         return recipe
+    import torch
+
     from zoo.torch_entries import _images
 
     first = recipe.batches[0][0]
     if not (isinstance(first, tuple) and len(first) == 2 and first[0].ndim == 4):
-        raise SystemExit("--images and --pixels apply to image-classification entries only")
-    batch, _, size, _ = first[0].shape
+        raise SystemExit("--images, --pixels and --signal apply to image entries only")
+    batch, channels, size, _ = first[0].shape
     replaced = _images(len(recipe.batches), pixels or size, batch=images or batch)
+    if signal is not None:
+        g = torch.Generator().manual_seed(1)
+        side = pixels or size
+        templates = torch.randn(10, channels, side, side, generator=g)
+        replaced = [
+            ((templates[labels] + signal * noise, labels),) for ((noise, labels),) in replaced
+        ]
     return TorchRecipe(**{**recipe.__dict__, "batches": replaced})
 
 
@@ -168,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("name", help="a torch entry of the zoo")
     parser.add_argument("--images", type=int, help="images per batch (image entries)")
     parser.add_argument("--pixels", type=int, help="image side (image entries)")
+    parser.add_argument(
+        "--signal", type=float, metavar="NOISE", help="class templates plus NOISE x noise"
+    )
     parser.add_argument("--steps", type=int, default=STEPS, help="optimizer steps")
     args = parser.parse_args(argv)
     entry = BY_NAME.get(args.name)
@@ -177,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(1)
-    recipe = _with_images(builder(entry)(args.steps), args.images, args.pixels)
+    recipe = _with_images(builder(entry)(args.steps), args.images, args.pixels, args.signal)
     result = measure(recipe)
     r = update_size(entry.precision)
     print(f"{entry.name} ({entry.precision}), step {args.steps - 1}, {result.parameter}")
