@@ -1016,6 +1016,29 @@ def test_a_steps_sketches_reach_the_host_in_one_copy_with_their_shapes(device):
     assert HostCopy([]).numpy() == []
 
 
+def test_the_continuity_comparison_reads_a_devices_verdicts_back_once():
+    # Off the CPU each pair's comparison stays on its device until one read for all of them;
+    # its logic (run here on CPU tensors) is same_bits's: bits, not values.
+    from zkdv.torch._host import _device_same_bits, all_same_bits, same_bits
+
+    nan = torch.tensor([float("nan"), 1.0])
+    cases = [
+        (torch.tensor([0.0, 1.0]), torch.tensor([-0.0, 1.0]), False),  # -0.0 is not 0.0
+        (nan, nan.clone(), True),  # the same NaN is the same bits
+        (torch.arange(6.0).reshape(2, 3).t(), torch.arange(6.0).reshape(2, 3).t().clone(), True),
+        (torch.ones(3, dtype=torch.bfloat16), torch.ones(3, dtype=torch.bfloat16), True),
+        (torch.ones(3, dtype=torch.bfloat16), torch.full((3,), 1.0078125).bfloat16(), False),
+    ]
+    for a, b, same in cases:
+        assert same_bits(a, b) is same
+        assert _device_same_bits([(a, b)]) is same
+        assert all_same_bits([a], [b]) is same
+    assert _device_same_bits([(a, a) for a, _, _ in cases]) is True
+    assert _device_same_bits([(a, b) for a, b, _ in cases]) is False
+    assert all_same_bits([torch.ones(2)], [torch.ones(2, dtype=torch.float64)]) is False
+    assert all_same_bits([torch.ones(2)], []) is False
+
+
 def test_checks_model_tensorfloat32_products_where_cuda_may_use_them():
     """On a CUDA device torch may multiply f32 as TensorFloat-32 (cuDNN's convolutions by
     default), so the checks' ensembles round such products' operands (``matmul="tf32"``); on a

@@ -21,6 +21,7 @@ from zkdv.session._records import Records, versions
 __all__ = [
     "DeviceSketches",
     "HostCopy",
+    "all_same_bits",
     "host",
     "matmul_precision",
     "root_versions",
@@ -102,6 +103,38 @@ def same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 
 _INT_OF_WIDTH = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def all_same_bits(xs: Sequence[torch.Tensor], ys: Sequence[torch.Tensor]) -> bool:
+    """Whether each tensor of ``xs`` holds the same bits as its partner in ``ys``.
+
+    On the CPU each pair is :func:`same_bits`. Elsewhere ``torch.equal`` would wait for the
+    device once per pair, every step (the continuity check compares every parameter and
+    optimizer-state leaf): there each pair's equality stays on its device and the training
+    thread waits once for all of them (:func:`_device_same_bits`)."""
+    if len(xs) != len(ys):
+        return False
+    on_device: list[tuple[torch.Tensor, torch.Tensor]] = []
+    for a, b in zip(xs, ys, strict=True):
+        if a.shape != b.shape or a.dtype != b.dtype or a.device != b.device:
+            return False
+        if a.device.type == "cpu":
+            if not same_bits(a, b):
+                return False
+        else:
+            on_device.append((a, b))
+    return _device_same_bits(on_device)
+
+
+def _device_same_bits(pairs: Sequence[tuple[torch.Tensor, torch.Tensor]]) -> bool:
+    """:func:`same_bits` of every pair (same shapes, dtypes and devices), read back once per
+    device: each pair's comparison is a 0-d tensor on its device until the end."""
+    verdicts: dict[torch.device, list[torch.Tensor]] = {}
+    for a, b in pairs:
+        bits = _INT_OF_WIDTH.get(a.element_size(), torch.uint8)
+        same = torch.eq(a.reshape(-1).view(bits), b.reshape(-1).view(bits)).all()
+        verdicts.setdefault(a.device, []).append(same)
+    return all(bool(torch.stack(v).all()) for v in verdicts.values())
 
 
 def training_flags(model: nn.Module) -> tuple[bool, ...]:

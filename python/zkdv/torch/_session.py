@@ -44,6 +44,7 @@ from zkdv.torch import _hooks, _host, _lower, _optim, _program, _randomness, _sc
 from zkdv.torch._host import (
     DeviceSketches,
     HostCopy,
+    all_same_bits,
     host,
     root_versions,
     same_bits,
@@ -382,7 +383,7 @@ class ZKDV(Session):
             # raises, so a retried first step is compared with it).
             self._last_state = [t.clone() for t in live]
             return self._last_state
-        if not (len(live) == len(last) and all(map(same_bits, live, last))):
+        if not all_same_bits(live, last):
             params, opt = self._state_leaves()
             names = [n for n, _ in params] + [n for n, _ in opt]
             changed = [n for n, a, b in zip(names, live, last, strict=False) if not same_bits(a, b)]
