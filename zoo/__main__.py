@@ -705,6 +705,8 @@ def main() -> None:
     rows: list[Row] = []
     start = time.perf_counter()
     if args.keep is not None:
+        if args.keep.exists() and any(args.keep.iterdir()):
+            parser.error(f"--keep {args.keep}: not empty (a run's transcripts go in a new one)")
         args.keep.mkdir(parents=True, exist_ok=True)
         work_context: contextlib.AbstractContextManager[str] = contextlib.nullcontext(
             str(args.keep)

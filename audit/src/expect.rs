@@ -102,7 +102,10 @@ pub struct Expectations {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Products {
-    /// IEEE `f32` products: a CPU, or a GPU told to (`HIGHEST`).
+    /// IEEE `f32` products: a CPU (and a GPU before Ampere). The JAX
+    /// frontend records a GPU since Ampere as `Tf32` whatever a program's
+    /// precision config says (a `HIGHEST` product keeps exact operands in
+    /// the ensemble either way).
     Exact,
     /// TensorFloat-32 operands (ten mantissa bits): an NVIDIA GPU since
     /// Ampere under XLA's or cuBLAS's defaults. A program record says it
@@ -138,8 +141,8 @@ impl std::str::FromStr for Products {
             "exact" => Ok(Products::Exact),
             t if t == zkdv_protocol::MATMUL_TF32 => Ok(Products::Tf32),
             _ => Err(format!(
-                "{text:?} is not a kind of products: give exact (a CPU, or HIGHEST precision) \
-                 or tf32 (an NVIDIA GPU since Ampere)"
+                "{text:?} is not a kind of products: give exact (a CPU) or tf32 (an NVIDIA \
+                 GPU since Ampere)"
             )),
         }
     }

@@ -1001,13 +1001,17 @@ def test_cuda_runs_pass_every_check(tmp_path, name):
     ["cpu", pytest.param("cuda", marks=cuda)],
 )
 def test_a_steps_sketches_reach_the_host_in_one_copy_with_their_shapes(device):
-    # The training thread joins a step's sketches on their device and starts one copy; the
-    # committer waits for it and gets each sketch back, bit for bit, with its own shape.
+    # The training thread joins a step's sketches on their device and starts one copy per
+    # device; the committer waits for them and gets each sketch back, bit for bit, with its own
+    # shape, in order (on CUDA, every other tensor stays on the CPU: one copy per device).
     from zkdv.torch._host import HostCopy
 
     g = torch.Generator().manual_seed(0)
     shapes = [(3, 2), (1,), (2, 2, 2), (4, 1)]
-    tensors = [torch.randn(s, generator=g, dtype=torch.float64).to(device) for s in shapes]
+    tensors = [
+        torch.randn(s, generator=g, dtype=torch.float64).to(device if i % 2 == 0 else "cpu")
+        for i, s in enumerate(shapes)
+    ]
     copy = HostCopy(tensors)
     back = copy.numpy()
     assert [b.shape for b in back] == shapes

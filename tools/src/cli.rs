@@ -132,11 +132,11 @@ struct AuditArgs {
     /// from one snapshot to the next, which rounding noise does not.
     #[arg(long, value_name = "UNITS", value_parser = parse_noise)]
     max_drift: Option<f64>,
-    /// How the client's devices multiply f32 in products: exact (a CPU,
-    /// or HIGHEST precision) or tf32 (an NVIDIA GPU since Ampere under its
-    /// defaults). Every program record must say the same: a claim of tf32,
-    /// which widens the replay ensemble's spreads, is otherwise the
-    /// prover's word.
+    /// How the client's devices multiply f32 in products: exact (a CPU)
+    /// or tf32 (an NVIDIA GPU since Ampere: the JAX frontend says so from
+    /// the devices, torch from its TF32 switches). Every program record
+    /// must say the same: a claim of tf32, which widens the replay
+    /// ensemble's spreads, is otherwise the prover's word.
     #[arg(long, value_name = "exact|tf32")]
     products: Option<zkdv_audit::Products>,
     /// Print a JSON object instead of text.

@@ -132,7 +132,8 @@ def _device_same_bits(pairs: Sequence[tuple[torch.Tensor, torch.Tensor]]) -> boo
     verdicts: dict[torch.device, list[torch.Tensor]] = {}
     for a, b in pairs:
         bits = _INT_OF_WIDTH.get(a.element_size(), torch.uint8)
-        same = torch.eq(a.reshape(-1).view(bits), b.reshape(-1).view(bits)).all()
+        flat_a, flat_b = a.contiguous().reshape(-1), b.contiguous().reshape(-1)
+        same = torch.eq(flat_a.view(bits), flat_b.view(bits)).all()
         verdicts.setdefault(a.device, []).append(same)
     return all(bool(torch.stack(v).all()) for v in verdicts.values())
 
@@ -177,42 +178,48 @@ class DeviceSketches:
 
 
 class HostCopy:
-    """Float64 tensors of one device, copied to the host in one transfer that the caller does
-    not wait for; :meth:`numpy` (on the committer thread) waits for it and returns them.
+    """Float64 tensors copied to the host in one transfer per device that the caller does not
+    wait for; :meth:`numpy` (on the committer thread) waits for them and returns them.
 
     Copied one by one, each tensor's ``.cpu()`` would make the training thread wait for the
     device, once per parameter leaf and step: on a GPU the JAX frontend measured that wait at
-    about 0.6 ms a leaf (``docs/jax.md``, "Speed on a GPU"). Here the tensors are joined on
-    their device, copied into pinned host memory without blocking, and a CUDA event recorded
-    on the current stream marks the copy's end. On the CPU the join is the copy.
+    about 0.6 ms a leaf (``docs/jax.md``, "Speed on a GPU"). Here the tensors of each CUDA
+    device are joined there, copied into pinned host memory without blocking, and an event
+    recorded after the copy on that device's current stream (the one the copy was queued on)
+    marks its end. On the CPU the join is the copy.
     """
 
     def __init__(self, tensors: Sequence[torch.Tensor]) -> None:
         self._shapes = [tuple(t.shape) for t in tensors]
-        if not tensors:
-            self._host = torch.empty(0, dtype=torch.float64)
-            self._event: Any = None
-            return
-        joined = torch.cat([t.reshape(-1) for t in tensors])
-        if joined.device.type == "cuda":
-            self._host = torch.empty(joined.shape, dtype=joined.dtype, pin_memory=True)
-            self._host.copy_(joined, non_blocking=True)
-            self._event = torch.cuda.Event()
-            self._event.record()
-            self._joined: torch.Tensor | None = joined  # alive until the copy is done
-        else:
-            self._host = joined.to("cpu")
-            self._event, self._joined = None, None
+        by_device: dict[torch.device, list[int]] = {}
+        for i, t in enumerate(tensors):
+            by_device.setdefault(t.device, []).append(i)
+        # Per device: the positions it holds, its host buffer, and the event (None on the CPU)
+        # with the joined tensor kept alive until the copy is done.
+        self._parts: list[tuple[list[int], torch.Tensor, Any, torch.Tensor | None]] = []
+        for device, positions in by_device.items():
+            joined = torch.cat([tensors[i].reshape(-1) for i in positions])
+            if device.type == "cuda":
+                with torch.cuda.device(device):
+                    host = torch.empty(joined.shape, dtype=joined.dtype, pin_memory=True)
+                    host.copy_(joined, non_blocking=True)
+                    event = torch.cuda.Event(blocking=True)
+                    event.record(torch.cuda.current_stream(device))
+                self._parts.append((positions, host, event, joined))
+            else:
+                self._parts.append((positions, joined.to("cpu"), None, None))
 
     def numpy(self) -> list[np.ndarray]:
         """The tensors on the host, in order, each with its shape."""
-        if self._event is not None:
-            self._event.synchronize()
-            self._event, self._joined = None, None
-        whole = self._host.numpy()
-        out, offset = [], 0
-        for shape in self._shapes:
-            size = int(np.prod(shape, dtype=np.int64))
-            out.append(whole[offset : offset + size].reshape(shape))
-            offset += size
+        out: list[np.ndarray] = [np.empty(0)] * len(self._shapes)
+        for positions, host, event, _ in self._parts:
+            if event is not None:
+                event.synchronize()
+            whole = host.numpy()
+            offset = 0
+            for i in positions:
+                size = int(np.prod(self._shapes[i], dtype=np.int64))
+                out[i] = whole[offset : offset + size].reshape(self._shapes[i])
+                offset += size
+        self._parts = [(positions, host, None, None) for positions, host, _, _ in self._parts]
         return out
