@@ -3,13 +3,14 @@
 // RUN: not zkdv-opt --zkdv-insert-commitments=ratio=0 %s 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not zkdv-opt --zkdv-insert-commitments=seed=3 %s 2>&1 | FileCheck %s --check-prefix=OPT2
 // RUN: not zkdv-opt --split-input-file --zkdv-insert-commitments="ratio=0.5 drop-deltas" %s 2>&1 | FileCheck %s --check-prefix=DROP
+// RUN: zkdv-opt --verify-diagnostics --split-input-file --zkdv-insert-commitments="ratio=0.5 join" %s | FileCheck %s --check-prefix=JOIN
 
 // Each chunk is one module; chunks that break a precondition fail with the
 // diagnostic their `expected-error` comment names (--verify-diagnostics)
 // while the others are printed. The drop-deltas run fails one more chunk, so
 // it checks its stderr with FileCheck (DROP) instead.
 // OPT: zkdv-opt: error: --zkdv-insert-commitments: `ratio=0` is not valid: ratio takes a number in (0, 1]
-// OPT2: zkdv-opt: error: --zkdv-insert-commitments: unknown option `seed=3` (expected `func=TEXT`, `ratio=R` or `drop-deltas`)
+// OPT2: zkdv-opt: error: --zkdv-insert-commitments: unknown option `seed=3` (expected `func=TEXT`, `ratio=R`, `drop-deltas` or `join`)
 
 // An f32 matrix delta: d = 6, k = 3 (ratio 0.5), three blocks of 2. One
 // probe_weight argument and one sketch result are appended; the sketch
@@ -31,6 +32,12 @@
 // With drop-deltas the delta is sketched, then removed from the results.
 // DROP-LABEL: function_type = (tensor<2x6xf32>, tensor<6xf32>) -> (tensor<2x6xf32>, tensor<2x3xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "sketch"}]
 // DROP:    "func.return"(%{{.*}}, %{{.*}}) : (tensor<2x6xf32>, tensor<2x3xf32>) -> ()
+// With join, the one sketch is flattened into the one sketch result.
+// JOIN-LABEL: function_type = (tensor<2x6xf32>, tensor<6xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>, tensor<6xf32>), res_attrs = [{zkdv.path = "w", zkdv.role = "post_param"}, {zkdv.path = "w", zkdv.role = "delta"}, {zkdv.path = "w", zkdv.role = "sketch"}]
+// JOIN:         }) {dimensions = array<i64: 2>} : (tensor<2x3x2xf32>, tensor<f32>) -> tensor<2x3xf32>
+// JOIN-NEXT:    %[[J:.*]] = "stablehlo.reshape"(%{{.*}}) : (tensor<2x3xf32>) -> tensor<6xf32>
+// JOIN-NOT:     "stablehlo.concatenate"
+// JOIN:         "func.return"(%{{.*}}, %{{.*}}, %[[J]]) : (tensor<2x6xf32>, tensor<2x6xf32>, tensor<6xf32>) -> ()
 // With the default ratio 0.01, k = 1: one block of 6.
 // DEF-LABEL: function_type = (tensor<2x6xf32>, tensor<6xf32>) -> (tensor<2x6xf32>, tensor<2x6xf32>, tensor<2x1xf32>)
 // DEF:         }) {dimensions = array<i64: 2>} : (tensor<2x1x6xf32>, tensor<f32>) -> tensor<2x1xf32>
@@ -122,6 +129,15 @@
 // CHECK-SAME:  function_type = (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<2xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<4x1xf32>, tensor<1x2xf32>)
 // CHECK-SAME:  res_attrs = [{{.*}}{jax.result_info = "loss", zkdv.path = "loss", zkdv.role = "user"}, {zkdv.path = "b", zkdv.role = "sketch"}, {zkdv.path = "a", zkdv.role = "sketch"}]
 // CHECK:         "func.return"(%{{.*}}) : (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<4x1xf32>, tensor<1x2xf32>) -> ()
+// With join, the two sketches (4 and 2 values; none for z) become one result of 6, in delta
+// order, named by both paths.
+// JOIN-LABEL: "func.func"() <{arg_attrs = [{tf.aliasing_output = 0 : i32, zkdv.path = "a", zkdv.role = "param"}, {zkdv.path = "b", zkdv.role = "param"}, {zkdv.path = "z"
+// JOIN-SAME:  -> (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<6xf32>)
+// JOIN-SAME:  {jax.result_info = "loss", zkdv.path = "loss", zkdv.role = "user"}, {zkdv.path = "b,a", zkdv.role = "sketch"}]
+// JOIN:         %[[B:.*]] = "stablehlo.reshape"(%{{.*}}) : (tensor<4x1xf32>) -> tensor<4xf32>
+// JOIN:         %[[A:.*]] = "stablehlo.reshape"(%{{.*}}) : (tensor<1x2xf32>) -> tensor<2xf32>
+// JOIN-NEXT:    %[[J:.*]] = "stablehlo.concatenate"(%[[B]], %[[A]]) {dimension = 0 : i64} : (tensor<4xf32>, tensor<2xf32>) -> tensor<6xf32>
+// JOIN-NEXT:    "func.return"(%{{.*}}, %[[J]]) : (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>, tensor<6xf32>) -> ()
 "builtin.module"() ({
   "func.func"() <{arg_attrs = [{tf.aliasing_output = 0 : i32, zkdv.path = "a", zkdv.role = "param"}, {zkdv.path = "b", zkdv.role = "param"}, {zkdv.path = "z", zkdv.role = "param"}, {zkdv.path = "m/a", zkdv.role = "opt_state"}], function_type = (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<4x2xf32>, tensor<2x0xf32>, tensor<3xf32>, tensor<f32>), res_attrs = [{zkdv.path = "a", zkdv.role = "post_param"}, {zkdv.path = "b", zkdv.role = "post_param"}, {zkdv.path = "z", zkdv.role = "post_param"}, {zkdv.path = "m/a", zkdv.role = "post_opt_state"}, {zkdv.path = "b", zkdv.role = "delta"}, {zkdv.path = "z", zkdv.role = "delta"}, {zkdv.path = "a", zkdv.role = "delta"}, {jax.result_info = "loss", zkdv.path = "loss", zkdv.role = "user"}], sym_name = "main"}> ({
   ^bb0(%a: tensor<3xf32>, %b: tensor<4x2xf32>, %z: tensor<2x0xf32>, %m: tensor<3xf32>):
@@ -154,6 +170,23 @@
     %d = "stablehlo.negate"(%v) : (tensor<2xf32>) -> tensor<2xf32>
     %p = "stablehlo.add"(%v, %d) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
     "func.return"(%p, %d) : (tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// An f64 leaf is sketched in f64; joined with an f32 leaf's sketch, the result is f64 and the
+// f32 sketch is converted (exactly) before the concatenation.
+// CHECK-LABEL: function_type = (tensor<2xf64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf64>, tensor<2xf32>, tensor<1x1xf64>, tensor<1x1xf32>)
+// JOIN-LABEL: function_type = (tensor<2xf64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf64>, tensor<2xf32>, tensor<2xf64>)
+// JOIN:         %[[X:.*]] = "stablehlo.reshape"(%{{.*}}) : (tensor<1x1xf64>) -> tensor<1xf64>
+// JOIN:         %[[Y:.*]] = "stablehlo.reshape"(%{{.*}}) : (tensor<1x1xf32>) -> tensor<1xf32>
+// JOIN-NEXT:    %[[Y64:.*]] = "stablehlo.convert"(%[[Y]]) : (tensor<1xf32>) -> tensor<1xf64>
+// JOIN-NEXT:    "stablehlo.concatenate"(%[[X]], %[[Y64]]) {dimension = 0 : i64} : (tensor<1xf64>, tensor<1xf64>) -> tensor<2xf64>
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{zkdv.path = "x", zkdv.role = "param"}, {zkdv.path = "y", zkdv.role = "param"}], function_type = (tensor<2xf64>, tensor<2xf32>) -> (tensor<2xf64>, tensor<2xf32>), res_attrs = [{zkdv.path = "x", zkdv.role = "delta"}, {zkdv.path = "y", zkdv.role = "delta"}], sym_name = "main"}> ({
+  ^bb0(%x: tensor<2xf64>, %y: tensor<2xf32>):
+    "func.return"(%x, %y) : (tensor<2xf64>, tensor<2xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
 

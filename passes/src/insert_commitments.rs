@@ -50,7 +50,14 @@
 //!
 //! Options: `func=NAME` (default `main`), `ratio=R` in `(0, 1]` (default
 //! 0.01; only the shapes of the new arguments depend on it, and it must be
-//! the session's probe ratio) and `drop-deltas`. With `drop-deltas` the
+//! the session's probe ratio), `join` and `drop-deltas`. With `join` the
+//! sketches are returned as one result instead of one per leaf: each
+//! flattened row-major, in delta order, and concatenated into a 1-D
+//! `tensor<Nxf32>` (`f64` if any leaf accumulates in `f64`, the others
+//! converted exactly), with `zkdv.role = "sketch"` and the leaves' paths
+//! joined by `,` as its `zkdv.path`. A step's host then copies one array
+//! from the device, whatever the number of leaves (on a GPU each array
+//! copied costs its own transfer: `docs/jax.md`, "Speed on a GPU"). With `drop-deltas` the
 //! `delta` results are removed after they are sketched: the production step
 //! then never writes its update to memory as an output (on XLA CPU that
 //! output alone costs a third of an MLP step). The remaining results keep
@@ -97,6 +104,7 @@ struct Options {
     func: String,
     ratio: f64,
     drop_deltas: bool,
+    join: bool,
 }
 
 impl Options {
@@ -105,6 +113,7 @@ impl Options {
             func: values.text("func").unwrap_or("main").to_owned(),
             ratio: values.number("ratio").unwrap_or(DEFAULT_RATIO),
             drop_deltas: values.flag("drop-deltas"),
+            join: values.flag("join"),
         }
     }
 }
@@ -239,13 +248,21 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
             before: terminator,
             at: entry_ref,
         };
+        let mut sketches = Vec::new();
         for leaf in &leaves {
             let (weight_type, sketch_type) = leaf_types(context, leaf);
             let weight = block.add_argument(weight_type, location);
             let sketch = emitter.sketch(leaf, operands[leaf.result], weight)?;
-            operands.push(sketch);
+            sketches.push((leaf, sketch));
             new_inputs.push(weight_type);
             new_outputs.push(sketch_type);
+        }
+        if options.join && !sketches.is_empty() {
+            let (joined, joined_type) = emitter.join(context, &sketches)?;
+            operands.push(joined);
+            new_outputs = vec![joined_type];
+        } else {
+            operands.extend(sketches.iter().map(|(_, sketch)| *sketch));
         }
     }
     let operands: Vec<Value> = operands
@@ -298,7 +315,13 @@ pub fn run<'c>(module: &Module<'c>, options: &mut PassOptions) -> Result<(), Pas
         .collect();
     for leaf in &leaves {
         arg_attrs.push(port_dictionary(context, "probe_weight", &leaf.path));
-        res_attrs.push(port_dictionary(context, "sketch", &leaf.path));
+        if !options.join {
+            res_attrs.push(port_dictionary(context, "sketch", &leaf.path));
+        }
+    }
+    if options.join && !leaves.is_empty() {
+        let paths: Vec<&str> = leaves.iter().map(|leaf| leaf.path.as_str()).collect();
+        res_attrs.push(port_dictionary(context, "sketch", &paths.join(",")));
     }
     // The entry again, mutably (the body is done; nothing else refers to it).
     let mut next = module.body().first_operation_mut();
@@ -589,6 +612,58 @@ impl<'c, 'a> Emitter<'c, 'a, '_> {
         )
     }
 
+    /// The sketches of `join` as one 1-D tensor: each flattened, converted
+    /// to `f64` when any is `f64`, concatenated in order.
+    fn join(
+        &self,
+        context: &'c melior::Context,
+        sketches: &[(&Leaf<'c>, Value<'c, 'a>)],
+    ) -> Result<(Value<'c, 'a>, Type<'c>), PassError> {
+        let f64 = Type::float64(context);
+        let element = if sketches.iter().any(|(leaf, _)| leaf.accumulate == f64) {
+            f64
+        } else {
+            Type::float32(context)
+        };
+        let mut flat = Vec::with_capacity(sketches.len());
+        let mut total = 0;
+        for (leaf, sketch) in sketches {
+            let n = leaf.rows * leaf.k;
+            let vector = self.op(
+                "stablehlo.reshape",
+                &[*sketch],
+                RankedTensorType::new(&[n], leaf.accumulate, None).into(),
+                &[],
+                Vec::new(),
+            )?;
+            let vector = if leaf.accumulate == element {
+                vector
+            } else {
+                self.op(
+                    "stablehlo.convert",
+                    &[vector],
+                    RankedTensorType::new(&[n], element, None).into(),
+                    &[],
+                    Vec::new(),
+                )?
+            };
+            flat.push(vector);
+            total += n;
+        }
+        let joined_type: Type = RankedTensorType::new(&[total], element, None).into();
+        let joined = match flat[..] {
+            [single] => single,
+            _ => self.op(
+                "stablehlo.concatenate",
+                &flat,
+                joined_type,
+                &[("dimension", "0 : i64".into())],
+                Vec::new(),
+            )?,
+        };
+        Ok((joined, joined_type))
+    }
+
     /// The sketch `[rows, k]` of `delta` (see the module documentation).
     fn sketch(
         &self,
@@ -714,6 +789,7 @@ mod tests {
             ("main", DEFAULT_RATIO, false)
         );
         assert!(parse_options("drop-deltas ratio=0.5").unwrap().drop_deltas);
+        assert!(parse_options("join").unwrap().join && !parse_options("").unwrap().join);
         for bad in [
             "ratio=0",
             "ratio=1.5",

@@ -158,6 +158,12 @@ static PRODUCTION_OPTIONS: &[OptionSpec] = &[
         default: None,
         help: "return sketches instead of the update's deltas",
     },
+    OptionSpec {
+        name: "join",
+        kind: Kind::Flag,
+        default: None,
+        help: "return the sketches as one 1-D result",
+    },
 ];
 
 /// All pipelines, in the order `--help` lists them.

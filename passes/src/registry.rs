@@ -168,6 +168,12 @@ pub static PASSES: &[PassInfo] = &[
                 default: None,
                 help: "also remove the delta results (production returns sketches only)",
             },
+            OptionSpec {
+                name: "join",
+                kind: Kind::Flag,
+                default: None,
+                help: "return the sketches as one 1-D result (each flattened, in delta order)",
+            },
         ],
         run: insert_commitments::run,
     },

@@ -78,6 +78,34 @@ def test_quick_start_writes_a_valid_transcript_and_trains_like_jax_jit(tmp_path)
     assert (tmp_path / "proof" / "records.cborl").is_file()
 
 
+def test_a_parameter_with_an_empty_last_dimension_trains_and_is_checked(tmp_path):
+    # Such a leaf has no probe columns, so the program gives it no sketch; its committed sketch
+    # is empty, and every other leaf's comes out of the programs' one joined sketch result.
+    # (The committer used to fail here: one sketch fewer than parameter leaves.)
+    proof = zkdv.jax.ZKDV(
+        tmp_path / "proof",
+        zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1)),
+    )
+    proof.start(rolling_window=2, probe_ratio=0.01)
+    params = {"w": jnp.ones((3, 4)), "z": jnp.ones((2, 0)), "b": jnp.ones((4,))}
+    state = zkdv.jax.contrib.TrainState.create(
+        proof=proof, apply_fn=None, params=params, tx=optax.sgd(0.1)
+    )
+
+    @proof.jit
+    def step(state, x):
+        def loss(p):
+            return jnp.sum(p["w"] * x + p["b"]) + jnp.sum(p["z"])
+
+        return state.apply_gradients(grads=jax.grad(loss)(state.params))
+
+    for i in range(3):
+        state = step(state, jnp.full((3, 4), float(i)))
+    proof.close()
+    assert len(proof.checks) == 6 and all(c.passed for c in proof.checks)
+    assert transcript.verify(tmp_path / "proof")["steps"] == 3
+
+
 def test_close_raises_poisoned_error_when_a_check_failed(tmp_path):
     proof = session(tmp_path)
     state = quick_start_state(proof)

@@ -16,7 +16,7 @@
    compatibility guarantees) is lowered with ``jax.jit(...).lower()`` instead; its attested
    program must then come from an exportable ``attest_apply_fn`` or a ``proof.attest``
    function.
-4. :func:`instrument`: ``--zkdv-annotate-roles --zkdv-insert-commitments=drop-deltas`` add the
+4. :func:`instrument`: ``--zkdv-annotate-roles --zkdv-insert-commitments=join drop-deltas`` add the
    probe weight arguments and the update sketches and drop the update itself from the outputs
    (returning it costs a third of a small MLP step on XLA CPU); the result is compiled by JAX
    (:mod:`zkdv.jax._exported`, through ``Exported`` or, for a refused step, through a copy of
@@ -455,8 +455,9 @@ class Instrumented:
 
 
 def production_text(base: str, name: str, ratio: float, drop_deltas: bool) -> str:
-    """The canonical module ``base`` with the commitment hooks (probe weights, sketches)."""
-    options = f"ratio={ratio!r} drop-deltas" if drop_deltas else f"ratio={ratio!r}"
+    """The canonical module ``base`` with the commitment hooks (probe weights, and the sketches
+    joined into one result: a step copies one array to the host, not one per leaf)."""
+    options = f"ratio={ratio!r} join" + (" drop-deltas" if drop_deltas else "")
     text, _ = passes.run_passes(
         base, [f"zkdv-production-pipeline={options}"], f"<{name}: production>"
     )
@@ -482,7 +483,8 @@ def instrument(
     out_avals = [jax.core.ShapedArray(s, d) for s, d in signature.results]
     split = lowered is None and form.split
     n_batch = len(inputs.placement.packed_shardings()) if split else 1
-    n_sketch = len(in_avals) - (n_state + n_batch)
+    # One probe weight per sketched leaf, and their sketches joined into one result.
+    n_sketch = 1 if len(in_avals) > n_state + n_batch else 0
     sketches = tuple(tuple(a.shape) for a in out_avals[len(out_avals) - n_sketch :])
     n_out = len(out_avals) - n_sketch + (n_params if drop_deltas else 0)
     kept = [i for i in range(n_out) if not (drop_deltas and n_state <= i < n_state + n_params)]

@@ -279,7 +279,8 @@ class StepOutputs(TypedDict):
     user: list[Any]
     """The function's outputs that are not the post-update state."""
     sketches: list[Any]
-    """The update sketches of the parameter leaves."""
+    """The update sketches of the parameter leaves, joined: one 1-D array (empty list when no
+    leaf is sketched); :func:`leaf_sketches` splits it on the host."""
 
 
 @dataclass(frozen=True)
@@ -334,6 +335,8 @@ class StepProgram:
     attested_text: str
     canonical_text: str
     sketch_shapes: tuple[tuple[int, ...], ...]
+    """The shapes of the programs' sketch results: one 1-D result, every sketched leaf's
+    sketch flattened in order (``--zkdv-insert-commitments=join``), or none."""
     overlap_of: Callable[[], Overlap]
     """The overlap policy of one invocation (read on the host at every call)."""
 
@@ -365,3 +368,41 @@ class StepProgram:
         if any(impl is not None for impl in self.outputs.keys):
             leaves = wrap_keys(leaves, self.outputs.keys)
         return jax.tree.unflatten(self.outputs.tree, leaves)
+
+
+def sketched(aval: Any) -> bool:
+    """Whether the production program sketches a parameter leaf of this shape: every leaf
+    but those whose last dimension is 0 (``--zkdv-insert-commitments``), which get no probe
+    weight and no sketch."""
+    return (aval.shape[-1] if aval.shape else 1) > 0
+
+
+def leaf_sketches(
+    program: StepProgram,
+    joined: Sequence[np.ndarray],
+    sketch_shape: Callable[[str, tuple[int, ...]], tuple[int, ...]],
+) -> list[np.ndarray]:
+    """Each parameter leaf's update sketch, from the programs' joined sketch result on the
+    host (``joined``: that one array, or nothing when no leaf is sketched), in the shape the
+    records commit (``sketch_shape``) and the type the pass sums in (``float64`` for a
+    ``float64`` leaf, else ``float32``; a joined result is ``float64`` when any leaf is, and
+    the others convert back exactly). A leaf with no sketch (an empty last dimension) gets
+    zeros, the sums over nothing."""
+    flat = np.concatenate([np.asarray(j).reshape(-1) for j in joined]) if joined else np.zeros(0)
+    out: list[np.ndarray] = []
+    offset = 0
+    for path, aval in zip(program.param_paths, program.param_avals, strict=True):
+        shape = sketch_shape(path, tuple(aval.shape))
+        dtype = np.float64 if aval.dtype == np.float64 else np.float32
+        if not sketched(aval):
+            out.append(np.zeros(shape, dtype))
+            continue
+        size = int(np.prod(shape, dtype=np.int64))
+        out.append(flat[offset : offset + size].astype(dtype).reshape(shape))
+        offset += size
+    if offset != flat.size:
+        raise RuntimeError(
+            f"the production program's sketches hold {flat.size} values where its parameter "
+            f"leaves' sketches take {offset}"
+        )
+    return out

@@ -42,7 +42,7 @@ from zkdv.jax._checks import (
     replay,
 )
 from zkdv.jax._jit import ProvedFunction
-from zkdv.jax._program import PackedBatch, StepOutputs, StepProgram
+from zkdv.jax._program import PackedBatch, StepOutputs, StepProgram, leaf_sketches
 from zkdv.jax._snapshots import Segment, SegmentView, Snapshots
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session
@@ -383,10 +383,7 @@ class ZKDV(Session):
         segment = self._segment
         assert segment is not None
         host_batch, sketches = _to_host(pending.batch, pending.sketches)
-        updates = [
-            s.reshape(self._records.sketch_shape(p, tuple(a.shape)))
-            for s, p, a in zip(sketches, program.param_paths, program.param_avals, strict=True)
-        ]
+        updates = leaf_sketches(program, sketches, self._records.sketch_shape)
         challenge, batch = self._committer.transition(
             step=pending.step,
             program=registered.seq,
