@@ -33,13 +33,14 @@ REL, ABS_FLOOR = 1e-6, 1e-7
 pytestmark = pytest.mark.skipif(not ZKDV_OPT.exists(), reason="zkdv-opt is not built")
 
 
-def instrumented(name):
+def instrumented(name, join=False):
+    options = f"ratio={RATIO} join" if join else f"ratio={RATIO}"
     result = subprocess.run(
         [
             ZKDV_OPT,
             "--zkdv-inline",
             "--zkdv-annotate-roles",
-            f"--zkdv-insert-commitments=ratio={RATIO}",
+            f"--zkdv-insert-commitments={options}",
             INPUTS / f"{name}.mlir",
         ],
         capture_output=True,
@@ -103,3 +104,27 @@ def test_sketches_match_the_rust_reference(name):
         assert (error <= bound).all(), (name, path, float((error / bound).max()))
         worst = max(worst, float((error / bound).max()))
     print(f"{name}: {len(probes)} sketches, worst error / tolerance {worst:.3g}")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_joined_sketches_are_the_leaves_sketches_bit_for_bit(name):
+    # With `join` (as the JAX frontend runs it) the one sketch result, executed by XLA, holds
+    # exactly the per-leaf sketch results, each flattened, in delta order; the other results
+    # are unchanged.
+    inputs, outputs = fixture(name)
+    per_leaf, joined = instrumented(name), instrumented(name, join=True)
+    results = main_attrs(per_leaf, "res_attrs")
+    probes = [path for path, role in main_attrs(per_leaf, "arg_attrs")[len(inputs) :]]
+    shapes = {p: np.shape(outputs[i]) for i, (p, role) in enumerate(results) if role == "delta"}
+    extra = [hashing.probe_map(SEED, p, shapes[p], RATIO).weights() for p in probes]
+    separate = run_module(per_leaf, [*inputs, *extra])
+    together = run_module(joined, [*inputs, *extra])
+    n = len(outputs)
+    assert len(together) == n + (1 if probes else 0)
+    for a, b in zip(separate[:n], together[:n], strict=True):
+        assert a.tobytes() == b.tobytes()
+    if probes:
+        want = np.concatenate([s.reshape(-1) for s in separate[n:]])
+        assert together[n].dtype == want.dtype and together[n].tobytes() == want.tobytes()
+        (path, role) = main_attrs(joined, "res_attrs")[n]
+        assert role == "sketch" and path == ",".join(probes)
