@@ -42,7 +42,7 @@ from zkdv.jax._checks import (
     replay,
 )
 from zkdv.jax._jit import ProvedFunction
-from zkdv.jax._program import PackedBatch, StepOutputs, StepProgram, leaf_sketches
+from zkdv.jax._program import PackedBatch, StepOutputs, StepProgram, leaf_sketches, sketched
 from zkdv.jax._snapshots import Segment, SegmentView, Snapshots
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session
@@ -285,7 +285,7 @@ class ZKDV(Session):
         weights = tuple(
             program.placement.put_small(self._records.probe(path, aval.shape).weights())
             for path, aval in zip(program.param_paths, program.param_avals, strict=True)
-            if (aval.shape[-1] if aval.shape else 1) > 0
+            if sketched(aval)
         )
         with self._lock:
             self._programs[program] = RegisteredProgram(
