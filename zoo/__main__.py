@@ -68,7 +68,13 @@ subprocess of its own:
     one left bit for bit, in process, whatever the model.)
 
 Above the table, the count of entries that passed honestly and caught their update tamper,
-and of those that caught every tamper, in f32 and in narrower dtypes. Columns: the worst
+and of those that caught every tamper, in f32 and in narrower dtypes. The first count is the
+zoo's bar: the update tamper is the one both frontends share, and it has the size the
+protocol documents as its detection threshold, so an entry whose honest run closes cleanly
+and whose update tamper poisons its session holds the protocol to its word on that model. The
+second tamper of each entry probes past that word, and where it is missed the section below
+the table that names the entry gives the measured reason (for the gradient tamper, "What a
+check sees of the gradient tamper"). Columns: the worst
 honest margin is the largest `CheckResult.margin()` (|difference| /
 allowed) over the honest run's checks, followed by the number of values its state checks
 admitted as outliers when there were any (discrete flips, `docs/protocol.md` §8a); seconds
@@ -243,6 +249,38 @@ the reference (sensitivities 114%, 57%, 96%; mobilenet's update 36%), and with
 `--signal 0.5 --images 16` resnet18-bf16's and efficientnet-b0-bf16's are still 26% and 20%
 (sensitivities 21% and 16%). A trained network on real images may be better conditioned,
 which this tool cannot show without downloading them.
+
+### What a check sees of the gradient tamper
+
+No check compares a gradient: the state check compares the optimizer state and the update
+check the update, both downstream of the optimizer step. Since 2026-12-06 the tool also runs
+the last step a fourth time, in the entry's own precision with the gradient tamper's hook,
+and prints its *footprint*: how far the tampered gradient moves the update, relative to the
+reference update. Under momentum the last gradient is one term of the update, so the
+footprint can be far below `r`. Measured on 2026-12-06, 4 steps (the update's error and
+sensitivity are of this run too):
+
+| entry | r | update: error / sensitivity | footprint on the update | gradient tamper |
+| --- | --- | --- | --- | --- |
+| resnet18-bf16 | 0.1 | 0.0081 / 0.0098 | 0.0011 (below) | missed |
+| mobilenet-v3-small-bf16 | 0.1 | 0.30 / 0.29 | 0.066 (below) | missed |
+| efficientnet-b0-bf16 | 0.1 | 0.00021 / 0.000048 | 0.000015 (below) | missed |
+| t5-bf16 | 0.1 | 0.042 / 0.020 | 0.024 (below) | caught |
+| gpt2-bf16 | 0.1 | 0.0035 / 0.0012 | 0.015 | caught |
+| llama-bf16 | 0.1 | 0.0019 / 0.00056 | 0.011 | caught |
+| resnet18 | 0.001 | 6.8e-7 / 1.6e-6 | 2.7e-5 | caught |
+| efficientnet-b0 | 0.001 | 1.2e-7 / 5.0e-7 | 9.1e-7 | missed, caught at x1.004 |
+
+In the three torchvision networks under bf16 the tampered gradient changes the committed
+update by less than bf16 itself changes it: by 0.11% where the precision moves it by up to
+0.98%, by 6.6% against 30%, and by 0.0015% against 0.021%. Their optimizer is SGD with
+momentum, whose buffer is the update divided by `-lr`, so the state check sees the same
+relative footprint, and it points along the gradient, which is itself rounding noise in these
+leaves (error 0.84 to 1.5), so it is not a coherent shift that the leaf bias test could find.
+A gradient tamper whose footprint is below the precision's own effect can still be caught
+where the optimizer state keeps it apart: t5-bf16's AdamW second moment moves one way over
+the whole leaf, which the leaf bias test sees. A check of these three networks' first
+convolution cannot tell a gradient scaled by 1.1 from an honest second implementation.
 
 ## Missed tampers, retried larger
 

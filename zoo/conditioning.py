@@ -12,13 +12,23 @@ the same state, batch and random draws:
 - **own**: in the entry's own precision (its autocast dtype, else float32): what production
   computes;
 - **nudged**: the same, from parameters moved by a relative ``2**-20`` (a random sign per
-  value): a second honest implementation, which rounds differently, is at least this far apart.
+  value): a second honest implementation, which rounds differently, is at least this far apart;
+- **tampered**: the same as *own*, with the gradient tamper's hook (the parameter's gradient
+  times ``1 + r``, as ``scripts/zoo`` tampers it): what a gradient-tampered production commits.
 
 It prints, per quantity, ``|own - reference| / |reference|`` (the precision's error) and
 ``|own - nudged| / |reference|`` (its sensitivity). Where either is at least ``r``, a tamper
 of ``r`` is within what the precision itself does to the quantity: an honest replay in another
 implementation differs from production by as much, and no comparison of the two can certify the
 step to ``r``.
+
+A check never sees the gradient: it compares the update and the optimizer state that follow
+from it. So the tool also prints the gradient tamper's *footprint*, ``|tampered - own| /
+|reference|`` for the update: how far a gradient scaled by ``1 + r`` moves what is committed.
+Under momentum or Adam's moments the last step's gradient is only part of its update, and the
+footprint can be far smaller than ``r``. Where it is below the update's own error or
+sensitivity, the gradient tamper changes the committed update by less than the precision
+itself does.
 
 ``--images N`` and ``--pixels S`` replace an image-classification entry's batches by ``N``
 images of ``S x S`` (the zoo's generator, ``zoo.torch_entries._images``), to measure how the
@@ -57,6 +67,9 @@ class Conditioning:
     gradient_sensitivity: float
     update_error: float
     update_sensitivity: float
+    gradient_tamper_footprint: float
+    """How far the gradient tamper (the gradient times ``1 + r``) moves the update, relative to
+    the reference update."""
 
 
 def _relative(a: Any, b: Any, scale: Any) -> float:
@@ -65,12 +78,15 @@ def _relative(a: Any, b: Any, scale: Any) -> float:
 
 
 def _last_step(
-    recipe: TorchRecipe, variant: str, seed: int
+    recipe: TorchRecipe, variant: str, seed: int, r: float = 0.0
 ) -> tuple[Any, Any]:  # (gradient, update) of the tampered parameter
     """Run ``recipe``'s last step on a copy of its model and optimizer in ``variant``
-    (``reference``, ``own`` or ``nudged``); returns the tampered parameter's gradient (after
-    accumulation and clipping, as the optimizer sees it) and update."""
+    (``reference``, ``own``, ``nudged`` or ``tampered``, which is ``own`` with the gradient
+    tamper of size ``r``); returns the tampered parameter's gradient (after accumulation and
+    clipping, as the optimizer sees it) and update."""
     import torch
+
+    from zoo.harness import _scaled_gradient
 
     model, optimizer = copy.deepcopy((recipe.model, recipe.optimizer))
     index = next(i for i, p in enumerate(recipe.model.parameters()) if p is recipe.tamper_parameter)
@@ -98,15 +114,11 @@ def _last_step(
     # underflow unscaled do not in production.
     scale = recipe.scaler.get_scale() if recipe.scaler is not None else 1.0
     torch.manual_seed(seed)  # the same dropout draws in every variant
-    for part in batch:
-        context = (
-            torch.autocast("cpu", dtype=autocast)
-            if autocast is not None
-            else contextlib.nullcontext()
-        )
-        with context:
-            loss = recipe.loss(model, part)
-        (loss / len(batch) * scale).backward()
+    tamper = (
+        _scaled_gradient(parameter, 1 + r) if variant == "tampered" else contextlib.nullcontext()
+    )
+    with tamper:
+        _backward(recipe, model, batch, autocast, scale)
     for p in model.parameters():
         if p.grad is not None:
             p.grad.div_(scale)
@@ -118,9 +130,25 @@ def _last_step(
     return gradient, parameter.detach() - before
 
 
-def measure(recipe: TorchRecipe, seed: int = 0) -> Conditioning:
+def _backward(recipe: TorchRecipe, model: Any, batch: Any, autocast: Any, scale: float) -> None:
+    """The last step's forward and backward passes over its micro-batches, as production runs
+    them (the loss divided by their number and multiplied by the loss scale)."""
+    import torch
+
+    for part in batch:
+        context = (
+            torch.autocast("cpu", dtype=autocast)
+            if autocast is not None
+            else contextlib.nullcontext()
+        )
+        with context:
+            loss = recipe.loss(model, part)
+        (loss / len(batch) * scale).backward()
+
+
+def measure(recipe: TorchRecipe, r: float, seed: int = 0) -> Conditioning:
     """Train ``recipe`` eagerly up to its last step and compare that step's gradient and update
-    of the tampered parameter (see the module's description)."""
+    of the tampered parameter (see the module's description); ``r`` is the tampers' size."""
     import torch
 
     from zoo.harness import torch_step
@@ -141,6 +169,7 @@ def measure(recipe: TorchRecipe, seed: int = 0) -> Conditioning:
     g_ref, u_ref = _last_step(recipe, "reference", seed)
     g_own, u_own = _last_step(recipe, "own", seed)
     g_nud, u_nud = _last_step(recipe, "nudged", seed)
+    _, u_tampered = _last_step(recipe, "tampered", seed, r)
     return Conditioning(
         parameter=name,
         values=recipe.tamper_parameter.numel(),
@@ -148,6 +177,7 @@ def measure(recipe: TorchRecipe, seed: int = 0) -> Conditioning:
         gradient_sensitivity=_relative(g_own, g_nud, g_ref),
         update_error=_relative(u_own, u_ref, u_ref),
         update_sensitivity=_relative(u_own, u_nud, u_ref),
+        gradient_tamper_footprint=_relative(u_tampered, u_own, u_ref),
     )
 
 
@@ -194,8 +224,8 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     recipe = _with_images(builder(entry)(args.steps), args.images, args.pixels, args.signal)
-    result = measure(recipe)
     r = update_size(entry.precision)
+    result = measure(recipe, r)
     print(f"{entry.name} ({entry.precision}), step {args.steps - 1}, {result.parameter}")
     print(f"({result.values} values); the tampers scale by 1 + {r:g}")
     print("              error      sensitivity   (relative to the float64 reference)")
@@ -205,6 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     ):
         verdict = "within the precision's own noise" if max(error, sensitivity) >= r else ""
         print(f"  {what:9s} {error:10.3g}  {sensitivity:12.3g}   {verdict}")
+    footprint = result.gradient_tamper_footprint
+    noise = max(result.update_error, result.update_sensitivity)
+    below = "below" if footprint < noise else "above"
+    print(
+        f"the gradient tamper moves the update by {footprint:.3g}, {below} the precision's own"
+        f" {noise:.3g}"
+    )
     return 0
 
 

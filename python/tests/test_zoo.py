@@ -199,7 +199,7 @@ def test_both_torch_tampers_take_the_size_of_the_entrys_compute_dtype():
     assert describe("gradient", sizes["f32"]) == "gradient x1.001"
 
 
-def _two_layer_recipe(autocast):
+def _two_layer_recipe(autocast, momentum=0.9, clip=1.0):
     import torch
     from torch import nn
 
@@ -219,11 +219,11 @@ def _two_layer_recipe(autocast):
 
     return TorchRecipe(
         model=model,
-        optimizer=torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+        optimizer=torch.optim.SGD(model.parameters(), lr=0.1, momentum=momentum),
         batches=batches,
         loss=loss,
         tamper_parameter=model[0].weight,
-        clip=1.0,
+        clip=clip,
         autocast=autocast,
     )
 
@@ -233,8 +233,8 @@ def test_conditioning_measures_what_a_precision_does_to_the_tampered_parameter()
 
     from zoo.conditioning import measure
 
-    f32 = measure(_two_layer_recipe(None))
-    bf16 = measure(_two_layer_recipe(torch.bfloat16))
+    f32 = measure(_two_layer_recipe(None), 1e-3)
+    bf16 = measure(_two_layer_recipe(torch.bfloat16), 0.1)
     assert (f32.parameter, f32.values) == ("0.weight", 512)
     # float32 is a few of its own ulps from the float64 reference (the update, recovered as
     # post - pre, also carries the rounding of post), and a relative nudge of 2^-20 to every
@@ -243,3 +243,15 @@ def test_conditioning_measures_what_a_precision_does_to_the_tampered_parameter()
     assert 1e-8 < f32.gradient_sensitivity < 1e-5
     # bf16 autocast rounds the forward pass to 2^-8: far from the reference, far below 10%.
     assert 1e-4 < bf16.gradient_error < 0.05 and 1e-4 < bf16.update_error < 0.05
+    # Under momentum the last gradient is only part of the update, and clipping shares out
+    # the norm the tamper adds: the gradient tamper moves the update by less than its size.
+    assert 0 < f32.gradient_tamper_footprint < 1e-3
+    assert 0 < bf16.gradient_tamper_footprint < 0.1
+
+
+def test_without_momentum_or_clipping_the_gradient_tamper_moves_the_update_by_its_size():
+    from zoo.conditioning import measure
+
+    plain = measure(_two_layer_recipe(None, momentum=0.0, clip=None), 0.1)
+    # SGD's update is -lr times the gradient: scaling the gradient by 1.1 scales the update.
+    assert abs(plain.gradient_tamper_footprint - 0.1) < 1e-5
