@@ -14,6 +14,7 @@ compare with ``gpt2-dropout``, which keeps it.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -28,8 +29,20 @@ SEQ = 16
 BATCH = 4
 
 
+SEED_VARIABLE = "ZOO_SEED"
+"""The environment variable that offsets every torch entry's seeds (``zoo.worker --seed N``):
+unset or 0, the entries draw the weights and data the zoo's table was measured on; another
+value draws others, to run an entry's honest run again on new weights and data."""
+
+
+def _seed() -> int:
+    """The seed of the entries' initial weights (``torch.manual_seed``)."""
+    return int(os.environ.get(SEED_VARIABLE, "0"))
+
+
 def _generator(seed: int = 1) -> torch.Generator:
-    return torch.Generator().manual_seed(seed)
+    """A generator of synthetic data; ``seed`` tells an entry's streams apart."""
+    return torch.Generator().manual_seed(seed + 1000 * _seed())
 
 
 def _tokens(steps: int, accumulation: int = 1, batch: int = BATCH) -> list[tuple[Any, ...]]:
@@ -126,7 +139,7 @@ def gpt2(
     over ``accumulation`` micro-batches."""
     from transformers import GPT2Config, GPT2LMHeadModel
 
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     config = GPT2Config(
         vocab_size=VOCAB,
         n_positions=SEQ,
@@ -162,7 +175,7 @@ def llama(steps: int, *, autocast: Any = None) -> TorchRecipe:
     """``LlamaForCausalLM`` with grouped-query attention: AdamW, warmup, clipping."""
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     config = LlamaConfig(
         vocab_size=VOCAB,
         hidden_size=32,
@@ -185,7 +198,7 @@ def qwen2(steps: int, autocast: Any = None) -> TorchRecipe:
     clipping."""
     from transformers import Qwen2Config, Qwen2ForCausalLM
 
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     config = Qwen2Config(
         vocab_size=VOCAB,
         hidden_size=32,
@@ -203,7 +216,7 @@ def bert_mlm(steps: int, autocast: Any = None) -> TorchRecipe:
     collator's convention); AdamW, warmup, clipping."""
     from transformers import BertConfig, BertForMaskedLM
 
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     config = BertConfig(
         vocab_size=VOCAB,
         hidden_size=32,
@@ -230,7 +243,7 @@ def t5(steps: int, autocast: Any = None) -> TorchRecipe:
     them right); AdamW, warmup, clipping."""
     from transformers import T5Config, T5ForConditionalGeneration
 
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     config = T5Config(
         vocab_size=VOCAB,
         d_model=32,
@@ -256,7 +269,7 @@ def vit(steps: int, autocast: Any = None) -> TorchRecipe:
     """``ViTForImageClassification`` on 32x32 images: AdamW, warmup, clipping."""
     from transformers import ViTConfig, ViTForImageClassification
 
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     config = ViTConfig(
         image_size=32,
         patch_size=8,
@@ -333,7 +346,7 @@ def resnet18(steps: int) -> TorchRecipe:
     """torchvision ``resnet18(num_classes=10)`` on 32x32 images (BatchNorm buffers)."""
     from torchvision.models import resnet18 as build
 
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     return _vision(build(num_classes=10), steps, 32)
 
 
@@ -341,7 +354,7 @@ def resnet18_bf16(steps: int) -> TorchRecipe:
     """``resnet18`` with the forward pass under ``torch.autocast(bfloat16)``."""
     from torchvision.models import resnet18 as build
 
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     return _vision(build(num_classes=10), steps, 32, autocast=torch.bfloat16)
 
 
@@ -350,7 +363,7 @@ def mobilenet_v3_small(steps: int, autocast: Any = None) -> TorchRecipe:
     keeps its dropout)."""
     from torchvision.models import mobilenet_v3_small as build
 
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     return _vision(build(num_classes=10), steps, 32, autocast=autocast)
 
 
@@ -359,7 +372,7 @@ def efficientnet_b0(steps: int, autocast: Any = None) -> TorchRecipe:
     stochastic depth as constructed)."""
     from torchvision.models import efficientnet_b0 as build
 
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     return _vision(build(num_classes=10), steps, 32, autocast=autocast)
 
 
@@ -428,7 +441,7 @@ def _lm_loss(forward: Callable[..., Any], batch: Any) -> Any:
 def lstm_lm(steps: int) -> TorchRecipe:
     """The word-language-model example with an LSTM: SGD, ``clip_grad_norm_(0.25)``, the
     learning rate divided by 4 on a plateau (here: a ``StepLR``)."""
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     model = RNNModel("LSTM", VOCAB, 32, 2)
     optimizer = torch.optim.SGD(model.parameters(), lr=20.0)
     return TorchRecipe(
@@ -444,7 +457,7 @@ def lstm_lm(steps: int) -> TorchRecipe:
 
 def gru_lm(steps: int) -> TorchRecipe:
     """The word-language-model example with a GRU."""
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     model = RNNModel("GRU", VOCAB, 32, 2)
     optimizer = torch.optim.SGD(model.parameters(), lr=20.0)
     return TorchRecipe(
@@ -485,7 +498,7 @@ class TransformerModel(nn.Module):
 def transformer_encoder(steps: int, seed: int = 1) -> TorchRecipe:
     """The tutorial's loop: SGD lr=5, ``clip_grad_norm_(0.5)``, ``StepLR(gamma=0.95)``; the
     data drawn with ``seed`` (a DDP rank draws its own)."""
-    torch.manual_seed(0)
+    torch.manual_seed(_seed())
     model = TransformerModel(VOCAB, 32, 2, 64, 2)
     optimizer = torch.optim.SGD(model.parameters(), lr=5.0)
     return TorchRecipe(

@@ -1,5 +1,5 @@
 """Run one entry once, in this process:
-``python -m zoo.worker NAME MODE STEPS DIR OUT [--seal] [--size R]``.
+``python -m zoo.worker NAME MODE STEPS DIR OUT [--seal] [--size R] [--seed N]``.
 
 Writes the :class:`zoo.harness.RunOutcome` as JSON to ``OUT``. The runner starts one worker
 per entry and mode, so a crash or a hang costs that row only. A DDP entry spawns its ranks
@@ -120,8 +120,19 @@ def main() -> None:
     parser.add_argument(
         "--size", type=float, help="the tamper's relative size r (default: the precision's)"
     )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="a torch entry's weights and data drawn from seed N (default 0: the table's)",
+    )
     args = parser.parse_args()
     entry = BY_NAME[args.name]
+    if args.seed is not None:
+        if entry.framework != "torch":
+            parser.error("--seed applies to torch entries")
+        from zoo.torch_entries import SEED_VARIABLE
+
+        os.environ[SEED_VARIABLE] = str(args.seed)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     try:
         if entry.ranks > 1:

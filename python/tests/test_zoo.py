@@ -255,3 +255,19 @@ def test_without_momentum_or_clipping_the_gradient_tamper_moves_the_update_by_it
     plain = measure(_two_layer_recipe(None, momentum=0.0, clip=None), 0.1)
     # SGD's update is -lr times the gradient: scaling the gradient by 1.1 scales the update.
     assert abs(plain.gradient_tamper_footprint - 0.1) < 1e-5
+
+
+def test_a_torch_entrys_seed_draws_other_weights_and_data_and_zero_draws_the_tables(
+    monkeypatch,
+):
+    import torch
+
+    from zoo.torch_entries import SEED_VARIABLE, _generator, _seed
+
+    monkeypatch.delenv(SEED_VARIABLE, raising=False)
+    table = torch.randn(4, generator=_generator())
+    assert _seed() == 0
+    assert torch.equal(table, torch.randn(4, generator=torch.Generator().manual_seed(1)))
+    monkeypatch.setenv(SEED_VARIABLE, "2")
+    assert _seed() == 2
+    assert not torch.equal(table, torch.randn(4, generator=_generator()))
