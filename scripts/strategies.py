@@ -9,6 +9,14 @@ was delivered; the auditor audits every step with all four (``--program``, ``--i
 ``--final``, ``--data``) and the default tolerance ceiling and noise limit. The table gives
 each strategy's ``zkdv verify`` and ``zkdv audit`` verdicts and what the audit named. Drift at
 the largest accepted scale is ``scripts/drift.py``'s (JAX, several precisions and rates).
+
+Beyond the four, the client knows the whole state it handed out (``proof.state_hash()`` of its
+own session before a step: ``--initial-state``) and its learning-rate schedule
+(``zkdv.torch.hyperparameters``: ``--hyperparameters``), and the auditor admits no outlier in
+this ``f32`` run (``--max-outliers 0``). Each row says which rule caught it, and how far the
+delivered model is from the honest one, as a fraction of the honest run's whole movement
+``||theta_H - theta_0||``. A second table audits the new classes without the options that
+bind them, to show what each one closes.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ torch.set_num_threads(1)
 ROOT = Path(__file__).resolve().parent.parent
 ZKDV = ROOT / "target" / "release" / "zkdv"
 STEPS = 6
+LR = 1e-2
 
 
 def mlp() -> nn.Module:
@@ -71,11 +80,18 @@ def prove(
     production: Callable[[Any], Step] | None = None,
     attested: Callable[[Any], Step] | None = None,
     config: zkdv.ZKDVConfig | None = None,
-    after_step: Callable[[nn.Module, int], None] | None = None,
+    after_step: Callable[[nn.Module, Any, int], None] | None = None,
+    before: Callable[[nn.Module, Any], None] | None = None,
+    lr: Callable[[int], float] | None = None,
 ) -> nn.Module:
-    """Train under a session whose checks the prover forges; returns the trained model."""
+    """Train under a session whose checks the prover forges; returns the trained model.
+
+    ``after_step(model, optimizer, index)`` edits the state inside the transaction, after the
+    optimizer stepped (the edit is committed as the step's own); ``before(model, optimizer)``
+    edits the prepared state before the first step; ``lr(index)`` is the learning rate the
+    prover sets before each step's ``optimizer.step()``."""
     model = model or mlp()
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=LR)
     proof = zkdv.torch.ZKDV(directory, config, retain="all")
     proof._seal_package = False
     proof.start(rolling_window=8, probe_ratio=0.25)
@@ -101,14 +117,46 @@ def prove(
         attested_step(model, optimizer, batch, -1)
 
     step = (production or (lambda p: honest_step(p, lambda m, x: m(x), p.backward)))(proof)
+    if before is not None:
+        proof._init_state(optimizer, proof._functional)
+        with torch.no_grad():
+            before(model, optimizer)
     for index, batch in enumerate(batches):
         with proof.transaction(batch=batch):
+            if lr is not None:
+                for group in optimizer.param_groups:
+                    group["lr"] = lr(index)
             step(model, optimizer, batch, index)
             if after_step is not None:
                 with torch.no_grad():
-                    after_step(model, index)
+                    after_step(model, optimizer, index)
     proof.close()
     return model
+
+
+def client(directory: Path, batch: Batch) -> tuple[list[str], str, list[dict[str, float]]]:
+    """What the client derives from its own code, without training: the program hashes, the
+    commitment of the whole state it hands out, and its schedule (a constant rate)."""
+    model = mlp()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=LR)
+    proof = zkdv.torch.ZKDV(directory, retain="all")
+    proof._seal_package = False
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def attested_fn(model: Any, optimizer: Any, batch: Batch) -> None:
+        honest_step(proof, proof.forward, proof.backward)(model, optimizer, batch, -1)
+
+    initial_state = proof.state_hash()
+    proof.lower_step(batch)
+    schedule = [zkdv.torch.hyperparameters(optimizer) for _ in range(STEPS)]
+    proof.close()
+    return transcript.program_hashes(directory), initial_state, schedule
+
+
+def flat(model: nn.Module) -> torch.Tensor:
+    return torch.cat([p.detach().reshape(-1) for p in model.parameters()])
 
 
 def cli(*args: str) -> tuple[int, dict[str, Any]]:
@@ -123,19 +171,29 @@ def main() -> None:
         raise SystemExit(f"{ZKDV} is not built: cargo build --release -p zkdv-tools --bin zkdv")
     inputs, targets, order = dataset()
     batches = [(inputs[i], targets[i]) for i in order]
-    rows: list[tuple[str, str, str, str]] = []
+    rows: list[tuple[str, str, str, str, str]] = []
     with tempfile.TemporaryDirectory(prefix="zkdv-strategies-") as tmp:
         work = Path(tmp)
         manifest = work / "data.json"
         zkdv.data.write_manifest(manifest, zip(inputs, targets, strict=True), order)
         initial = zkdv.torch.model_hash(mlp())
-        prove(work / "client", batches[:1], model=mlp())  # the client's own programs
-        programs = [a for h in transcript.program_hashes(work / "client") for a in ("--program", h)]
+        hashes, initial_state, schedule = client(work / "client", batches[0])
+        programs = [a for h in hashes for a in ("--program", h)]
+        hyper = work / "hyper.json"
+        hyper.write_text(json.dumps({"steps": schedule}))
+        binding = ["--initial-state", initial_state, "--hyperparameters", str(hyper)]
+        binding += ["--max-outliers", "0"]
+        start = flat(mlp())
+        honest: list[torch.Tensor] = []
 
-        def judge(name: str, directory: Path, delivered: nn.Module) -> None:
+        def judge(
+            name: str, directory: Path, delivered: nn.Module, new: bool = True, table: Any = None
+        ) -> None:
             code, verified = cli("verify", str(directory))
             expect = ["--initial", initial, "--final", zkdv.torch.model_hash(delivered)]
-            expect += ["--data", str(manifest), *programs]
+            expect += ["--data", str(manifest), "--products", "exact", *programs]
+            if new:
+                expect += binding
             code, out = cli("audit", str(directory), "--fraction", "1", "--seed", "s", *expect)
             report = out.get("report")
             if report is None:
@@ -144,18 +202,24 @@ def main() -> None:
                 f = report["failure"]
                 named = f"step {f['step']}: {f['kind']}: {f['what']}"
             else:
-                unmet = [e["name"] for e in report["expectations"] if e["status"] != "matched"]
+                failing = ("differs", "not_recorded")
+                unmet = [e["name"] for e in report["expectations"] if e["status"] in failing]
                 named = f"expectations not met: {', '.join(unmet)}" if unmet else ""
             verdict = "passed" if code == 0 else "FAILED"
-            rows.append(
+            theta = flat(delivered)
+            if not honest:
+                honest.append(theta)
+            moved = float((theta - honest[0]).norm() / (honest[0] - start).norm())
+            (rows if table is None else table).append(
                 (
                     name,
                     "accepted" if verified.get("valid", code == 0) else "refused",
                     verdict,
                     named,
+                    f"{100 * moved:.2f}%",
                 )
             )
-            print(rows[-1], file=sys.stderr, flush=True)
+            print((rows if table is None else table)[-1], file=sys.stderr, flush=True)
 
         # The honest prover.
         model = prove(work / "honest", batches)
@@ -212,7 +276,7 @@ def main() -> None:
         judge("forged first model (another initialization)", work / "first", model)
 
         # A forged last model: the model delivered is moved after the last step.
-        def move_last(model: nn.Module, index: int) -> None:
+        def move_last(model: nn.Module, optimizer: Any, index: int) -> None:
             if index == STEPS - 1:
                 next(model.parameters()).add_(1e-3)
 
@@ -222,7 +286,7 @@ def main() -> None:
         # A lax tolerance recorded in the root, and a changed update within it.
         lax = zkdv.ZKDVConfig(tolerance=zkdv.Tolerance(abs=0.1, rel=1.0))
 
-        def nudge(model: nn.Module, index: int) -> None:
+        def nudge(model: nn.Module, optimizer: Any, index: int) -> None:
             if index == 2:
                 next(model.parameters()).view(-1)[3] += 1e-2
 
@@ -230,17 +294,70 @@ def main() -> None:
         judge("lax tolerance (abs 0.1, rel 1) and a changed update", work / "lax", model)
 
         # Infinite values: a parameter set to +inf after a step.
-        def infinite(model: nn.Module, index: int) -> None:
+        def infinite(model: nn.Module, optimizer: Any, index: int) -> None:
             if index == 2:
                 next(model.parameters()).view(-1)[5] = float("inf")
 
         model = prove(work / "inf", batches, after_step=infinite)
         judge("a parameter set to +inf after a step", work / "inf", model)
 
-    print("| strategy | zkdv verify | zkdv audit | what the audit names |")
-    print("| --- | --- | --- | --- |")
-    for name, verified, verdict, named in rows:
-        print(f"| {name} | {verified} | {verdict} | {named} |")
+        # The classes a binding audit left open before --initial-state, --hyperparameters,
+        # --max-outliers, the run's length and exact counters. The backdoor direction: the
+        # sign of a fixed random vector over the parameters.
+        g = torch.Generator().manual_seed(11)
+        direction = [torch.randn(p.shape, generator=g).sign() for p in mlp().parameters()]
+        without: list[tuple[str, str, str, str, str]] = []
+
+        def preload(model: nn.Module, optimizer: Any) -> None:
+            # Adam's first moment preloaded along the backdoor: the first steps follow it.
+            for p, d in zip(model.parameters(), direction, strict=True):
+                optimizer.state[p]["exp_avg"].copy_(-0.05 * d)
+                optimizer.state[p]["exp_avg_sq"].fill_(0.05**2)
+
+        model = prove(work / "preload", batches, before=preload)
+        judge("optimizer state preloaded at step 0 (Adam's moments)", work / "preload", model)
+        judge("(the same, without --initial-state)", work / "preload", model, False, without)
+
+        model = prove(work / "rate", batches, lr=lambda i: LR * (3.0 if i % 2 else 1.0))
+        judge("learning rate chosen per step (3x at odd steps)", work / "rate", model)
+        judge("(the same, without --hyperparameters)", work / "rate", model, False, without)
+
+        model = prove(work / "short", batches[: STEPS - 2])
+        judge(f"run stopped early ({STEPS - 2} of {STEPS} steps)", work / "short", model)
+
+        def hold(model: nn.Module, optimizer: Any, index: int) -> None:
+            # Adam's step held at 1: its bias correction stays at its first step's.
+            for p in model.parameters():
+                optimizer.state[p]["step"].fill_(1.0)
+
+        model = prove(work / "counter", batches, after_step=hold)
+        judge("Adam's step counter held in place", work / "counter", model)
+
+        last: dict[int, torch.Tensor] = {}
+
+        def outlier(model: nn.Module, optimizer: Any, index: int) -> None:
+            # One value of Adam's first moment per step (the protocol's allowance here), the one
+            # the step moved most, moved by 1.9 times that along the backdoor: within its
+            # outlier cap (a change of sign of its update). No update sketch sees a moment.
+            w = next(model.parameters())
+            m = optimizer.state[w]["exp_avg"]
+            before = last.get(index - 1, torch.zeros_like(m))
+            delta = (m - before).reshape(-1)
+            i = int(torch.argmax(delta.abs()))
+            m.view(-1)[i] -= 1.9 * delta[i].abs() * direction[0].reshape(-1)[i]
+            last[index] = m.detach().clone()
+
+        model = prove(work / "outliers", batches, after_step=outlier)
+        judge("outliers placed by the prover (one a step)", work / "outliers", model)
+        judge("(the same, without --max-outliers)", work / "outliers", model, False, without)
+
+    header = "| strategy | zkdv verify | zkdv audit | what the audit names | moved |"
+    for table in (rows, without):
+        print(header)
+        print("| --- | --- | --- | --- | --- |")
+        for name, verified, verdict, named, moved in table:
+            print(f"| {name} | {verified} | {verdict} | {named} | {moved} |")
+        print()
 
 
 if __name__ == "__main__":

@@ -199,7 +199,28 @@ pub(crate) fn snapshot(
             .map(|s| noise::row_spread(s, row));
         let leaf_spread = floored.as_ref().or(measured);
         let first_of_leaf = outliers.len();
+        let counts = float && start.is_some_and(|x0| counter(x0, b));
         for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
+            if counts {
+                // A counter (Adam's step) is exact: neither rounding noise nor an outlier.
+                if c != r {
+                    let pair = Failure {
+                        step,
+                        what: format!(
+                            "state {}[{i}] at snapshot {} (a counter: it must be exact)",
+                            path(leaf),
+                            step + 1
+                        ),
+                        committed: c,
+                        recomputed: r,
+                        allowed: 0.0,
+                        kind: FailureKind::Pair,
+                        noise: None,
+                    };
+                    return (Some(pair), outliers.len() as u64);
+                }
+                continue;
+            }
             if float {
                 values += 1;
             }
@@ -255,6 +276,22 @@ pub(crate) fn snapshot(
         );
     }
     (None, outliers.len() as u64)
+}
+
+/// Whether a float leaf is a counter (Adam's per-parameter `step`, an
+/// integer kept in a float): every value an integer before the segment
+/// (`initial`) and after its replay (`replayed`), and some of them changed.
+/// Its values are never outliers and have no tolerance: a counter held in
+/// place (so that Adam's bias correction stays large) is no rounding flip.
+/// A float weight whose values all stay integers while some move is not
+/// one that training produces.
+pub(crate) fn counter(initial: &[f64], replayed: &[f64]) -> bool {
+    let integral =
+        |x: &f64| x.is_finite() && x.fract() == 0.0 && x.abs() < 9.007_199_254_740_992e15;
+    !replayed.is_empty()
+        && initial.len() == replayed.len()
+        && initial.iter().chain(replayed).all(integral)
+        && initial.iter().zip(replayed).any(|(a, b)| a != b)
 }
 
 /// `first`, the failure of a comparison with `count` outliers among `of`
@@ -510,6 +547,30 @@ mod tests {
             step,
             &v,
         )
+    }
+
+    #[test]
+    fn a_counter_is_exact_and_never_an_outlier() {
+        // Adam's per-parameter step, a float scalar, went 3 -> 4 in the replay; a prover
+        // that held it at 3 (a change within twice its update, an outlier's cap) fails.
+        let initial = vec![vec![3.0], vec![1.0; 20_000]];
+        let mine = vec![vec![4.0], vec![1.001; 20_000]];
+        let theirs = vec![vec![3.0], mine[1].clone()];
+        let (failure, outliers) = compare_f32(3, &theirs, &mine, &initial);
+        let failure = failure.expect("a held counter fails");
+        assert_eq!(
+            (failure.what.as_str(), failure.allowed, outliers),
+            (
+                "state leaf0[0] at snapshot 4 (a counter: it must be exact)",
+                0.0,
+                0
+            )
+        );
+        assert_eq!(compare_f32(3, &mine, &mine, &initial), (None, 0));
+        // Integer values that did not move are no counter; nor are moving weights.
+        assert!(!counter(&[2.0, 0.0], &[2.0, 0.0]));
+        assert!(!counter(&[1.0, 2.0], &[1.5, 2.0]));
+        assert!(counter(&[0.0, 7.0], &[1.0, 8.0]));
     }
 
     #[test]

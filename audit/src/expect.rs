@@ -51,6 +51,25 @@
 //! are the client's, and the first and last transitions reproduce from and
 //! into them. The steps between are bound as the rest of the audit binds
 //! them: each audited step replays from its snapshot to the next.
+//!
+//! The whole initial state is the client's when it gives its commitment
+//! (`--initial-state HASH`: `commit_tree` over `params/<path>` and
+//! `opt_state/<path>`, what `proof.state_hash()` computes in a session of
+//! the client's own code before its first step): the first snapshot's
+//! [`SnapshotBody::state`] must be it. `--initial` binds the parameters
+//! only; without `--initial-state` the optimizer state and buffers the run
+//! starts from are the prover's (Adam's moments preloaded toward a
+//! direction of its choosing), and the report says so.
+//!
+//! The auditor bounds the outliers (`--max-outliers N`): the values an
+//! audit admits outside their per-pair bound as discrete rounding flips
+//! ([`zkdv_protocol::noise::outlier_allowance`]). Which values those are is
+//! the prover's choice, so without a ceiling it may place the protocol's
+//! allowance on the coordinates that serve it, every step.
+//!
+//! The hyperparameters are the client's when it gives the values of every
+//! step (`--hyperparameters FILE`, module `hyper`): every step record's
+//! committed hyperparameters must be those.
 
 use serde::Serialize;
 use zkdv_protocol::{Hash32, SnapshotBody, Tolerance, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD};
@@ -62,6 +81,9 @@ use crate::transcript::Transcript;
 /// The auditor's default tolerance ceiling: a session's default tolerance
 /// (`abs 1e-6`, `rel 1e-5`) with the perturbation ensemble's factor on the
 /// spread.
+///
+/// `replays` is a ceiling too: an ensemble of more members measures wider
+/// spreads, which a prover would record to be allowed more.
 pub const DEFAULT_CEILING: Tolerance = Tolerance {
     abs: 1e-6,
     rel: 1e-5,
@@ -80,8 +102,9 @@ pub struct Expectations {
     pub programs: Vec<Hash32>,
     /// The client's examples and their order.
     pub data: Option<DataExpectation>,
-    /// The most lenient tolerance the auditor accepts (its `abs`, `rel` and
-    /// `spread` are each a ceiling; `replays` is not compared);
+    /// The most lenient tolerance the auditor accepts (its `abs`, `rel`,
+    /// `spread` and `replays` are each a ceiling: more replays widen the
+    /// spreads the ensemble measures, and slow the audit);
     /// [`DEFAULT_CEILING`] when `None`.
     pub max_tolerance: Option<Tolerance>,
     /// The largest root mean square of a snapshot comparison's noise units
@@ -95,6 +118,15 @@ pub struct Expectations {
     /// How the client's devices multiply `f32`: every program record must
     /// say the same ([`Products`]).
     pub products: Option<Products>,
+    /// The commitment of the whole state the run had to start from
+    /// (parameters, optimizer state and buffers): the first snapshot's
+    /// [`SnapshotBody::state`] must be it.
+    pub initial_state: Option<Hash32>,
+    /// The most outliers ([`zkdv_protocol::noise::outlier_allowance`]) the
+    /// auditor admits over the whole audit.
+    pub max_outliers: Option<u64>,
+    /// The client's hyperparameters, step by step.
+    pub hyperparameters: Option<crate::hyper::HyperExpectation>,
 }
 
 /// How a run's devices multiply `f32` operands in products (`dot_general`,
@@ -240,6 +272,94 @@ fn model(
     }
 }
 
+/// The whole initial state (parameters, optimizer state, buffers) against
+/// the client's commitment: the first snapshot's `state`, bound only when
+/// its tensors were retained (step 0 is then replayed from them, and they
+/// re-hash to it).
+fn initial_state(t: &Transcript, given: Option<Hash32>, model: Option<Hash32>) -> Expectation {
+    let snapshot = t.snapshots.get(&0);
+    let recorded = snapshot.map(|s| s.state);
+    let retained = snapshot.is_some_and(|s| s.artifact.is_some());
+    let (status, note) = match (given, recorded) {
+        (None, _) => (
+            Status::NotGiven,
+            if model.is_some() {
+                "not checked: --initial binds the parameters only, so the optimizer state and \
+                 buffers the run started from (Adam's moments, a step counter, BatchNorm's \
+                 statistics) were the prover's to choose; give the whole state's commitment \
+                 with --initial-state (proof.state_hash() before the client's first step)"
+                    .to_owned()
+            } else {
+                "not checked: the state the run started from is the prover's; give its \
+                 commitment with --initial-state (proof.state_hash() before the client's first \
+                 step)"
+                    .to_owned()
+            },
+        ),
+        (Some(_), None) => (
+            Status::NotRecorded,
+            "the transcript has no snapshot of step 0, so it commits to no initial state".into(),
+        ),
+        (Some(_), Some(_)) if !retained => (
+            Status::NotRecorded,
+            "the initial snapshot's tensors were not retained, so no replay binds its state \
+             commitment"
+                .into(),
+        ),
+        (Some(g), Some(r)) if g == r => (
+            Status::Matched,
+            "the transcript's initial state (parameters, optimizer state, buffers) is the \
+             client's"
+                .into(),
+        ),
+        (Some(_), Some(_)) => (
+            Status::Differs,
+            "the transcript's initial state is not the client's: the parameters, the optimizer \
+             state or the buffers the run started from differ"
+                .into(),
+        ),
+    };
+    Expectation {
+        name: "initial state",
+        status,
+        expected: given.map(|h| h.to_string()),
+        recorded: recorded.map(|h| h.to_string()),
+        note,
+    }
+}
+
+/// The outliers the audit admitted against the auditor's ceiling.
+pub(crate) fn outliers(admitted: u64, ceiling: Option<u64>) -> Expectation {
+    let (status, note) = match ceiling {
+        None => (
+            Status::NotGiven,
+            format!(
+                "not checked: {admitted} values were admitted outside their per-pair bound as \
+                 rounding flips, within the protocol's allowance; which values those are is the \
+                 prover's choice, so give a ceiling with --max-outliers (0 for an f32 run)"
+            ),
+        ),
+        Some(c) if admitted <= c => (
+            Status::Matched,
+            format!("{admitted} values admitted as outliers, within the auditor's {c}"),
+        ),
+        Some(c) => (
+            Status::Differs,
+            format!(
+                "{admitted} values were admitted outside their per-pair bound as outliers, more \
+                 than the auditor's {c}: a prover places outliers where they serve it"
+            ),
+        ),
+    };
+    Expectation {
+        name: "outliers",
+        status,
+        expected: ceiling.map(|c| c.to_string()),
+        recorded: Some(admitted.to_string()),
+        note,
+    }
+}
+
 fn flag(name: &str) -> &'static str {
     if name.starts_with("initial") {
         "initial"
@@ -258,10 +378,12 @@ pub(crate) fn check(
 ) -> Vec<Expectation> {
     vec![
         model("initial model", initial, t.snapshots.get(&0), "initial"),
+        initial_state(t, given.initial_state, initial),
         model("final model", final_model, final_snapshot(t), "final"),
         programs(t, &given.programs),
         tolerance(t, given.max_tolerance),
         products(t, given.products),
+        crate::hyper::check(t, given.hyperparameters.as_ref()),
     ]
     .into_iter()
     .chain(given.data.is_none().then(|| {
@@ -282,18 +404,35 @@ pub(crate) fn check(
 /// batches compared, the first that differs (and why) if any.
 pub(crate) fn data(
     data: &DataExpectation,
+    steps: u64,
     checked: u64,
     differs: Option<(u64, String)>,
 ) -> Expectation {
     let root = data
         .root()
         .map_or_else(|e| format!("(no root: {e})"), |r| r.to_hex());
+    let ordered = data.order.len() as u64;
     let (status, note) = match differs {
+        // The run's length is the client's too: a run that trains fewer steps (or epochs)
+        // than its order names saves the prover their compute; one that trains more, steps
+        // the client did not order.
+        None if steps != ordered => (
+            Status::Differs,
+            format!(
+                "the transcript has {steps} steps, the client's order {ordered}: the run {} \
+                 the steps the client ordered",
+                if steps < ordered {
+                    "stopped before"
+                } else {
+                    "trained past"
+                }
+            ),
+        ),
         None => (
             Status::Matched,
             format!(
                 "the batches of the {checked} replayed steps are the client's examples, in its \
-                 order"
+                 order, and the run has the {steps} steps of that order"
             ),
         ),
         Some((_, why)) => (Status::Differs, why),
@@ -443,12 +582,20 @@ fn tolerance(t: &Transcript, ceiling: Option<Tolerance>) -> Expectation {
         Some(c) => (c, "the auditor's"),
         None => (DEFAULT_CEILING, "the default"),
     };
-    let render = |x: &Tolerance| format!("abs {}, rel {}, spread {}", x.abs, x.rel, x.spread);
+    let render = |x: &Tolerance| {
+        format!(
+            "abs {}, rel {}, spread {}, replays {}",
+            x.abs, x.rel, x.spread, x.replays
+        )
+    };
     let mut programs: Vec<_> = t.programs.iter().collect();
     programs.sort_by_key(|(seq, _)| **seq);
     let lax = programs.into_iter().find(|(_, p)| {
         let x = &p.tolerance;
-        !(x.abs <= max.abs && x.rel <= max.rel && x.spread <= max.spread)
+        !(x.abs <= max.abs
+            && x.rel <= max.rel
+            && x.spread <= max.spread
+            && x.replays <= max.replays)
     });
     let (status, note, recorded) = match lax {
         None => (

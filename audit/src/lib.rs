@@ -38,6 +38,7 @@ mod compare;
 mod data;
 mod evidence;
 mod expect;
+mod hyper;
 mod model;
 mod replay;
 mod transcript;
@@ -58,6 +59,7 @@ use zkdv_protocol::{
 
 pub use crate::data::DataExpectation;
 pub use crate::expect::{Expectation, Expectations, Products, Status, DEFAULT_CEILING};
+pub use crate::hyper::HyperExpectation;
 pub use crate::model::ModelExpectation;
 use crate::replay::{replay_segment, Programs, SegmentOutcome};
 use crate::transcript::Transcript;
@@ -128,11 +130,16 @@ pub enum FailureKind {
     /// ([`zkdv_protocol::noise::leaf_bias`]): `committed` holds the
     /// statistic, `allowed` its limit.
     Bias,
+    /// A step record commits what its replayed evidence does not (a
+    /// hyperparameter other than the one the replay ran with): `what` says
+    /// it, the numbers are 0.
+    Record,
 }
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.kind, &self.noise) {
+            (FailureKind::Record, _) => write!(f, "{}", self.what),
             (FailureKind::Drift, _) => write!(
                 f,
                 "{}: {:.3} noise units per snapshot (at most {})",
@@ -431,7 +438,7 @@ pub fn audit(
     // those steps are audited whatever the draw (module `expect`).
     let last = (transcript.steps.len() as u64).checked_sub(1);
     let forced: Vec<u64> = [
-        options.expect.initial.is_some().then_some(0),
+        (options.expect.initial.is_some() || options.expect.initial_state.is_some()).then_some(0),
         options
             .expect
             .final_model
@@ -586,9 +593,18 @@ pub fn audit(
         if !comparable(data) {
             expectations.push(expect::data_not_comparable(data));
         } else {
-            expectations.push(expect::data(data, data_checked, data_differs));
+            expectations.push(expect::data(
+                data,
+                transcript.steps.len() as u64,
+                data_checked,
+                data_differs,
+            ));
         }
     }
+    expectations.push(expect::outliers(
+        noise.outliers,
+        options.expect.max_outliers,
+    ));
     Ok(Report {
         transcript: dir.to_owned(),
         seed: options.seed.clone(),

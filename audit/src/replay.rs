@@ -26,7 +26,7 @@ use crate::data::{self, DataExpectation};
 use crate::evidence::{load_state, prepare_step, StepInputs};
 use crate::transcript::Transcript;
 use crate::values::{dtype_of, state_values};
-use crate::{AuditError, Failure, Noise, NoiseRule};
+use crate::{AuditError, Failure, FailureKind, Noise, NoiseRule};
 
 /// An error and the step it concerns (which orders errors the same way
 /// however the segments were scheduled).
@@ -580,6 +580,19 @@ pub(crate) fn replay_segment(
             .map_err(|e| e.at(j))?;
         outcome.transitions += 1;
         tick();
+        // The hyperparameters the record commits are the ones the replay ran with.
+        if let Err(why) = crate::hyper::bind(step, &segment.last().batch) {
+            outcome.failure = Some(Failure {
+                step: j,
+                what: format!("hyperparameters: {why}"),
+                committed: 0.0,
+                recomputed: 0.0,
+                allowed: 0.0,
+                kind: FailureKind::Record,
+                noise: None,
+            });
+            return Ok(outcome);
+        }
         // The client's examples, in the client's order.
         if let Some(data) = data {
             match data::check(data, j, &segment.last().batch, t.packed_batches()) {

@@ -65,6 +65,7 @@
 //!         post_state: next,
 //!         overlap: Overlap::Unchecked,
 //!         evidence: None,
+//!         hyperparameters: None,
 //!     })?;
 //!     state = next;
 //!     if receipt.challenge.update {
@@ -134,9 +135,9 @@ pub use hash::{
 pub use inspect::{inspect_path, Inspection, LayoutSummary, ProgramSummary};
 pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
-    Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Leaf, Overlap,
-    Payload, Precision, ProgramBody, Rank, RootBody, RootInput, Sampling, SnapshotBody, Status,
-    StepBody, StepEvidence, Verdict, MATMUL_TF32, PROTOCOL_VERSION,
+    Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Hyperparameter,
+    Kind, Leaf, Overlap, Payload, Precision, ProgramBody, Rank, RootBody, RootInput, Sampling,
+    SnapshotBody, Status, StepBody, StepEvidence, Verdict, MATMUL_TF32, PROTOCOL_VERSION,
 };
 pub use tolerance::{
     Outcome, Tolerance, ToleranceError, TolerancePolicy, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD,

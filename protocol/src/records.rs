@@ -407,6 +407,28 @@ pub struct StepBody {
     /// (absent, and not encoded, otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence: Option<StepEvidence>,
+    /// The optimizer's hyperparameters this step ran with, where the
+    /// program takes them as inputs (a schedule's learning rate), as the
+    /// optimizer read them when it stepped: each is also one of the
+    /// program's batch arguments, which an audit's replay binds to this
+    /// value. Absent where every hyperparameter is a constant of the program
+    /// (or comes from the committed state, as JAX's schedules do).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hyperparameters: Option<Vec<Hyperparameter>>,
+}
+
+/// One hyperparameter of a step ([`StepBody::hyperparameters`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hyperparameter {
+    /// Its name: the optimizer's parameter group and option
+    /// (`0/lr`, `0/betas[0]`).
+    pub name: String,
+    /// Its value, as the optimizer used it.
+    pub value: f64,
+    /// The index, among the step program's batch arguments, of the 0-d
+    /// `f64` argument that carries it.
+    pub leaf: u64,
 }
 
 /// A step's retained evidence ([`crate::evidence`]): artifacts an auditor

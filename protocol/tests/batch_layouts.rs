@@ -43,6 +43,7 @@ fn step(step: u64, program: u64, rows: u64, width: u64, pre: Hash32) -> StepBody
         post_state: Hash32::of(&[step as u8, 1]),
         overlap: Overlap::Never,
         evidence: None,
+        hyperparameters: None,
     }
 }
 

@@ -294,6 +294,7 @@ fn step(step: u64, program: u64, pre: Hash32, post: Hash32) -> StepBody {
         post_state: post,
         overlap: Overlap::Never,
         evidence: None,
+        hyperparameters: None,
     }
 }
 

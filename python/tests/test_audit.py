@@ -858,3 +858,130 @@ def test_the_data_are_the_clients(tmp_path):
         check=False,
     )
     assert result.returncode == 2 and "root" in result.stderr
+
+
+def test_a_run_shorter_than_the_clients_order_is_named(tmp_path):
+    # The run's length is the client's: a prover that trains 3 of the 4 steps ordered (and
+    # delivers that model) saves a step's compute; "data: matched" must not say otherwise.
+    g = torch.Generator().manual_seed(3)
+    inputs, targets = torch.randn(32, 10, generator=g), torch.randint(3, (32,), generator=g)
+    order = [torch.randperm(32, generator=g)[:8].tolist() for _ in range(4)]
+    zkdv.data.write_manifest(tmp_path / "data.json", zip(inputs, targets, strict=True), order)
+    honest = [(inputs[idx], targets[idx]) for idx in order]
+    manifest = str(tmp_path / "data.json")
+    run(tmp_path / "short", 3, data=honest[:3])
+    code, out = audit(tmp_path / "short", "--fraction", "1", "--seed", "d", "--data", manifest)
+    (data,) = [e for e in out["report"]["expectations"] if e["name"] == "data"]
+    assert code == 1 and data["status"] == "differs", out
+    assert "3 steps, the client's order 4" in data["note"] and "stopped before" in data["note"]
+    run(tmp_path / "full", 4, data=honest)
+    code, out = audit(tmp_path / "full", "--fraction", "1", "--seed", "d", "--data", manifest)
+    (data,) = [e for e in out["report"]["expectations"] if e["name"] == "data"]
+    assert code == 0 and data["status"] == "matched" and "the 4 steps" in data["note"], out
+
+
+def test_the_initial_state_is_the_clients_optimizer_state_included(tmp_path):
+    # --initial binds the parameters only: Adam's moments at step 0 were the prover's. The
+    # client's own session hashes the whole state before its first step (proof.state_hash()),
+    # and the audit holds the first snapshot to it.
+    model, optimizer = mlp(), None
+    proof = zkdv.torch.ZKDV(tmp_path / "client", retain="all")
+    proof._seal_package = False
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, torch.optim.AdamW(model.parameters(), lr=1e-2))
+    expected = proof.state_hash()
+    assert expected == proof.state_hash()  # hashing initializes nothing twice
+    proof.close()
+
+    run(tmp_path / "honest", 3)
+    records = transcript.read_records(tmp_path / "honest")
+    first = next(r["body"] for r in records if r["kind"] == "snapshot")
+    assert first["state"].hex() == expected
+    code, out = audit(tmp_path / "honest", "--steps", "1", "--seed", "s", "--initial-state", expected)
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert code == 0 and status["initial state"]["status"] == "matched", out
+    assert 0 in out["report"]["audited"]
+
+    def preload(params):
+        optimizer = torch.optim.AdamW(params, lr=1e-2)
+        for p in optimizer.param_groups[0]["params"]:
+            optimizer.state[p]["step"] = torch.tensor(0.0)
+            optimizer.state[p]["exp_avg"] = torch.full_like(p, 0.05)
+            optimizer.state[p]["exp_avg_sq"] = torch.zeros_like(p)
+        return optimizer
+
+    run(tmp_path / "preloaded", 3, optimizer=preload)
+    code, out = audit(
+        tmp_path / "preloaded", "--steps", "1", "--seed", "s",
+        "--initial", zkdv.torch.model_hash(mlp()), "--initial-state", expected,
+    )  # fmt: skip
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert code == 1 and status["initial state"]["status"] == "differs", out
+    assert status["initial model"]["status"] == "matched"  # the parameters alone do not say it
+    assert out["report"]["failure"] is None
+    # Without it, the report says whose the optimizer state was.
+    code, out = audit(
+        tmp_path / "preloaded", "--steps", "1", "--seed", "s",
+        "--initial", zkdv.torch.model_hash(mlp()),
+    )  # fmt: skip
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert code == 0 and status["initial state"]["status"] == "not_given"
+    assert "prover's to choose" in status["initial state"]["note"]
+
+
+def test_the_learning_rate_is_read_when_the_optimizer_steps_and_bound_to_the_clients(tmp_path):
+    # A widely copied GPT-2 loop sets each group's lr after backward(), inside the step, and
+    # spells out AdamW's defaults (fused=False). The rate committed is the one the step used:
+    # the checks pass, and the step record says it.
+    def schedule(step: int) -> float:
+        return 1e-2 * (step + 1) / 4
+
+    def loop(directory: Path, rate) -> list[dict[str, float]]:
+        model = mlp()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2, fused=False, foreach=False)
+        config = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
+        proof = zkdv.torch.ZKDV(directory, config, retain="all")
+        proof._seal_package = False
+        proof.start(rolling_window=8, probe_ratio=0.25)
+        model, optimizer = proof.prepare(model, optimizer)
+
+        @proof.attest
+        def attested_step(model, optimizer, batch):
+            inputs, targets = batch
+            proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+            optimizer.step()
+            optimizer.zero_grad()
+
+        used = []
+        for step, (inputs, targets) in enumerate(batches(4)):
+            with proof.transaction(batch=(inputs, targets)):
+                proof.backward(functional.cross_entropy(model(inputs), targets))
+                for group in optimizer.param_groups:
+                    group["lr"] = rate(step)
+                used.append(zkdv.torch.hyperparameters(optimizer))
+                optimizer.step()
+                optimizer.zero_grad()
+        proof.close()
+        return used
+
+    used = loop(tmp_path / "honest", schedule)
+    assert [u["0/lr"] for u in used] == [schedule(s) for s in range(4)]
+    assert transcript.verify(tmp_path / "honest")["status"] == "ok"
+    steps = [r["body"] for r in transcript.read_records(tmp_path / "honest") if r["kind"] == "step"]
+    committed = [{h["name"]: h["value"] for h in s["hyperparameters"]} for s in steps]
+    assert committed == used and set(used[0]) == {"0/lr", "0/betas[0]"}
+    clients = tmp_path / "hyper.json"
+    clients.write_text(json.dumps({"steps": [{"0/lr": schedule(s), "0/betas[0]": 0.9} for s in range(4)]}))
+    args = ("--fraction", "1", "--seed", "h", "--hyperparameters", str(clients))
+    code, out = audit(tmp_path / "honest", *args)
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert code == 0 and status["hyperparameters"]["status"] == "matched", out
+
+    # A prover's own rate at one step, honestly committed, is not the client's.
+    loop(tmp_path / "steered", lambda s: schedule(s) * (3.0 if s == 2 else 1.0))
+    code, out = audit(tmp_path / "steered", *args)
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert code == 1 and status["hyperparameters"]["status"] == "differs", out
+    note = status["hyperparameters"]["note"]
+    assert "step 2 ran with 0/lr = 2.25e-2, the client's schedule says 7.5e-3" in note
+    assert out["report"]["failure"] is None  # the steered run itself reproduces

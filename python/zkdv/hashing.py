@@ -151,6 +151,24 @@ def commit_model(params: Iterable[tuple[str, np.ndarray]]) -> bytes:
     return commit_tensor_tree((f"params/{path}", array) for path, array in params)
 
 
+def state_leaves(
+    params: Iterable[tuple[str, np.ndarray]], opt_state: Iterable[tuple[str, np.ndarray]]
+) -> list[tuple[str, np.ndarray]]:
+    """A state's named arrays as a snapshot commits them: ``("params/<path>", array)``, then
+    ``("opt_state/<path>", array)`` (optimizer state, then buffers), in the order given."""
+    return [(f"params/{p}", a) for p, a in params] + [(f"opt_state/{p}", a) for p, a in opt_state]
+
+
+def commit_state(
+    params: Iterable[tuple[str, np.ndarray]], opt_state: Iterable[tuple[str, np.ndarray]]
+) -> bytes:
+    """The state commitment of named parameter and optimizer-state arrays: a snapshot record's
+    ``state``, and what ``zkdv audit --initial-state`` compares with the transcript's first
+    snapshot. The frontends compute it from their framework's objects (``proof.state_hash()``
+    in PyTorch, ``zkdv.jax.state_hash`` in JAX)."""
+    return commit_tensor_tree(state_leaves(params, opt_state))
+
+
 def commit_tree(leaves: Iterable[tuple[str, bytes]]) -> bytes:
     """Commit to an ordered sequence of named 32-byte digests (tree order).
 

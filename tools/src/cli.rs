@@ -114,11 +114,12 @@ struct AuditArgs {
     /// replayed step's batch must hold those examples, in that order.
     #[arg(long, value_name = "MANIFEST")]
     data: Option<PathBuf>,
-    /// The most lenient tolerance accepted, as ABS,REL,SPREAD (the
-    /// absolute and relative terms and the factor on the ensemble's
-    /// spread; default 1e-6,1e-5,32, a session's default): a transcript
-    /// whose programs record a laxer one fails.
-    #[arg(long, value_name = "ABS,REL,SPREAD", value_parser = parse_ceiling)]
+    /// The most lenient tolerance accepted, as ABS,REL,SPREAD[,REPLAYS]
+    /// (the absolute and relative terms, the factor on the ensemble's
+    /// spread and its number of replays; default 1e-6,1e-5,32,8, a
+    /// session's default): a transcript whose programs record a laxer one
+    /// fails (more replays measure wider spreads, and slow the audit).
+    #[arg(long, value_name = "ABS,REL,SPREAD[,REPLAYS]", value_parser = parse_ceiling)]
     max_tolerance: Option<Tolerance>,
     /// The largest root mean square of a snapshot comparison's
     /// differences, in noise units (each difference over the larger of its
@@ -139,6 +140,25 @@ struct AuditArgs {
     /// ensemble's spreads, is otherwise the prover's word.
     #[arg(long, value_name = "exact|tf32")]
     products: Option<zkdv_audit::Products>,
+    /// The commitment of the whole state the run had to start from
+    /// (parameters, optimizer state and buffers; 64 hex digits, from
+    /// `proof.state_hash()` in a session of the client's own code before
+    /// its first step). Without it the optimizer state the run started
+    /// from is the prover's. Step 0 is then always audited.
+    #[arg(long, value_name = "HASH")]
+    initial_state: Option<Hash32>,
+    /// The most values the audit admits outside their per-pair bound as
+    /// rounding flips, over the whole audit (0 for an f32 run). Without it
+    /// the protocol's allowance applies, and which values those are is the
+    /// prover's choice.
+    #[arg(long, value_name = "N")]
+    max_outliers: Option<u64>,
+    /// The client's hyperparameters of every step: a JSON object
+    /// `{"steps": [{"0/lr": 0.001, ...}, ...]}`, one entry per step, as
+    /// `zkdv.torch.hyperparameters(optimizer)` gives them when the
+    /// optimizer steps. Every step record must commit those.
+    #[arg(long, value_name = "FILE")]
+    hyperparameters: Option<PathBuf>,
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -186,6 +206,9 @@ where
                 max_noise,
                 max_drift,
                 products,
+                initial_state,
+                max_outliers,
+                hyperparameters,
                 json,
             } = *args;
             let selection = match fraction {
@@ -199,6 +222,17 @@ where
                     return USAGE;
                 }
             };
+            let hyperparameters = match hyperparameters
+                .as_deref()
+                .map(read_hyperparameters)
+                .transpose()
+            {
+                Ok(h) => h,
+                Err(why) => {
+                    eprintln!("zkdv audit: --hyperparameters: {why}");
+                    return USAGE;
+                }
+            };
             let expect = zkdv_audit::Expectations {
                 initial,
                 final_model,
@@ -208,6 +242,9 @@ where
                 max_noise,
                 max_drift,
                 products,
+                initial_state,
+                max_outliers,
+                hyperparameters,
             };
             audit(&path, selection, seed, jobs, expect, json)
         }
@@ -283,6 +320,30 @@ fn read_manifest(path: &Path) -> Result<zkdv_audit::DataExpectation, String> {
     Ok(data)
 }
 
+/// A hyperparameter schedule: `{"steps": [{"0/lr": 0.001, ...}, ...]}`,
+/// every value finite.
+fn read_hyperparameters(path: &Path) -> Result<zkdv_audit::HyperExpectation, String> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Schedule {
+        steps: Vec<std::collections::BTreeMap<String, f64>>,
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let schedule: Schedule =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (j, step) in schedule.steps.iter().enumerate() {
+        if let Some((name, value)) = step.iter().find(|(_, v)| !v.is_finite()) {
+            return Err(format!(
+                "{}: step {j}'s {name} is {value}, not a finite number",
+                path.display()
+            ));
+        }
+    }
+    Ok(zkdv_audit::HyperExpectation {
+        steps: schedule.steps,
+    })
+}
+
 /// `--initial`/`--final`: a model commitment (64 hex digits) or an existing
 /// safetensors file.
 fn parse_model(text: &str) -> Result<zkdv_audit::ModelExpectation, String> {
@@ -305,16 +366,25 @@ fn parse_ceiling(text: &str) -> Result<Tolerance, String> {
         .split(',')
         .map(|t| t.trim().parse::<f64>().map_err(|e| format!("{t:?}: {e}")))
         .collect::<Result<_, _>>()?;
-    let [abs, rel, spread] = terms[..] else {
-        return Err(format!(
-            "expected ABS,REL,SPREAD (three numbers), got {text:?}"
-        ));
+    let (abs, rel, spread, replays) = match terms[..] {
+        [abs, rel, spread] => (abs, rel, spread, zkdv_protocol::ENSEMBLE_REPLAYS as f64),
+        [abs, rel, spread, replays] => (abs, rel, spread, replays),
+        _ => {
+            return Err(format!(
+                "expected ABS,REL,SPREAD[,REPLAYS] (three or four numbers), got {text:?}"
+            ))
+        }
     };
+    if !(replays >= 0.0 && replays.fract() == 0.0 && replays <= 1024.0) {
+        return Err(format!(
+            "REPLAYS must be a whole number from 0 to 1024, got {replays}"
+        ));
+    }
     let ceiling = Tolerance {
         abs,
         rel,
         spread,
-        replays: 0,
+        replays: replays as u64,
     };
     if !ceiling.is_valid() {
         return Err(format!(

@@ -76,6 +76,7 @@ fn transcript(dir: &Path) {
                 post_state: Hash32::ZERO,
                 overlap: Overlap::Unchecked,
                 evidence: None,
+                hyperparameters: None,
             })
             .unwrap();
         for (kind, indices) in [

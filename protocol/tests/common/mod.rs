@@ -91,6 +91,7 @@ pub fn fixture_step(
         post_state: post,
         overlap: Overlap::Unchecked,
         evidence: None,
+        hyperparameters: None,
     })
 }
 

@@ -95,8 +95,7 @@ class Committer:
         """Write the snapshot record of step ``step``'s pre-state (named host arrays): the
         commitment of the whole state and of the model alone (the parameters), with the state
         itself as evidence when the session retains any."""
-        leaves = [(f"params/{p}", x) for p, x in params]
-        leaves += [(f"opt_state/{p}", x) for p, x in opt_state]
+        leaves = hashing.state_leaves(params, opt_state)
         digests = [(p, hashing.commit_tensor(x).digest) for p, x in leaves]
         state = hashing.commit_tree(digests)
         # The model alone, which a client can compute from the parameters it holds.
@@ -116,6 +115,7 @@ class Committer:
         batch: np.ndarray,
         overlap: Overlap,
         extra: Sequence[tuple[str, np.ndarray]] = (),
+        hyperparameters: Sequence[dict[str, Any]] = (),
     ) -> tuple[transcript.Challenge, hashing.BatchCommitment]:
         """Write the step record of a transaction; returns its challenge and the batch's
         commitment.
@@ -128,6 +128,8 @@ class Committer:
             batch: The packed ``uint32`` batch, on the host.
             overlap: The transaction's overlap policy.
             extra: Further sketches committed with the update's (a DDP rank's own gradients).
+            hyperparameters: The optimizer's options the step's program took as inputs, each
+                ``{"name", "value", "leaf"}`` (``leaf``: its batch argument's index).
         """
         assert self.sketches is not None, "begin() was not called"
         # pre_state(t) is post_state(t-1), already hashed (the sketches did not change since).
@@ -155,6 +157,7 @@ class Committer:
             post_state=post,
             overlap=overlap.to_record(),
             evidence=evidence,
+            hyperparameters=list(hyperparameters) or None,
         )
         return receipt.challenge, committed_batch
 

@@ -190,11 +190,15 @@ class Records:
         post_state: bytes,
         overlap: str,
         evidence: dict[str, Any] | None = None,
+        hyperparameters: list[dict[str, Any]] | None = None,
     ) -> transcript.StepReceipt:
         """Append the step record of one committed transaction (docs/protocol.md): its
-        program record, batch commitment, state commitments and overlap policy, and, when
-        the session retains evidence, its batch and update artifacts."""
-        extra = {} if evidence is None else {"evidence": evidence}
+        program record, batch commitment, state commitments and overlap policy, the
+        hyperparameters its program took as inputs, and, when the session retains evidence,
+        its batch and update artifacts."""
+        extra: dict[str, Any] = {} if evidence is None else {"evidence": evidence}
+        if hyperparameters:
+            extra["hyperparameters"] = hyperparameters
         return self.step(
             {
                 **extra,

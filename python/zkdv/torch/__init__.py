@@ -6,15 +6,16 @@ attested step with ``@proof.attest``, and run each training step inside
 and replayed by the same Rust passes and runtime as JAX's (docs/torch.md).
 """
 
+import torch
 from torch import nn
 
 from zkdv import hashing
-from zkdv.torch import _lower
+from zkdv.torch import _lower, _optim
 from zkdv.torch._host import host
 from zkdv.torch._optim import FunctionalOptimizer
 from zkdv.torch._session import ZKDV
 
-__all__ = ["FunctionalOptimizer", "ZKDV", "model_hash"]
+__all__ = ["FunctionalOptimizer", "ZKDV", "hyperparameters", "model_hash"]
 
 
 def model_hash(model: nn.Module) -> str:
@@ -29,3 +30,33 @@ def model_hash(model: nn.Module) -> str:
     model = _lower.unwrap(model)
     leaves = [(name, host(_lower.local(p))) for name, p in model.named_parameters()]
     return hashing.commit_model(leaves).hex()
+
+
+def hyperparameters(
+    optimizer: torch.optim.Optimizer, functional: FunctionalOptimizer | None = None
+) -> dict[str, float]:
+    """The optimizer's options that a session commits in each step record, as they are now:
+    the ones its step takes as inputs (a scheduler's learning rate, Adam's ``betas[0]``), by
+    committed name (``"0/lr"``: parameter group 0's ``lr``).
+
+    A session reads them when ``optimizer.step()`` runs. A client that runs its own schedule
+    without training (setting the rate, then stepping the scheduler) collects one dict per
+    step and writes ``{"steps": [...]}`` as JSON for ``zkdv audit --hyperparameters``.
+    ``functional`` is the one registered for a custom optimizer class (the built-in ones are
+    found by class).
+
+    Example::
+
+        schedule = []
+        for step in range(steps):
+            schedule.append(zkdv.torch.hyperparameters(optimizer))
+            scheduler.step()
+        Path("hyper.json").write_text(json.dumps({"steps": schedule}))
+    """
+    if functional is None:
+        functional = _optim.find(optimizer, _optim.builtin())
+    out = {}
+    for index, key in _lower.dynamic_options(optimizer, functional):
+        value = _optim.option(optimizer.param_groups[index], key)
+        out[_optim.committed_name(index, key)] = float(value)
+    return out

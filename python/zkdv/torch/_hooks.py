@@ -25,6 +25,7 @@ from zkdv.torch import _lower, _optim
 __all__ = [
     "check_hyperparameters",
     "check_sharded",
+    "dynamic_names",
     "dynamic_values",
     "hook_ddp",
     "hyperparameters",
@@ -158,7 +159,8 @@ def reduced_gradients(model: nn.Module) -> list[torch.Tensor]:
 
 
 def dynamic_values(optimizer: torch.optim.Optimizer, lowered: _lower.Lowered) -> list[Any]:
-    """The dynamic optimizer options now, as the step's ``float64`` scalar inputs."""
+    """The dynamic optimizer options now, as the step's ``float64`` scalar inputs (read when
+    ``optimizer.step()`` runs: a loop may set them at any point of the step before it)."""
     out = []
     for index, key in lowered.dynamic:
         value = _optim.option(optimizer.param_groups[index], key)
@@ -168,6 +170,12 @@ def dynamic_values(optimizer: torch.optim.Optimizer, lowered: _lower.Lowered) ->
             )
         out.append(np.asarray(float(value), dtype=np.float64))
     return out
+
+
+def dynamic_names(lowered: _lower.Lowered) -> list[str]:
+    """The committed name of each dynamic option (``"0/lr"``, ``"0/betas[0]"``: the parameter
+    group's index and the option as Python writes it), in argument order."""
+    return [_optim.committed_name(index, key) for index, key in lowered.dynamic]
 
 
 def hyperparameters(

@@ -28,6 +28,7 @@ import torch
 __all__ = [
     "FunctionalOptimizer",
     "builtin",
+    "committed_name",
     "display",
     "find",
     "has_option",
@@ -106,6 +107,12 @@ def display(key: str) -> str:
     return name if index is None else f"{name}[{index}]"
 
 
+def committed_name(group: int, key: str) -> str:
+    """The name a step record commits option ``key`` of parameter group ``group`` under:
+    ``"0/lr"``, ``"0/betas[0]"``."""
+    return f"{group}/{display(key)}"
+
+
 def set_option(group: dict[str, Any], key: str, value: Any) -> None:
     """Set the option ``key`` of ``group`` (a tuple option gets a new tuple)."""
     name, index = _split(key)
@@ -124,7 +131,9 @@ def _scalar_step() -> torch.Tensor:
 
 def _check_group(name: str, group: Mapping[str, Any], refused: Mapping[str, Any]) -> None:
     for option, value in refused.items():
-        if group.get(option, value) != value:
+        got = group.get(option, value)
+        # ``fused=False`` spells out the default (``None``: not fused on CPU tensors).
+        if got != value and not (value is None and got is False):
             raise ValueError(
                 f"zkdv.torch: {name} with {option}={group.get(option)!r} is not supported yet "
                 f"(only {option}={value!r}); use the default or register your own functional "

@@ -34,7 +34,7 @@ import torch
 from torch import nn
 from torch.utils import _pytree as pytree
 
-from zkdv import _progress, runtime
+from zkdv import _progress, hashing, runtime
 from zkdv.checks import ZKDVPoisonedError
 from zkdv.config import Group, group_of
 from zkdv.overlap import Overlap
@@ -67,8 +67,12 @@ class _Open:
     """The pre-state (parameters, then optimizer state and buffers), on its device: what the
     previous transaction left, kept as a copy."""
     leaves: list[np.ndarray]
-    """Host copies of the batch's leaves, then of the dynamic optimizer options, taken on
-    entry: what the committer packs into the committed batch."""
+    """Host copies of the batch's leaves, taken on entry: the start of what the committer
+    packs into the committed batch."""
+    dynamic: list[np.ndarray] | None = None
+    """The dynamic optimizer options (a schedule's learning rate) as ``optimizer.step()`` read
+    them (on exit, when the transaction did not step): committed after the batch's leaves and
+    in the step record's hyperparameters."""
     reduced: list[torch.Tensor] | None = None
     """Under DDP, copies of the all-reduced gradients ``optimizer.step()`` applied (the rest of
     the committed batch)."""
@@ -326,8 +330,13 @@ class ZKDV(Session):
     # -- internals ----------------------------------------------------------------------------
 
     def _before_optimizer_step(self) -> None:
-        """Under DDP and FSDP, keep the reduced gradients ``optimizer.step()`` is about to
-        apply (the rest of the committed batch)."""
+        """Read the dynamic options ``optimizer.step()`` is about to use (a loop may set the
+        learning rate anywhere in the step before it), and under DDP and FSDP keep the reduced
+        gradients it is about to apply (the rest of the committed batch)."""
+        if self._open is not None and self._optimizer is not None:
+            self._open.dynamic = _hooks.dynamic_values(
+                self._optimizer, self._open.program.lowered
+            )
         distributed = self._ddp is not None or self._sharded
         if distributed and self._open is not None:
             assert self._model is not None
@@ -420,6 +429,30 @@ class ZKDV(Session):
         # none.
         program.record()
 
+    def state_hash(self) -> str:
+        """The commitment of the whole state now (hex): the prepared model's parameters, the
+        optimizer's state (initialized as its first ``step()`` would, when it has none yet) and
+        the model's buffers, as a snapshot commits them.
+
+        Called before the first step of a session of the client's own code (beside
+        :meth:`lower_step`), it is what ``zkdv audit --initial-state HASH`` holds a run's first
+        snapshot to: the optimizer state the run starts from (Adam's moments, its step count)
+        is then the client's, not the prover's.
+
+        Example::
+
+            model, optimizer = proof.prepare(model, optimizer)
+            initial = proof.state_hash()
+        """
+        self._require_running("hash the state")
+        if self._open is not None:
+            raise RuntimeError("ZKDV.state_hash: a transaction is open")
+        _, optimizer, functional = self._parts()
+        self._init_state(optimizer, functional)
+        params, opt = self._state_leaves()
+        named = [(n, host(t)) for n, t in params], [(n, host(t)) for n, t in opt]
+        return hashing.commit_state(*named).hex()
+
     def _program_of(self, batch: Any, caller: str) -> tuple[Program, list[np.ndarray]]:
         """The program of ``batch``'s layout (registered on its first use) and the batch's
         host leaves."""
@@ -475,7 +508,6 @@ class ZKDV(Session):
 
     def _enter(self, batch: Any, overlap: Overlap) -> None:
         program, host_leaves = self._program_of(batch, "ZKDV.transaction")
-        optimizer = self._parts()[1]
         pre = self._continuity(f"step {self._steps}")
         self._flow.raise_if_poisoned()
         self._flow.admit(overlap)
@@ -484,7 +516,7 @@ class ZKDV(Session):
             overlap=overlap,
             program=program,
             pre=pre,
-            leaves=host_leaves + _hooks.dynamic_values(optimizer, program.lowered),
+            leaves=host_leaves,
         )
 
     def _register(
@@ -606,6 +638,8 @@ class ZKDV(Session):
         assert opened is not None
         self._open = None
         try:
+            if opened.dynamic is None:
+                opened.dynamic = _hooks.dynamic_values(self._parts()[1], opened.program.lowered)
             paths = [n for n, _ in self._state_leaves()[0]]
             n_params = len(paths)
             live = self._live_state()
@@ -649,7 +683,14 @@ class ZKDV(Session):
                 list(zip(paths, host_pre[:n_params], strict=True)),
                 list(zip(program.lowered.opt_paths, host_pre[n_params:], strict=True)),
             )
-        leaves = opened.leaves
+        dynamic = opened.dynamic or []
+        leaves = opened.leaves + dynamic
+        hyperparameters = [
+            {"name": name, "value": float(value), "leaf": len(opened.leaves) + k}
+            for k, (name, value) in enumerate(
+                zip(_hooks.dynamic_names(program.lowered), dynamic, strict=True)
+            )
+        ]
         if opened.reduced is not None:
             leaves = leaves + [host(g) for g in opened.reduced]
         leaves = leaves + [host(d) for d in opened.drawn]
@@ -664,6 +705,7 @@ class ZKDV(Session):
             overlap=opened.overlap,
             # Under DDP the rank's own gradient sketches are committed with the update's.
             extra=list(zip(local_paths, local, strict=True)),
+            hyperparameters=hyperparameters,
         )
         job: CheckJob[_Payload] | None = None
         if challenge.state or challenge.update:

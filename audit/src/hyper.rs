@@ -1,0 +1,220 @@
+//! The optimizer's hyperparameters, step by step: what a step record says
+//! its program ran with ([`StepBody::hyperparameters`]), bound to the
+//! replay and held to the client's schedule.
+//!
+//! A program that takes a hyperparameter as an input (PyTorch's learning
+//! rate, which a scheduler changes) lets the prover choose it at every
+//! step: a larger rate where the gradient points where it wants the model
+//! to go. Two rules close that room:
+//!
+//! - [`bind`]: at every replayed step, the batch argument that carries each
+//!   hyperparameter must hold exactly the value the step record commits
+//!   (so the record says what the replay ran, and every step's record can
+//!   be read without its evidence);
+//! - [`check`]: given the client's values for every step
+//!   (`--hyperparameters FILE`, written from the client's own schedule),
+//!   every step record must commit those, to [`REL`] (a libm that rounds a
+//!   cosine schedule's last bit differently is no room to steer).
+//!
+//! Hyperparameters that are constants of the program (Adam's `eps`) are
+//! bound by the program hashes; JAX's schedules are computed inside the
+//! program from a committed step counter, bound by the programs and the
+//! initial state.
+
+use std::collections::BTreeMap;
+
+use zkdv_protocol::{Hyperparameter, StepBody};
+use zkdv_runtime::Tensor;
+
+use crate::expect::{Expectation, Status};
+use crate::transcript::Transcript;
+use crate::values::values;
+
+/// How far a committed hyperparameter may be from the client's, relative
+/// to the larger of the two.
+pub const REL: f64 = 1e-12;
+
+/// The client's hyperparameters: per step, each by name (`0/lr`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HyperExpectation {
+    /// Step `j`'s values, by name.
+    pub steps: Vec<BTreeMap<String, f64>>,
+}
+
+fn close(a: f64, b: f64) -> bool {
+    a == b || (a - b).abs() <= REL * a.abs().max(b.abs())
+}
+
+/// Whether step record `step`'s hyperparameters are the ones its replay
+/// ran with: each must be the value of its 0-d batch argument, bit for
+/// bit. `Err` says which is not.
+pub(crate) fn bind(step: &StepBody, batch: &[Tensor]) -> Result<(), String> {
+    for Hyperparameter { name, value, leaf } in step.hyperparameters.iter().flatten() {
+        let argument = usize::try_from(*leaf)
+            .ok()
+            .and_then(|i| batch.get(i))
+            .ok_or_else(|| {
+                format!(
+                    "the step record's hyperparameter {name} names batch argument {leaf}, which \
+                     the step's program lacks"
+                )
+            })?;
+        let ran = match values(argument)?.as_slice() {
+            [x] if argument.tensor_type().shape.is_empty() => *x,
+            _ => {
+                return Err(format!(
+                    "the step record's hyperparameter {name} names batch argument {leaf}, \
+                     which is not a scalar"
+                ))
+            }
+        };
+        if ran.to_bits() != value.to_bits() {
+            return Err(format!(
+                "the step record commits {name} = {value:e}, but its batch ran with {ran:e}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn recorded(step: &StepBody) -> BTreeMap<String, f64> {
+    step.hyperparameters
+        .iter()
+        .flatten()
+        .map(|h| (h.name.clone(), h.value))
+        .collect()
+}
+
+/// Every step record's hyperparameters against the client's.
+pub(crate) fn check(t: &Transcript, given: Option<&HyperExpectation>) -> Expectation {
+    let any = t.steps.iter().any(|(s, _)| s.hyperparameters.is_some());
+    let Some(given) = given else {
+        let note = if any {
+            "not checked: the step records commit the hyperparameters each step ran with (a \
+             learning rate a scheduler sets), which the prover chose; give the client's \
+             schedule with --hyperparameters"
+        } else {
+            "not checked: no step record commits a hyperparameter (each is a constant of the \
+             program, bound by --program, or computed from the committed state)"
+        };
+        return Expectation {
+            name: "hyperparameters",
+            status: Status::NotGiven,
+            expected: None,
+            recorded: None,
+            note: note.into(),
+        };
+    };
+    let differs = |note: String| Expectation {
+        name: "hyperparameters",
+        status: Status::Differs,
+        expected: Some(format!("{} steps", given.steps.len())),
+        recorded: Some(format!("{} steps", t.steps.len())),
+        note,
+    };
+    for (j, (step, _)) in t.steps.iter().enumerate() {
+        let Some(expected) = given.steps.get(j) else {
+            return differs(format!(
+                "the client's schedule has {} steps, the transcript {}",
+                given.steps.len(),
+                t.steps.len()
+            ));
+        };
+        let committed = recorded(step);
+        for (name, &value) in expected {
+            match committed.get(name) {
+                None => {
+                    return differs(format!(
+                        "step {j} commits no hyperparameter {name} (the client's is {value:e})"
+                    ))
+                }
+                Some(&c) if !close(c, value) => {
+                    return differs(format!(
+                        "step {j} ran with {name} = {c:e}, the client's schedule says {value:e}"
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+        if let Some(name) = committed.keys().find(|n| !expected.contains_key(*n)) {
+            return differs(format!(
+                "step {j} commits a hyperparameter {name} the client's schedule does not name"
+            ));
+        }
+    }
+    if given.steps.len() != t.steps.len() {
+        return differs(format!(
+            "the client's schedule has {} steps, the transcript {}",
+            given.steps.len(),
+            t.steps.len()
+        ));
+    }
+    Expectation {
+        name: "hyperparameters",
+        status: Status::Matched,
+        expected: Some(format!("{} steps", given.steps.len())),
+        recorded: Some(format!("{} steps", t.steps.len())),
+        note: "every step ran with the client's hyperparameters".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zkdv_hashing::DType;
+
+    fn step(values: &[(&str, f64, u64)]) -> StepBody {
+        StepBody {
+            step: 0,
+            program: 1,
+            batch: zkdv_protocol::BatchCommitment {
+                rows: 1,
+                width: 1,
+                window: 1,
+                root: zkdv_protocol::Hash32::ZERO,
+            },
+            pre_state: zkdv_protocol::Hash32::ZERO,
+            update: zkdv_protocol::Hash32::ZERO,
+            post_state: zkdv_protocol::Hash32::ZERO,
+            overlap: zkdv_protocol::Overlap::Unchecked,
+            evidence: None,
+            hyperparameters: Some(
+                values
+                    .iter()
+                    .map(|&(name, value, leaf)| Hyperparameter {
+                        name: name.into(),
+                        value,
+                        leaf,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    fn scalar(x: f64) -> Tensor {
+        Tensor::from_le_bytes(DType::F64, &[], &x.to_le_bytes()).expect("scalar")
+    }
+
+    #[test]
+    fn a_record_binds_the_batch_argument_that_carries_each_hyperparameter() {
+        let data = Tensor::from_le_bytes(DType::F32, &[2], &[0; 8]).expect("data");
+        let batch = [data.clone(), scalar(1e-3)];
+        assert_eq!(bind(&step(&[("0/lr", 1e-3, 1)]), &batch), Ok(()));
+        let err = bind(&step(&[("0/lr", 2e-3, 1)]), &batch).unwrap_err();
+        assert!(
+            err.contains("commits 0/lr = 2e-3, but its batch ran with 1e-3"),
+            "{err}"
+        );
+        let err = bind(&step(&[("0/lr", 1e-3, 0)]), &batch).unwrap_err();
+        assert!(err.contains("not a scalar"), "{err}");
+        let err = bind(&step(&[("0/lr", 1e-3, 5)]), &batch).unwrap_err();
+        assert!(err.contains("which the step's program lacks"), "{err}");
+    }
+
+    #[test]
+    fn the_clients_values_match_to_a_last_bit_and_no_further() {
+        assert!(close(1e-3, 1e-3 * (1.0 + 1e-15)));
+        assert!(!close(1e-3, 1.0001e-3));
+        assert!(close(0.0, 0.0));
+    }
+}
