@@ -140,7 +140,6 @@ def client(directory: Path, batch: Batch) -> tuple[list[str], str, list[dict[str
     model = mlp()
     optimizer = torch.optim.AdamW(model.parameters(), lr=LR)
     proof = zkdv.torch.ZKDV(directory, retain="all")
-    proof._seal_package = False
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
 
@@ -149,7 +148,7 @@ def client(directory: Path, batch: Batch) -> tuple[list[str], str, list[dict[str
         honest_step(proof, proof.forward, proof.backward)(model, optimizer, batch, -1)
 
     initial_state = proof.state_hash()
-    proof.lower_step(batch)
+    proof.lower_step(batch, seal=False)
     schedule = [zkdv.torch.hyperparameters(optimizer) for _ in range(STEPS)]
     proof.close()
     return transcript.program_hashes(directory), initial_state, schedule

@@ -518,11 +518,15 @@ def test_a_jax_session_retains_evidence_an_audit_replays(tmp_path):
 
     proof, state = session(tmp_path / "proof")
     initial = zkdv.jax.model_hash(state.params)
-    step = proof.jit(donate_argnums=(0,))(step)
+    # The whole state the client hands out: its parameters and optax's state (moments, count).
+    initial_state = zkdv.jax.state_hash(state.params, state.opt_state)
+    train = proof.jit(donate_argnums=(0,))(step)
     for rows in order:
-        state = step(state, jnp.stack([examples[k] for k in rows]))
+        state = train(state, jnp.stack([examples[k] for k in rows]))
     proof.close()
     delivered = zkdv.jax.model_hash(state.params)
+    first = next(r for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "snapshot")
+    assert first["body"]["state"].hex() == initial_state
     expect = ("--initial", initial, "--final", delivered, *programs)
     code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "jax", *expect)
     assert code == 0, out
@@ -532,12 +536,34 @@ def test_a_jax_session_retains_evidence_an_audit_replays(tmp_path):
     status = {e["name"]: e["status"] for e in out["report"]["expectations"]}
     assert status == {
         "initial model": "matched",
+        "initial state": "not_given",
         "final model": "matched",
         "programs": "matched",
         "tolerance": "matched",
         "products": "not_given",
+        "hyperparameters": "not_given",
         "data": "not_given",
+        "outliers": "not_given",
     }, status
+    # Given, the whole initial state binds too; and outliers held to none.
+    bound = ("--initial-state", initial_state, "--max-outliers", "0")
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "jax", *expect, *bound)
+    status = {e["name"]: e["status"] for e in out["report"]["expectations"]}
+    assert code == 0 and status["initial state"] == status["outliers"] == "matched", out
+
+    # A prover that preloads Adam's first moment (same parameters, same programs) is named.
+    cheat, state = session(tmp_path / "preloaded")
+    mu = jax.tree.map(lambda m: m + 0.05, state.opt_state[0].mu)
+    state = state.replace(opt_state=(state.opt_state[0]._replace(mu=mu), *state.opt_state[1:]))
+    train = cheat.jit(donate_argnums=(0,))(step)
+    for rows in order:
+        state = train(state, jnp.stack([examples[k] for k in rows]))
+    cheat.close()
+    forged = ("--initial", initial, "--final", zkdv.jax.model_hash(state.params), *programs)
+    code, out = audit(tmp_path / "preloaded", "--fraction", "1", "--seed", "jax", *forged, *bound)
+    status = {e["name"]: e["status"] for e in out["report"]["expectations"]}
+    assert code == 1 and status["initial state"] == "differs", out
+    assert status["initial model"] == "matched" and out["report"]["failure"] is None
     # A JAX replay program takes the packed batch words; the manifest's layout (each data
     # leaf's row dtype and shape) reads the client's rows back from them.
     manifest = ("--data", str(tmp_path / "data.json"))
@@ -774,7 +800,15 @@ def test_the_programs_are_the_clients(tmp_path):
         child_session(tmp_path / "client")
         + """
 before = [p.clone() for p in model.parameters()]
-proof.lower_step(batches(1)[0])
+proof._seal_package = True  # as a user's session: seal=False alone skips the seal
+proof.lower_step(batches(1)[0], seal=False)
+try:
+    with proof.transaction(batch=batches(1)[0]):
+        pass
+except RuntimeError as e:
+    assert "derives program hashes only" in str(e), e
+else:
+    raise AssertionError("a session that did not seal trained")
 proof.close()
 assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
 """
@@ -782,6 +816,8 @@ assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
     subprocess.run([sys.executable, "-W", "ignore", "-c", derive], check=True)
     client = transcript.program_hashes(tmp_path / "client")
     assert len(client) == 2  # the attested and the replay program
+    (record,) = [r for r in transcript.read_records(tmp_path / "client") if r["kind"] == "program"]
+    assert record["body"]["production"]["name"].endswith(".mlir")  # nothing was sealed
     assert transcript.verify(tmp_path / "client")["steps"] == 0  # nothing trained
     run(tmp_path / "proof", 4)
     flags = [a for h in client for a in ("--program", h)]

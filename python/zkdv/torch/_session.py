@@ -157,6 +157,7 @@ class ZKDV(Session):
         # Test-only: False skips sealing the AOT Inductor package (tens of seconds per
         # session); the program record's production is then the exported StableHLO step.
         self._seal_package = True
+        self._hashes_only = False
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -410,7 +411,7 @@ class ZKDV(Session):
             )
         return last
 
-    def lower_step(self, batch: Any) -> None:
+    def lower_step(self, batch: Any, *, seal: bool = True) -> None:
         """Build and commit the programs of a step on ``batch``'s layout without running it.
 
         The attested and replay programs are lowered from the ``@proof.attest`` step, the
@@ -420,10 +421,17 @@ class ZKDV(Session):
         this way, in a session of its own, and gives their hashes
         (:func:`zkdv.transcript.program_hashes`) to ``zkdv audit --program``. A later
         transaction on the same layout reuses them.
+
+        The program hashes do not depend on the production package: ``seal=False`` skips
+        sealing it (tens of seconds to minutes) and records the exported StableHLO step as the
+        production program instead. Such a session only derives hashes: it refuses to train.
         """
         self._require_running("lower a step")
         if self._open is not None:
             raise RuntimeError("ZKDV.lower_step: a transaction is open")
+        if not seal:
+            self._seal_package = False
+            self._hashes_only = True
         program, _ = self._program_of(batch, "ZKDV.lower_step")
         # Written now (sealing first), not by the committer before a first step: there may be
         # none.
@@ -507,6 +515,12 @@ class ZKDV(Session):
         return program, host_leaves
 
     def _enter(self, batch: Any, overlap: Overlap) -> None:
+        if self._hashes_only:
+            raise RuntimeError(
+                "ZKDV.transaction: this session lowered its step with lower_step(seal=False), "
+                "which records no sealed production program; it derives program hashes only. "
+                "Train in a session of its own"
+            )
         program, host_leaves = self._program_of(batch, "ZKDV.transaction")
         pre = self._continuity(f"step {self._steps}")
         self._flow.raise_if_poisoned()
