@@ -185,6 +185,7 @@ pub(crate) fn snapshot(
     let mut outliers: Vec<Failure> = Vec::new();
     let mut values = 0u64;
     for (leaf, (a, b)) in v.theirs.iter().zip(v.mine).enumerate() {
+        let tolerance = &tolerance.scaled_to(leaf_scale(b));
         let dtype = v.dtypes.get(leaf).copied();
         let float = dtype.is_some_and(|d| ulp(d, 1.0).is_some());
         let start = v.initial.get(leaf);
@@ -276,6 +277,15 @@ pub(crate) fn snapshot(
         );
     }
     (None, outliers.len() as u64)
+}
+
+/// A leaf's scale for its tolerance ([`Tolerance::scaled_to`]): the
+/// largest magnitude of its finite replayed values (0 for none).
+pub(crate) fn leaf_scale(replayed: &[f64]) -> f64 {
+    replayed
+        .iter()
+        .filter(|x| x.is_finite())
+        .fold(0.0, |m: f64, x| m.max(x.abs()))
 }
 
 /// Whether a float leaf is a counter (Adam's per-parameter `step`, an
@@ -547,6 +557,27 @@ mod tests {
             step,
             &v,
         )
+    }
+
+    #[test]
+    fn the_absolute_term_is_no_larger_than_the_leafs_own_scale() {
+        // Adam's second moments of about 1e-7, under the session's abs of 1e-6: one set to
+        // zero (which makes its coordinate's step lr * m / eps) was inside its bound.
+        let n = 20_000;
+        let v: Vec<f64> = (0..n).map(|i| 1e-7 * (1.0 + (i % 7) as f64)).collect();
+        // (Its update this step is small: no change of its sign reaches zero, an outlier's cap.)
+        let initial = vec![v.iter().map(|x| x * 0.999).collect::<Vec<f64>>()];
+        let mine = vec![v.clone()];
+        let mut theirs = mine.clone();
+        theirs[0][3] = 0.0;
+        let (failure, _) = compare_f32(2, &theirs, &mine, &initial);
+        let failure = failure.expect("a zeroed second moment fails");
+        assert_eq!(failure.what, "state leaf0[3] at snapshot 3");
+        assert!(failure.allowed < 1e-10, "{}", failure.allowed);
+        // Its honest rounding (an ulp of f32) stays well inside.
+        let mut rounded = mine.clone();
+        rounded[0][3] *= 1.0 + f64::powi(2.0, -23);
+        assert_eq!(compare_f32(2, &rounded, &mine, &initial), (None, 0));
     }
 
     #[test]

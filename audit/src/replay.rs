@@ -443,11 +443,13 @@ impl Segment<'_> {
             replays: tolerance.replays.max(ENSEMBLE_REPLAYS),
             ..*tolerance
         };
+        // Each leaf's pairs with the absolute term of its own scale, as compared.
         let pairs_need_spread = tolerance.replays > 0
-            && theirs
-                .iter()
-                .zip(&mine)
-                .any(|(a, b)| tolerance.needs_spread(a, b));
+            && theirs.iter().zip(&mine).any(|(a, b)| {
+                tolerance
+                    .scaled_to(compare::leaf_scale(b))
+                    .needs_spread(a, b)
+            });
         // Each leaf on its own too: the comparison's account dilutes a change
         // concentrated in a leaf small against the state.
         let leaf_limit = noise_limit * noise::LEAF_NOISE_FACTOR;

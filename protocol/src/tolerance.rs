@@ -117,6 +117,38 @@ impl Tolerance {
         }
     }
 
+    /// This tolerance for the values of one leaf whose largest magnitude is
+    /// `scale`: its absolute term no larger than `rel * scale`.
+    ///
+    /// The absolute term stands for the rounding of values near zero, which
+    /// is that of the values they were computed from, in the leaf's own
+    /// range: a parameter's cancellation leaves about an ulp of the
+    /// parameters around it. A fixed `abs` read against a leaf of another
+    /// scale is room: Adam's second moments are about `1e-7` in a small
+    /// model, under the session's `abs` of `1e-6`, so each could be set to
+    /// zero (a step of `lr * m / eps` at that coordinate) inside its bound.
+    /// `rel * scale` is still `rel / ulp` (about 160 in `f32`) ulps of the
+    /// leaf's largest value. An audit compares each snapshot leaf so.
+    ///
+    /// ```
+    /// use zkdv_protocol::Tolerance;
+    /// let t = Tolerance::fixed(1e-6, 1e-5);
+    /// assert_eq!(t.scaled_to(1e-3).abs, 1e-5 * 1e-3);
+    /// assert_eq!(t.scaled_to(1.0).abs, 1e-6); // never above the program's
+    /// assert_eq!(t.scaled_to(f64::NAN).abs, 1e-6);
+    /// ```
+    pub fn scaled_to(&self, scale: f64) -> Tolerance {
+        let leaf = self.rel * scale;
+        Tolerance {
+            abs: if leaf.is_finite() {
+                self.abs.min(leaf)
+            } else {
+                self.abs
+            },
+            ..*self
+        }
+    }
+
     /// The largest `|committed - recomputed|` that passes for a finite
     /// `committed` value whose measured spread is `spread`.
     ///

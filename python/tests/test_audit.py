@@ -933,7 +933,9 @@ def test_the_initial_state_is_the_clients_optimizer_state_included(tmp_path):
     records = transcript.read_records(tmp_path / "honest")
     first = next(r["body"] for r in records if r["kind"] == "snapshot")
     assert first["state"].hex() == expected
-    code, out = audit(tmp_path / "honest", "--steps", "1", "--seed", "s", "--initial-state", expected)
+    code, out = audit(
+        tmp_path / "honest", "--steps", "1", "--seed", "s", "--initial-state", expected
+    )
     status = {e["name"]: e for e in out["report"]["expectations"]}
     assert code == 0 and status["initial state"]["status"] == "matched", out
     assert 0 in out["report"]["audited"]
@@ -1007,7 +1009,9 @@ def test_the_learning_rate_is_read_when_the_optimizer_steps_and_bound_to_the_cli
     committed = [{h["name"]: h["value"] for h in s["hyperparameters"]} for s in steps]
     assert committed == used and set(used[0]) == {"0/lr", "0/betas[0]"}
     clients = tmp_path / "hyper.json"
-    clients.write_text(json.dumps({"steps": [{"0/lr": schedule(s), "0/betas[0]": 0.9} for s in range(4)]}))
+    clients.write_text(
+        json.dumps({"steps": [{"0/lr": schedule(s), "0/betas[0]": 0.9} for s in range(4)]})
+    )
     args = ("--fraction", "1", "--seed", "h", "--hyperparameters", str(clients))
     code, out = audit(tmp_path / "honest", *args)
     status = {e["name"]: e for e in out["report"]["expectations"]}

@@ -679,7 +679,8 @@ def test_learning_rate_schedules_and_parameter_groups_pass_every_check(tmp_path,
 
 def test_a_replay_with_another_learning_rate_fails_its_check(tmp_path):
     # The committed learning rate is the one the replay uses: production stepping with
-    # another one than the group says is caught.
+    # another one than the committed one (here: the class's own step, behind the session's
+    # back, at a rate restored before the transaction closes) is caught.
     model = mlp()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     proof = session(tmp_path, model, optimizer)
@@ -689,12 +690,33 @@ def test_a_replay_with_another_learning_rate_fails_its_check(tmp_path):
             with proof.transaction(batch=(inputs, targets)):
                 proof.backward(functional.cross_entropy(model(inputs), targets))
                 if step == 1:
-                    # After the batch (and its lr) were committed on entry.
                     optimizer.param_groups[0]["lr"] = 0.2
-                optimizer.step()
+                    type(optimizer).step(optimizer)
+                else:
+                    optimizer.step()
                 optimizer.zero_grad()
                 optimizer.param_groups[0]["lr"] = 0.1
         proof.close()
+
+
+def test_a_rate_set_after_backward_is_the_one_committed(tmp_path):
+    # A loop may set the rate anywhere before optimizer.step() (the GPT-2 reproduction loop
+    # sets it after backward): the committed rate is the one the step used, and every check
+    # passes; the step records name it.
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = session(tmp_path, model, optimizer)
+    for step, (inputs, targets) in enumerate(data(3)):
+        with proof.transaction(batch=(inputs, targets)):
+            proof.backward(functional.cross_entropy(model(inputs), targets))
+            optimizer.param_groups[0]["lr"] = 0.1 * (step + 1)
+            optimizer.step()
+            optimizer.zero_grad()
+    proof.close()
+    records = zkdv.transcript.read_records(tmp_path / "proof")
+    steps = [r["body"] for r in records if r["kind"] == "step"]
+    rates = [[(h["name"], h["value"]) for h in s["hyperparameters"]] for s in steps]
+    assert rates == [[("0/lr", 0.1 * (k + 1)), ("0/momentum", 0.0)] for k in range(3)]
 
 
 @pytest.mark.parametrize("option", ["momentum", "betas"])
@@ -713,8 +735,11 @@ def test_a_replay_with_another_momentum_fails_its_check(tmp_path, option):
             with proof.transaction(batch=(inputs, targets)):
                 proof.backward(functional.cross_entropy(model(inputs), targets))
                 if step == 1:
+                    # Stepped behind the session's back, restored before the commit.
                     optimizer.param_groups[0][option] = other
-                optimizer.step()
+                    type(optimizer).step(optimizer)
+                else:
+                    optimizer.step()
                 optimizer.zero_grad()
                 optimizer.param_groups[0][option] = committed
         proof.close()

@@ -208,6 +208,96 @@ def test_gpt2_with_its_default_cache_passes_and_seals(tmp_path):
     passes(proof, tmp_path, 2)
 
 
+def gpt2_reproduction(tmp_path: Any, autocast: bool, tamper: int | None = None) -> Any:
+    """The training loop of a widely copied GPT-2 reproduction, as written: AdamW over two
+    groups (weight decay on the matrices only) with its defaults spelled out (``fused=False``),
+    two micro-steps of accumulation under ``bf16`` autocast, the gradient norm clipped to 1, and
+    the learning rate of a warmup-then-cosine schedule set on every group after ``backward()``,
+    inside the step. ``tamper``: the step whose update production scales by 1.1."""
+    transformers = pytest.importorskip("transformers")
+    import math
+
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(
+        vocab_size=64, n_positions=32, n_embd=16, n_layer=1, n_head=2, resid_pdrop=0.0,
+        embd_pdrop=0.0, attn_pdrop=0.0, use_cache=False,
+    )  # fmt: skip
+    model = transformers.GPT2LMHeadModel(config)
+    params = [p for p in model.parameters() if p.requires_grad]
+    groups = [
+        {"params": [p for p in params if p.dim() >= 2], "weight_decay": 0.1},
+        {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0},
+    ]
+    optimizer = torch.optim.AdamW(groups, lr=6e-4, betas=(0.9, 0.95), eps=1e-8, fused=False)
+    max_lr, warmup, max_steps = 6e-4, 2, 4
+
+    def get_lr(it: int) -> float:
+        if it < warmup:
+            return max_lr * (it + 1) / warmup
+        ratio = (it - warmup) / (max_steps - warmup)
+        return 0.1 * max_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * 0.9 * max_lr
+
+    context = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if autocast else None
+
+    def micro_steps(call: Callable[..., Any], backward: Callable[..., Any], batch: Any) -> None:
+        for ids in batch:
+            if context is None:
+                loss = call(input_ids=ids, labels=ids).loss
+            else:
+                with context():
+                    loss = call(input_ids=ids, labels=ids).loss
+            backward(loss / len(batch))
+
+    def step(proof: Any) -> Callable[..., None]:
+        def attested(model: nn.Module, optimizer: torch.optim.Optimizer, batch: Any) -> None:
+            optimizer.zero_grad()
+            micro_steps(lambda **k: proof.forward(model, **k), proof.backward, batch)
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+
+        return attested
+
+    def production(proof, model, optimizer, batch, index):
+        optimizer.zero_grad()
+        micro_steps(model, proof.backward, batch)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        lr = get_lr(index)
+        for param_group in optimizer.param_groups:
+            param_group["lr"] = lr
+        before = [p.detach().clone() for p in model.parameters()]
+        optimizer.step()
+        if index == tamper:
+            with torch.no_grad():
+                for p, b in zip(model.parameters(), before, strict=True):
+                    p.add_(0.1 * (p - b))
+
+    batches = [tuple(t for (t,) in tokens(64, (2, 8), 2 * max_steps))]
+    batches = [batches[0][2 * i : 2 * i + 2] for i in range(max_steps)]
+    proof = run(
+        tmp_path, model, optimizer, batches, causal_lm_loss, step=step, production=production
+    )
+    return proof, [get_lr(i) for i in range(max_steps)]
+
+
+@pytest.mark.parametrize("autocast", [False, True], ids=["f32", "bf16-autocast"])
+def test_the_gpt2_reproduction_loop_runs_as_written(tmp_path, autocast):
+    # Before: AdamW(fused=False) was refused, and the rate set after backward() was read when
+    # the transaction opened (the previous step's), failing the state check of step 0.
+    proof, rates = gpt2_reproduction(tmp_path, autocast)
+    passes(proof, tmp_path, 4)
+    steps = [r["body"] for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "step"]
+    committed = [
+        [h["value"] for h in s["hyperparameters"] if h["name"].endswith("/lr")] for s in steps
+    ]
+    assert committed == [[rate, rate] for rate in rates]  # both groups, as the loop set them
+
+
+def test_the_gpt2_reproduction_loop_with_a_scaled_update_is_caught(tmp_path):
+    with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
+        gpt2_reproduction(tmp_path, autocast=True, tamper=2)
+    assert raised.value.step == 2
+
+
 def test_bert_masked_lm_passes_every_check(tmp_path):
     transformers = pytest.importorskip("transformers")
     torch.manual_seed(0)

@@ -335,9 +335,7 @@ class ZKDV(Session):
         learning rate anywhere in the step before it), and under DDP and FSDP keep the reduced
         gradients it is about to apply (the rest of the committed batch)."""
         if self._open is not None and self._optimizer is not None:
-            self._open.dynamic = _hooks.dynamic_values(
-                self._optimizer, self._open.program.lowered
-            )
+            self._open.dynamic = _hooks.dynamic_values(self._optimizer, self._open.program.lowered)
         distributed = self._ddp is not None or self._sharded
         if distributed and self._open is not None:
             assert self._model is not None
