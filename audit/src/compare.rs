@@ -227,6 +227,29 @@ pub(crate) fn snapshot(
             }
             let s = leaf_spread.and_then(|s| s.get(i)).copied().unwrap_or(0.0);
             if tolerance.accepts(c, r, s) {
+                // Within its bound, but far beyond rounding noise: an outlier too (f32).
+                let far = match (dtype, measured) {
+                    (Some(d), Some(_)) if !v.flips => noise::noise_unit(d, c, r, s)
+                        .filter(|z| z.abs() > noise::FAR_UNITS),
+                    _ => None,
+                };
+                if let Some(z) = far {
+                    outliers.push(Failure {
+                        step,
+                        what: format!(
+                            "state {}[{i}] at snapshot {} ({:.1} noise units from the replay, \
+                             within its bound but more than rounding noise)",
+                            path(leaf),
+                            step + 1,
+                            z.abs()
+                        ),
+                        committed: c,
+                        recomputed: r,
+                        allowed: tolerance.bound(c, s),
+                        kind: FailureKind::Pair,
+                        noise: None,
+                    });
+                }
                 continue;
             }
             let what = format!("state {}[{i}] at snapshot {}", path(leaf), step + 1);

@@ -468,7 +468,16 @@ impl Segment<'_> {
                 .as_ref()
                 .is_some_and(|(_, r)| !r.is_noise_under(leaf_limit))
         };
+        // In an f32 program a value far from the replay in ulps counts as an outlier
+        // unless its spread says otherwise: measure it.
+        let far = !flips
+            && dtypes.iter().zip(theirs.iter().zip(&mine)).any(|(d, (a, b))| {
+                a.iter().zip(b).any(|(&c, &r)| {
+                    noise::noise_unit(*d, c, r, 0.0).is_some_and(|z| z.abs() > noise::FAR_UNITS)
+                })
+            });
         let needs = pairs_need_spread
+            || far
             || !account(None).is_noise_under(noise_limit)
             || leaf_fails(&worst_leaf(None));
         if spread.is_none() && (self.rule.always_spread || needs) {

@@ -48,6 +48,24 @@ pub const NOISE_RMS: f64 = 2.0;
 /// alone; it is an outlier of the per-pair rule (see [`outlier_allowance`]).
 pub const CLIP: f64 = 32.0;
 
+/// The noise units ([`noise_unit`], with the value's measured spread)
+/// beyond which a value of a state comparison in a program that computes
+/// in `f32` or wider is no longer weighed as rounding noise but counted as
+/// an outlier, whatever its per-pair bound allows: at most
+/// [`outlier_allowance`] of a comparison, [`leaf_outlier_allowance`] of a
+/// leaf, and an auditor's ceiling.
+///
+/// The noise test spends a budget (a root mean square of [`NOISE_RMS`]),
+/// and without this a prover spends it on a few coordinates of its choice,
+/// each moved to its whole pair bound (`abs + rel * |x|`, a hundred ulps of
+/// an `f32` parameter, clipped to [`CLIP`] units): two parameters a step of
+/// a 13k-parameter MLP passed the test, the other values equal to the
+/// replay. Honest `f32` replays stay within a few units of their spread
+/// (the zoo's worst snapshots have a root mean square under 1); in a
+/// narrower float a discrete flip moves a value by many units honestly, so
+/// there the outlier rules already in force apply instead.
+pub const FAR_UNITS: f64 = 8.0;
+
 /// The share of a comparison's float values that may lie outside their
 /// per-pair bound, as outliers (see [`outlier_allowance`]).
 pub const OUTLIER_SHARE: f64 = 1e-4;
