@@ -604,6 +604,40 @@ mod tests {
     }
 
     #[test]
+    fn in_an_f32_program_a_value_far_beyond_its_spread_is_an_outlier_within_its_bound() {
+        let n = 2_000; // two outliers in the leaf, one in the comparison
+        let initial = vec![vec![0.5; n]];
+        let mine = vec![vec![0.5001; n]];
+        let spread = vec![vec![1e-9; n]];
+        let compare = |theirs: &[Vec<f64>], flips: bool| {
+            let dtypes = [DType::F32];
+            let v = StateValues {
+                theirs,
+                mine: &mine,
+                initial: &initial,
+                dtypes: &dtypes,
+                spread: Some(&spread),
+                rows: &[],
+                flips,
+            };
+            snapshot(|l| format!("leaf{l}"), &Tolerance::fixed(1e-6, 1e-5), 0, &v)
+        };
+        // Two values moved by 1e-6 (about 17 ulps, far more than their spread, inside
+        // abs + rel * |x| = 6e-6): more than the comparison's one outlier.
+        let mut theirs = mine.clone();
+        theirs[0][1] += 1e-6;
+        theirs[0][2] += 1e-6;
+        let (failure, _) = compare(&theirs, false);
+        let what = failure.expect("two far values fail").what;
+        assert!(what.contains("more than rounding noise") && what.contains("2 of 2000"), "{what}");
+        // One is an outlier; in a narrow-float program none is (flips move values honestly).
+        theirs[0][2] = mine[0][2];
+        assert_eq!(compare(&theirs, false), (None, 1));
+        theirs[0][2] += 1e-6;
+        assert_eq!(compare(&theirs, true), (None, 0));
+    }
+
+    #[test]
     fn a_counter_is_exact_and_never_an_outlier() {
         // Adam's per-parameter step, a float scalar, went 3 -> 4 in the replay; a prover
         // that held it at 3 (a change within twice its update, an outlier's cap) fails.

@@ -42,6 +42,43 @@ impl LayoutSummary {
     }
 }
 
+/// The values one hyperparameter took over a transcript's steps
+/// ([`crate::StepBody::hyperparameters`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct HyperparameterRange {
+    /// Steps that committed it.
+    pub steps: u64,
+    /// Its value at the first of them.
+    pub first: f64,
+    /// Its value at the last of them.
+    pub last: f64,
+    /// Its smallest value.
+    pub min: f64,
+    /// Its largest value.
+    pub max: f64,
+}
+
+impl HyperparameterRange {
+    fn add(range: Option<HyperparameterRange>, value: f64) -> HyperparameterRange {
+        match range {
+            None => HyperparameterRange {
+                steps: 1,
+                first: value,
+                last: value,
+                min: value,
+                max: value,
+            },
+            Some(r) => HyperparameterRange {
+                steps: r.steps + 1,
+                last: value,
+                min: r.min.min(value),
+                max: r.max.max(value),
+                ..r
+            },
+        }
+    }
+}
+
 /// What `zkdv inspect` shows.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Inspection {
@@ -91,6 +128,9 @@ pub struct Inspection {
     pub retained_snapshots: u64,
     /// Bytes of the retained evidence (step evidence and snapshots).
     pub evidence_bytes: u64,
+    /// The hyperparameters the step records commit (a schedule's learning
+    /// rate), by name, with the values they took.
+    pub hyperparameters: BTreeMap<String, HyperparameterRange>,
     /// Programs.
     pub programs: Vec<ProgramSummary>,
     /// Bytes of the artifacts referenced.
@@ -145,6 +185,11 @@ pub fn inspect_path(path: &Path) -> Result<Inspection> {
             Body::Step(step) => {
                 out.steps += 1;
                 out.step_bytes += record.raw.bytes.len() as u64;
+                for h in step.hyperparameters.iter().flatten() {
+                    let range = out.hyperparameters.get(&h.name).copied();
+                    let range = HyperparameterRange::add(range, h.value);
+                    out.hyperparameters.insert(h.name.clone(), range);
+                }
                 if let Some(evidence) = &step.evidence {
                     let size = evidence.batch.size + evidence.update.size;
                     out.evidence_steps += 1;

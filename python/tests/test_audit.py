@@ -1012,6 +1012,10 @@ def test_the_learning_rate_is_read_when_the_optimizer_steps_and_bound_to_the_cli
     steps = [r["body"] for r in transcript.read_records(tmp_path / "honest") if r["kind"] == "step"]
     committed = [{h["name"]: h["value"] for h in s["hyperparameters"]} for s in steps]
     assert committed == used and set(used[0]) == {"0/lr", "0/betas[0]"}
+    shown = subprocess.run(
+        [str(ZKDV_CLI), "inspect", str(tmp_path / "honest")], capture_output=True, text=True
+    ).stdout
+    assert "0/lr: 2.5e-3 at the first step, 1e-2 at the last, from 2.5e-3 to 1e-2 over 4" in shown
     clients = tmp_path / "hyper.json"
     clients.write_text(
         json.dumps({"steps": [{"0/lr": schedule(s), "0/betas[0]": 0.9} for s in range(4)]})

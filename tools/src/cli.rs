@@ -918,6 +918,17 @@ fn render(path: &Path, i: &Inspection) -> String {
             format!(" (steps {})", snapshots.join(", "))
         }
     );
+    for (name, r) in &i.hyperparameters {
+        let _ = writeln!(
+            s,
+            "hyperparam   {name}: {:e} at the first step, {:e} at the last, from {:e} to {:e} over {}",
+            r.first,
+            r.last,
+            r.min,
+            r.max,
+            plural(r.steps, "step")
+        );
+    }
     if i.evidence_steps > 0 || i.retained_snapshots > 0 {
         let _ = writeln!(
             s,
