@@ -480,7 +480,7 @@ def test_an_audit_is_reproducible_from_its_seed(tmp_path):
     assert code == 0 and len(out["report"]["seed"]) == 32
 
 
-def test_a_jax_session_retains_evidence_an_audit_replays(tmp_path):
+def test_a_jax_session_retains_evidence_an_audit_replays(tmp_path, monkeypatch):
     # The same evidence from the JAX frontend: its production is the instrumented step on
     # XLA, its replay program the canonical step's replay slice, run in the Rust runtime.
     jax = pytest.importorskip("jax")
@@ -564,6 +564,27 @@ def test_a_jax_session_retains_evidence_an_audit_replays(tmp_path):
     status = {e["name"]: e["status"] for e in out["report"]["expectations"]}
     assert code == 1 and status["initial state"] == "differs", out
     assert status["initial model"] == "matched" and out["report"]["failure"] is None
+
+    # A prover that holds optax's step count in place between steps (a schedule computed from
+    # it would stay at its first value) is caught at the next snapshot: an integer is exact.
+    # (Its own session compares the optimizer state each step receives with what the last one
+    # produced; a prover that runs its own machine skips that.)
+    import zkdv.jax._session as jax_session
+
+    monkeypatch.setattr(jax_session, "opt_state_discontinuity", lambda *a, **k: None)
+    cheat, state = session(tmp_path / "count")
+    train = cheat.jit(donate_argnums=(0,))(step)
+    for rows in order:
+        state = train(state, jnp.stack([examples[k] for k in rows]))
+        held = state.opt_state[0]._replace(count=jnp.zeros_like(state.opt_state[0].count))
+        state = state.replace(opt_state=(held, *state.opt_state[1:]))
+    try:
+        cheat.close()
+    except zkdv.ZKDVPoisonedError:
+        pass  # its own in-process checks may see it too; the audit must, whatever they wrote
+    code, out = audit(tmp_path / "count", "--fraction", "1", "--seed", "jax", *programs)
+    failure = out["report"]["failure"]
+    assert code == 1 and failure is not None and "count" in failure["what"], out
     # A JAX replay program takes the packed batch words; the manifest's layout (each data
     # leaf's row dtype and shape) reads the client's rows back from them.
     manifest = ("--data", str(tmp_path / "data.json"))
@@ -694,7 +715,9 @@ def test_a_drift_within_every_pairs_tolerance_is_more_than_rounding_noise(tmp_pa
     # Each value is far more than rounding noise from the replay (an f32 program): counted as
     # outliers, far more than a comparison admits, before the noise test weighs them.
     assert code == 1 and failure["kind"] == "pair", out
-    assert "more than rounding noise" in failure["what"] and "allowed as outliers" in failure["what"]
+    assert (
+        "more than rounding noise" in failure["what"] and "allowed as outliers" in failure["what"]
+    )
     assert abs(failure["committed"] - failure["recomputed"]) < failure["allowed"]
     # Weighed as noise alone (the rule of a narrow-float program, where a flip moves a value
     # by many units honestly), the snapshot's differences together are more than rounding.
