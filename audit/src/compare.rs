@@ -229,8 +229,9 @@ pub(crate) fn snapshot(
             if tolerance.accepts(c, r, s) {
                 // Within its bound, but far beyond rounding noise: an outlier too (f32).
                 let far = match (dtype, measured) {
-                    (Some(d), Some(_)) if !v.flips => noise::noise_unit(d, c, r, s)
-                        .filter(|z| z.abs() > noise::FAR_UNITS),
+                    (Some(d), Some(_)) if !v.flips => {
+                        noise::noise_unit(d, c, r, s).filter(|z| z.abs() > noise::FAR_UNITS)
+                    }
                     _ => None,
                 };
                 if let Some(z) = far {
@@ -629,7 +630,10 @@ mod tests {
         theirs[0][2] += 1e-6;
         let (failure, _) = compare(&theirs, false);
         let what = failure.expect("two far values fail").what;
-        assert!(what.contains("more than rounding noise") && what.contains("2 of 2000"), "{what}");
+        assert!(
+            what.contains("more than rounding noise") && what.contains("2 of 2000"),
+            "{what}"
+        );
         // One is an outlier; in a narrow-float program none is (flips move values honestly).
         theirs[0][2] = mine[0][2];
         assert_eq!(compare(&theirs, false), (None, 1));

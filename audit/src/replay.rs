@@ -471,11 +471,14 @@ impl Segment<'_> {
         // In an f32 program a value far from the replay in ulps counts as an outlier
         // unless its spread says otherwise: measure it.
         let far = !flips
-            && dtypes.iter().zip(theirs.iter().zip(&mine)).any(|(d, (a, b))| {
-                a.iter().zip(b).any(|(&c, &r)| {
-                    noise::noise_unit(*d, c, r, 0.0).is_some_and(|z| z.abs() > noise::FAR_UNITS)
-                })
-            });
+            && dtypes
+                .iter()
+                .zip(theirs.iter().zip(&mine))
+                .any(|(d, (a, b))| {
+                    a.iter().zip(b).any(|(&c, &r)| {
+                        noise::noise_unit(*d, c, r, 0.0).is_some_and(|z| z.abs() > noise::FAR_UNITS)
+                    })
+                });
         let needs = pairs_need_spread
             || far
             || !account(None).is_noise_under(noise_limit)
