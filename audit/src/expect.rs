@@ -244,7 +244,13 @@ fn model(
         (None, _) => (
             Status::NotGiven,
             format!(
-                "not checked: give the client's {which} model with --{}",
+                "not checked: the transcript's {which} model is the prover's ({}); give the \
+                 client's with --{}",
+                if which == "initial" {
+                    "a run may start from a model of its choosing"
+                } else {
+                    "the model delivered may be another than the one the run ended at"
+                },
                 flag(name)
             ),
         ),
@@ -470,8 +476,9 @@ fn programs(t: &Transcript, given: &[Hash32]) -> Expectation {
             status: Status::NotGiven,
             expected: None,
             recorded: None,
-            note: "not checked: the attested and replay programs are the transcript's; give the \
-                   client's with --program"
+            note: "not checked: the attested and replay programs are the transcript's, so a \
+                   cheat written into them as into production (learning from half of each batch) \
+                   reproduces; give the client's with --program"
                 .into(),
         };
     }

@@ -800,6 +800,16 @@ def test_the_tolerance_is_the_auditors(tmp_path):
         tmp_path / "proof", "--fraction", "1", "--seed", "t", "--max-tolerance", "0.1,1,32"
     )
     assert code == 0, out
+    # More ensemble replays than the ceiling's measure wider spreads (and slow the audit).
+    wide = zkdv.ZKDVConfig(tolerance=zkdv.Tolerance(spread=32.0, replays=64))
+    run(tmp_path / "wide", 2, config=wide)
+    code, out = audit(tmp_path / "wide", "--steps", "1", "--seed", "t")
+    (tolerance,) = [e for e in out["report"]["expectations"] if e["name"] == "tolerance"]
+    assert code == 1 and tolerance["status"] == "differs" and "replays 64" in tolerance["recorded"]
+    code, out = audit(
+        tmp_path / "wide", "--steps", "1", "--seed", "t", "--max-tolerance", "1e-6,1e-5,32,64"
+    )
+    assert code == 0, out
     bad = subprocess.run(
         [str(ZKDV_CLI), "audit", str(tmp_path / "proof"), "--max-tolerance", "0.1,x,32"],
         capture_output=True,
