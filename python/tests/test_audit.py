@@ -58,9 +58,11 @@ def run(
     corrupt=(),
     data=None,
     nudge=None,
+    before_step=None,
 ):
     """Train under ZKDV; at the steps in ``corrupt`` a dishonest prover nudges a parameter
-    after the optimizer step and writes passing check records for that step itself."""
+    after the optimizer step and writes passing check records for that step itself.
+    ``before_step(optimizer, step)`` runs between ``backward()`` and ``optimizer.step()``."""
     model = model or mlp()
     optimizer = optimizer(model.parameters())
     proof = zkdv.torch.ZKDV(directory, config, retain=retain, replay_snapshot_interval=interval)
@@ -99,6 +101,8 @@ def run(
     for step, (inputs, targets) in enumerate(data or batches(steps)):
         with proof.transaction(batch=(inputs, targets)):
             proof.backward(functional.cross_entropy(model(inputs), targets))
+            if before_step is not None:
+                before_step(optimizer, step)
             optimizer.step()
             optimizer.zero_grad()
             if step in corrupt:
@@ -1012,31 +1016,20 @@ def test_the_learning_rate_is_read_when_the_optimizer_steps_and_bound_to_the_cli
         return 1e-2 * (step + 1) / 4
 
     def loop(directory: Path, rate) -> list[dict[str, float]]:
-        model = mlp()
-        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2, fused=False, foreach=False)
-        config = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
-        proof = zkdv.torch.ZKDV(directory, config, retain="all")
-        proof._seal_package = False
-        proof.start(rolling_window=8, probe_ratio=0.25)
-        model, optimizer = proof.prepare(model, optimizer)
-
-        @proof.attest
-        def attested_step(model, optimizer, batch):
-            inputs, targets = batch
-            proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
-            optimizer.step()
-            optimizer.zero_grad()
-
         used = []
-        for step, (inputs, targets) in enumerate(batches(4)):
-            with proof.transaction(batch=(inputs, targets)):
-                proof.backward(functional.cross_entropy(model(inputs), targets))
-                for group in optimizer.param_groups:
-                    group["lr"] = rate(step)
-                used.append(zkdv.torch.hyperparameters(optimizer))
-                optimizer.step()
-                optimizer.zero_grad()
-        proof.close()
+
+        def set_rate(optimizer, step: int) -> None:
+            for group in optimizer.param_groups:
+                group["lr"] = rate(step)
+            used.append(zkdv.torch.hyperparameters(optimizer))
+
+        run(
+            directory,
+            4,
+            optimizer=lambda p: torch.optim.AdamW(p, lr=1e-2, fused=False, foreach=False),
+            config=zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1)),
+            before_step=set_rate,
+        )
         return used
 
     used = loop(tmp_path / "honest", schedule)
