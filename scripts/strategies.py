@@ -179,7 +179,7 @@ def main() -> None:
         hashes, initial_state, schedule = client(work / "client", batches[0])
         programs = [a for h in hashes for a in ("--program", h)]
         hyper = work / "hyper.json"
-        hyper.write_text(json.dumps({"steps": schedule}))
+        zkdv.data.write_hyperparameters(hyper, schedule)
         binding = ["--initial-state", initial_state, "--hyperparameters", str(hyper)]
         binding += ["--max-outliers", "0"]
         start = flat(mlp())

@@ -10,18 +10,21 @@
 //! - [`bind`]: at every replayed step, the batch argument that carries each
 //!   hyperparameter must hold exactly the value the step record commits
 //!   (so the record says what the replay ran, and every step's record can
-//!   be read without its evidence);
+//!   be read without its evidence), and the record names them in argument
+//!   order, on consecutive arguments (the block the frontend lays after the
+//!   data);
 //! - [`check`]: given the client's values for every step
 //!   (`--hyperparameters FILE`, written from the client's own schedule),
 //!   every step record must commit those, to [`REL`] (a libm that rounds a
-//!   cosine schedule's last bit differently is no room to steer).
+//!   cosine schedule's last bit differently is no room to steer), under the
+//!   client's names in the client's order. The order is what ties a name to
+//!   its argument: a record that named Adam's `lr` and `betas[0]` the other
+//!   way round, with the client's values, would run a rate of 0.9.
 //!
 //! Hyperparameters that are constants of the program (Adam's `eps`) are
 //! bound by the program hashes; JAX's schedules are computed inside the
 //! program from a committed step counter, bound by the programs and the
 //! initial state.
-
-use std::collections::BTreeMap;
 
 use zkdv_protocol::{Hyperparameter, StepBody};
 use zkdv_runtime::Tensor;
@@ -34,11 +37,14 @@ use crate::values::values;
 /// to the larger of the two.
 pub const REL: f64 = 1e-12;
 
-/// The client's hyperparameters: per step, each by name (`0/lr`).
+/// The client's hyperparameters: their names in argument order (`0/lr`,
+/// `0/betas[0]`), and per step their values in that order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HyperExpectation {
-    /// Step `j`'s values, by name.
-    pub steps: Vec<BTreeMap<String, f64>>,
+    /// The names, in the order the step's program takes them.
+    pub names: Vec<String>,
+    /// Step `j`'s values, one per name.
+    pub steps: Vec<Vec<f64>>,
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -49,7 +55,15 @@ fn close(a: f64, b: f64) -> bool {
 /// ran with: each must be the value of its 0-d batch argument, bit for
 /// bit. `Err` says which is not.
 pub(crate) fn bind(step: &StepBody, batch: &[Tensor]) -> Result<(), String> {
-    for Hyperparameter { name, value, leaf } in step.hyperparameters.iter().flatten() {
+    let named = step.hyperparameters.as_deref().unwrap_or_default();
+    if let Some(pair) = named.windows(2).find(|w| w[1].leaf != w[0].leaf + 1) {
+        return Err(format!(
+            "the step record names {} at batch argument {} and {} at {}: hyperparameters are \
+             consecutive arguments, in the record's order",
+            pair[0].name, pair[0].leaf, pair[1].name, pair[1].leaf
+        ));
+    }
+    for Hyperparameter { name, value, leaf } in named {
         let argument = usize::try_from(*leaf)
             .ok()
             .and_then(|i| batch.get(i))
@@ -75,14 +89,6 @@ pub(crate) fn bind(step: &StepBody, batch: &[Tensor]) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn recorded(step: &StepBody) -> BTreeMap<String, f64> {
-    step.hyperparameters
-        .iter()
-        .flatten()
-        .map(|h| (h.name.clone(), h.value))
-        .collect()
 }
 
 /// Every step record's hyperparameters against the client's.
@@ -120,26 +126,23 @@ pub(crate) fn check(t: &Transcript, given: Option<&HyperExpectation>) -> Expecta
                 t.steps.len()
             ));
         };
-        let committed = recorded(step);
-        for (name, &value) in expected {
-            match committed.get(name) {
-                None => {
-                    return differs(format!(
-                        "step {j} commits no hyperparameter {name} (the client's is {value:e})"
-                    ))
-                }
-                Some(&c) if !close(c, value) => {
-                    return differs(format!(
-                        "step {j} ran with {name} = {c:e}, the client's schedule says {value:e}"
-                    ))
-                }
-                Some(_) => {}
-            }
-        }
-        if let Some(name) = committed.keys().find(|n| !expected.contains_key(*n)) {
+        let committed = step.hyperparameters.as_deref().unwrap_or_default();
+        let names: Vec<&str> = committed.iter().map(|h| h.name.as_str()).collect();
+        if names != given.names {
             return differs(format!(
-                "step {j} commits a hyperparameter {name} the client's schedule does not name"
+                "step {j} commits the hyperparameters [{}], the client's schedule [{}] (names \
+                 and order: the order ties each to its argument)",
+                names.join(", "),
+                given.names.join(", ")
             ));
+        }
+        for ((h, &value), name) in committed.iter().zip(expected).zip(&given.names) {
+            if !close(h.value, value) {
+                return differs(format!(
+                    "step {j} ran with {name} = {:e}, the client's schedule says {value:e}",
+                    h.value
+                ));
+            }
         }
     }
     if given.steps.len() != t.steps.len() {
@@ -209,6 +212,17 @@ mod tests {
         assert!(err.contains("not a scalar"), "{err}");
         let err = bind(&step(&[("0/lr", 1e-3, 5)]), &batch).unwrap_err();
         assert!(err.contains("which the step's program lacks"), "{err}");
+    }
+
+    #[test]
+    fn a_record_names_consecutive_arguments_in_order() {
+        let data = Tensor::from_le_bytes(DType::F32, &[2], &[0; 8]).expect("data");
+        let batch = [data, scalar(1e-3), scalar(0.9)];
+        let ok = step(&[("0/lr", 1e-3, 1), ("0/betas[0]", 0.9, 2)]);
+        assert_eq!(bind(&ok, &batch), Ok(()));
+        let gap = step(&[("0/lr", 1e-3, 1), ("0/betas[0]", 1e-3, 1)]);
+        let err = bind(&gap, &batch).unwrap_err();
+        assert!(err.contains("consecutive arguments"), "{err}");
     }
 
     #[test]

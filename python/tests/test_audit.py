@@ -1043,8 +1043,8 @@ def test_the_learning_rate_is_read_when_the_optimizer_steps_and_bound_to_the_cli
     ).stdout
     assert "0/lr: 2.5e-3 at the first step, 1e-2 at the last, from 2.5e-3 to 1e-2 over 4" in shown
     clients = tmp_path / "hyper.json"
-    clients.write_text(
-        json.dumps({"steps": [{"0/lr": schedule(s), "0/betas[0]": 0.9} for s in range(4)]})
+    zkdv.data.write_hyperparameters(
+        clients, [{"0/lr": schedule(s), "0/betas[0]": 0.9} for s in range(4)]
     )
     args = ("--fraction", "1", "--seed", "h", "--hyperparameters", str(clients))
     code, out = audit(tmp_path / "honest", *args)
@@ -1059,3 +1059,14 @@ def test_the_learning_rate_is_read_when_the_optimizer_steps_and_bound_to_the_cli
     note = status["hyperparameters"]["note"]
     assert "step 2 ran with 0/lr = 2.25e-2, the client's schedule says 7.5e-3" in note
     assert out["report"]["failure"] is None  # the steered run itself reproduces
+    # The order ties each name to its argument: another order is not the client's.
+    swapped = tmp_path / "swapped.json"
+    zkdv.data.write_hyperparameters(
+        swapped, [{"0/betas[0]": 0.9, "0/lr": schedule(s)} for s in range(4)]
+    )
+    args = ("--fraction", "1", "--seed", "h", "--hyperparameters", str(swapped))
+    code, out = audit(tmp_path / "honest", *args)
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert code == 1 and "names and order" in status["hyperparameters"]["note"], out
+    with pytest.raises(ValueError, match="same order"):
+        zkdv.data.write_hyperparameters(swapped, [{"0/lr": 1.0, "b": 2.0}, {"b": 2.0, "0/lr": 1.0}])

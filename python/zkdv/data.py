@@ -22,15 +22,16 @@ for example).
 from __future__ import annotations
 
 import json
+import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from zkdv import hashing
 
-__all__ = ["example_digest", "manifest", "write_manifest"]
+__all__ = ["example_digest", "manifest", "write_hyperparameters", "write_manifest"]
 
 
 def _array(value: Any) -> np.ndarray:
@@ -109,3 +110,43 @@ def write_manifest(
     with open(path, "w", encoding="utf-8") as out:
         json.dump(m, out)
     return str(m["root"])
+
+
+def write_hyperparameters(
+    path: str | os.PathLike[str], schedule: Sequence[Mapping[str, float]]
+) -> None:
+    """Write the client's hyperparameter schedule for ``zkdv audit --hyperparameters``.
+
+    ``schedule`` holds one mapping per step, from each hyperparameter's committed name
+    (``"0/lr"``) to its value, in the order the step's program takes them: what
+    ``zkdv.torch.hyperparameters(optimizer)`` returns when the client runs its own schedule
+    without training. Every step must name the same hyperparameters in the same order; the
+    file holds the names once and a row of values per step.
+
+    Raises:
+        ValueError: for steps that name other hyperparameters or another order, or a value
+            that is not a finite number.
+
+    Example::
+
+        schedule = []
+        for step in range(steps):
+            for group in optimizer.param_groups:
+                group["lr"] = get_lr(step)
+            schedule.append(zkdv.torch.hyperparameters(optimizer))
+        zkdv.data.write_hyperparameters("hyper.json", schedule)
+    """
+    names = list(schedule[0]) if schedule else []
+    rows = []
+    for step, values in enumerate(schedule):
+        if list(values) != names:
+            raise ValueError(
+                f"step {step} names the hyperparameters {list(values)}, step 0 {names}: every "
+                "step names the same ones, in the same order"
+            )
+        row = [float(values[name]) for name in names]
+        if not all(math.isfinite(x) for x in row):
+            raise ValueError(f"step {step}'s hyperparameters are not all finite: {row}")
+        rows.append(row)
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump({"names": names, "steps": rows}, out)

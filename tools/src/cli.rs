@@ -154,9 +154,10 @@ struct AuditArgs {
     #[arg(long, value_name = "N")]
     max_outliers: Option<u64>,
     /// The client's hyperparameters of every step: a JSON object
-    /// `{"steps": [{"0/lr": 0.001, ...}, ...]}`, one entry per step, as
-    /// `zkdv.torch.hyperparameters(optimizer)` gives them when the
-    /// optimizer steps. Every step record must commit those.
+    /// `{"names": ["0/lr", ...], "steps": [[0.001, ...], ...]}`, the names
+    /// in the order the step's program takes them and one row of values per
+    /// step, as `zkdv.data.write_hyperparameters` writes them. Every step
+    /// record must commit those, in that order.
     #[arg(long, value_name = "FILE")]
     hyperparameters: Option<PathBuf>,
     /// Print a JSON object instead of text.
@@ -320,19 +321,33 @@ fn read_manifest(path: &Path) -> Result<zkdv_audit::DataExpectation, String> {
     Ok(data)
 }
 
-/// A hyperparameter schedule: `{"steps": [{"0/lr": 0.001, ...}, ...]}`,
-/// every value finite.
+/// A hyperparameter schedule: `{"names": [...], "steps": [[value, ...],
+/// ...]}`, one value per name at every step, every value finite.
 fn read_hyperparameters(path: &Path) -> Result<zkdv_audit::HyperExpectation, String> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Schedule {
-        steps: Vec<std::collections::BTreeMap<String, f64>>,
+        names: Vec<String>,
+        steps: Vec<Vec<f64>>,
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let schedule: Schedule =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     for (j, step) in schedule.steps.iter().enumerate() {
-        if let Some((name, value)) = step.iter().find(|(_, v)| !v.is_finite()) {
+        if step.len() != schedule.names.len() {
+            return Err(format!(
+                "{}: step {j} has {} values for {} names",
+                path.display(),
+                step.len(),
+                schedule.names.len()
+            ));
+        }
+        if let Some((name, value)) = schedule
+            .names
+            .iter()
+            .zip(step)
+            .find(|(_, v)| !v.is_finite())
+        {
             return Err(format!(
                 "{}: step {j}'s {name} is {value}, not a finite number",
                 path.display()
@@ -340,6 +355,7 @@ fn read_hyperparameters(path: &Path) -> Result<zkdv_audit::HyperExpectation, Str
         }
     }
     Ok(zkdv_audit::HyperExpectation {
+        names: schedule.names,
         steps: schedule.steps,
     })
 }

@@ -39,9 +39,10 @@ def hyperparameters(
     the ones its step takes as inputs (a scheduler's learning rate, Adam's ``betas[0]``), by
     committed name (``"0/lr"``: parameter group 0's ``lr``).
 
-    A session reads them when ``optimizer.step()`` runs. A client that runs its own schedule
-    without training (setting the rate, then stepping the scheduler) collects one dict per
-    step and writes ``{"steps": [...]}`` as JSON for ``zkdv audit --hyperparameters``.
+    A session reads them when ``optimizer.step()`` runs, and commits them in this order (the
+    order its program takes them). A client that runs its own schedule without training
+    (setting the rate, then stepping the scheduler) collects one dict per step and writes
+    them with :func:`zkdv.data.write_hyperparameters` for ``zkdv audit --hyperparameters``.
     ``functional`` is the one registered for a custom optimizer class (the built-in ones are
     found by class).
 
@@ -51,7 +52,7 @@ def hyperparameters(
         for step in range(steps):
             schedule.append(zkdv.torch.hyperparameters(optimizer))
             scheduler.step()
-        Path("hyper.json").write_text(json.dumps({"steps": schedule}))
+        zkdv.data.write_hyperparameters("hyper.json", schedule)
     """
     if functional is None:
         functional = _optim.find(optimizer, _optim.builtin())
