@@ -185,7 +185,11 @@ pub(crate) fn snapshot(
     let mut outliers: Vec<Failure> = Vec::new();
     let mut values = 0u64;
     for (leaf, (a, b)) in v.theirs.iter().zip(v.mine).enumerate() {
-        let tolerance = &tolerance.scaled_to(leaf_scale(b));
+        let row = v.rows.get(leaf).copied().unwrap_or(a.len());
+        // Each value's tolerance with the absolute term of its row's own scale.
+        let scales = row_scales(b, row);
+        let scaled =
+            |i: usize| tolerance.scaled_to(scales.get(i / row.max(1)).copied().unwrap_or(0.0));
         let dtype = v.dtypes.get(leaf).copied();
         let float = dtype.is_some_and(|d| ulp(d, 1.0).is_some());
         let start = v.initial.get(leaf);
@@ -194,11 +198,15 @@ pub(crate) fn snapshot(
             Some(s) if v.flips => noise::leaf_spread(s),
             _ => 0.0,
         };
-        let row = v.rows.get(leaf).copied().unwrap_or(a.len());
         let floored = measured
             .filter(|_| v.flips && float)
             .map(|s| noise::row_spread(s, row));
         let leaf_spread = floored.as_ref().or(measured);
+        // The far rule's spreads floored at a share of their row's, as a narrow program's
+        // bounds are: a value whose eight members happened to agree is not far for that alone.
+        let far_spread = measured
+            .filter(|_| !v.flips && float)
+            .map(|s| noise::row_spread(s, row));
         let first_of_leaf = outliers.len();
         let counts = float && start.is_some_and(|x0| counter(x0, b));
         for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
@@ -226,10 +234,12 @@ pub(crate) fn snapshot(
                 values += 1;
             }
             let s = leaf_spread.and_then(|s| s.get(i)).copied().unwrap_or(0.0);
+            let tolerance = &scaled(i);
             if tolerance.accepts(c, r, s) {
                 // Within its bound, but far beyond rounding noise: an outlier too (f32).
-                let far = match (dtype, measured) {
-                    (Some(d), Some(_)) if !v.flips => {
+                let far = match (dtype, &far_spread) {
+                    (Some(d), Some(f)) => {
+                        let s = f.get(i).copied().unwrap_or(s);
                         noise::noise_unit(d, c, r, s).filter(|z| z.abs() > noise::FAR_UNITS)
                     }
                     _ => None,
@@ -284,7 +294,13 @@ pub(crate) fn snapshot(
         } else {
             0
         };
-        let allowed = leaf_outlier_allowance(leaf_values);
+        // A leaf of one value (Adam's per-parameter step, a loss scale) has no outliers: a
+        // value held off its replay there is the whole leaf.
+        let allowed = if leaf_values <= 1 {
+            0
+        } else {
+            leaf_outlier_allowance(leaf_values)
+        };
         if in_leaf > allowed {
             let first = outliers.swap_remove(first_of_leaf);
             let of = format!("this leaf's {leaf_values}");
@@ -303,13 +319,37 @@ pub(crate) fn snapshot(
     (None, outliers.len() as u64)
 }
 
-/// A leaf's scale for its tolerance ([`Tolerance::scaled_to`]): the
-/// largest magnitude of its finite replayed values (0 for none).
-pub(crate) fn leaf_scale(replayed: &[f64]) -> f64 {
+/// Each row's scale for its values' tolerance ([`Tolerance::scaled_to`]):
+/// the largest magnitude of its finite replayed values (0 for none), rows
+/// of `row` values ([`noise::Group::row`]: those that share a leading
+/// index). Per row, not per leaf: a leaf's rows may lie decades apart (an
+/// embedding's second moments, common tokens against rare ones), and the
+/// largest would lend the smallest an absolute term larger than themselves.
+pub(crate) fn row_scales(replayed: &[f64], row: usize) -> Vec<f64> {
     replayed
-        .iter()
-        .filter(|x| x.is_finite())
-        .fold(0.0, |m: f64, x| m.max(x.abs()))
+        .chunks(row.max(1))
+        .map(|r| {
+            r.iter()
+                .filter(|x| x.is_finite())
+                .fold(0.0, |m: f64, x| m.max(x.abs()))
+        })
+        .collect()
+}
+
+/// Whether a leaf's pairs need the ensemble's spread under `tolerance`
+/// scaled to each row ([`row_scales`]), as [`snapshot`] compares them.
+pub(crate) fn needs_spread(
+    tolerance: &Tolerance,
+    theirs: &[f64],
+    mine: &[f64],
+    row: usize,
+) -> bool {
+    let scales = row_scales(mine, row);
+    tolerance.replays > 0
+        && theirs.iter().zip(mine).enumerate().any(|(i, (&c, &r))| {
+            let scale = scales.get(i / row.max(1)).copied().unwrap_or(0.0);
+            !tolerance.scaled_to(scale).accepts(c, r, 0.0)
+        })
 }
 
 /// Whether a float leaf is a counter (Adam's per-parameter `step`, an
@@ -659,6 +699,10 @@ mod tests {
             )
         );
         assert_eq!(compare_f32(3, &mine, &mine, &initial), (None, 0));
+        // A counter first made a non-integer (so that the rule above no longer applies) and
+        // then held: a leaf of one value has no outliers.
+        let (failure, _) = compare_f32(3, &[vec![3.5]], &[vec![4.5]], &[vec![3.5]]);
+        assert!(failure.is_some_and(|f| f.what.contains("at most 0 allowed")));
         // Integer values that did not move are no counter; nor are moving weights.
         assert!(!counter(&[2.0, 0.0], &[2.0, 0.0]));
         assert!(!counter(&[1.0, 2.0], &[1.5, 2.0]));

@@ -342,7 +342,8 @@ pub(crate) fn outliers(admitted: u64, ceiling: Option<u64>) -> Expectation {
             format!(
                 "not checked: {admitted} values were admitted outside their per-pair bound as \
                  rounding flips, within the protocol's allowance; which values those are is the \
-                 prover's choice, so give a ceiling with --max-outliers (0 for an f32 run)"
+                 prover's choice, so give a ceiling with --max-outliers (from an honest run of the same \
+                 code: 0 in the f32 audits measured)"
             ),
         ),
         Some(c) if admitted <= c => (

@@ -26,6 +26,7 @@
 //! program from a committed step counter, bound by the programs and the
 //! initial state.
 
+use zkdv_hashing::DType;
 use zkdv_protocol::{Hyperparameter, StepBody};
 use zkdv_runtime::Tensor;
 
@@ -45,6 +46,41 @@ pub struct HyperExpectation {
     pub names: Vec<String>,
     /// Step `j`'s values, one per name.
     pub steps: Vec<Vec<f64>>,
+}
+
+/// How many of a step's batch arguments are 0-d `f64` (as a frontend passes
+/// a hyperparameter) without a name in its record: inputs a prover chose
+/// freely where the record says nothing of them.
+pub(crate) fn unnamed_scalars(step: &StepBody, batch: &[Tensor]) -> u64 {
+    let named: Vec<u64> = step
+        .hyperparameters
+        .iter()
+        .flatten()
+        .map(|h| h.leaf)
+        .collect();
+    batch
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            let ty = t.tensor_type();
+            ty.shape.is_empty()
+                && matches!(ty.element.dtype(), Ok(DType::F64))
+                && !named.contains(&(*i as u64))
+        })
+        .count() as u64
+}
+
+/// The hyperparameters expectation, not given, once the replays counted
+/// `unnamed` scalar `f64` inputs no record names: say what they may be.
+pub(crate) fn unnamed(expectation: &mut Expectation, unnamed: u64) {
+    if unnamed > 0 && expectation.status == Status::NotGiven {
+        expectation.note = format!(
+            "not checked: the replayed programs take {unnamed} scalar f64 inputs that no step \
+             record names (a frontend passes a learning rate so), which the prover chose at \
+             every step; give the client's schedule with --hyperparameters and its programs \
+             with --program"
+        );
+    }
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -73,12 +109,20 @@ pub(crate) fn bind(step: &StepBody, batch: &[Tensor]) -> Result<(), String> {
                      the step's program lacks"
                 )
             })?;
-        let ran = match values(argument)?.as_slice() {
-            [x] if argument.tensor_type().shape.is_empty() => *x,
+        // The shape first: a record that named a large data leaf costs nothing to refuse.
+        let ty = argument.tensor_type();
+        let scalar_f64 = ty.shape.is_empty() && matches!(ty.element.dtype(), Ok(DType::F64));
+        let values = if scalar_f64 {
+            values(argument)?
+        } else {
+            Vec::new()
+        };
+        let ran = match values.as_slice() {
+            [x] => *x,
             _ => {
                 return Err(format!(
                     "the step record's hyperparameter {name} names batch argument {leaf}, \
-                     which is not a scalar"
+                     which is not a scalar f64"
                 ))
             }
         };
@@ -164,7 +208,6 @@ pub(crate) fn check(t: &Transcript, given: Option<&HyperExpectation>) -> Expecta
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zkdv_hashing::DType;
 
     fn step(values: &[(&str, f64, u64)]) -> StepBody {
         StepBody {
@@ -209,7 +252,7 @@ mod tests {
             "{err}"
         );
         let err = bind(&step(&[("0/lr", 1e-3, 0)]), &batch).unwrap_err();
-        assert!(err.contains("not a scalar"), "{err}");
+        assert!(err.contains("not a scalar f64"), "{err}");
         let err = bind(&step(&[("0/lr", 1e-3, 5)]), &batch).unwrap_err();
         assert!(err.contains("which the step's program lacks"), "{err}");
     }

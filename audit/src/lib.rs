@@ -294,6 +294,7 @@ struct Pass {
     coherence: Coherence,
     data_checked: u64,
     data_differs: Option<(u64, String)>,
+    unnamed_scalars: u64,
     failure: Option<Failure>,
 }
 
@@ -316,6 +317,7 @@ impl Pass {
             coherence: Coherence::default(),
             data_checked: 0,
             data_differs: None,
+            unnamed_scalars: 0,
             failure: None,
         };
         let mut errors = Vec::new();
@@ -327,6 +329,7 @@ impl Pass {
                     pass.noise = pass.noise.merged(segment.noise);
                     pass.coherence = pass.coherence.merged(segment.coherence);
                     pass.data_checked += segment.data_checked;
+                    pass.unnamed_scalars = pass.unnamed_scalars.max(segment.unnamed_scalars);
                     if let Some(d) = segment.data_differs {
                         if pass.data_differs.as_ref().is_none_or(|e| d.0 < e.0) {
                             pass.data_differs = Some(d);
@@ -561,6 +564,7 @@ pub fn audit(
         coherence,
         data_checked,
         data_differs,
+        unnamed_scalars,
         mut failure,
     } = pass;
     // Across the snapshots compared: what keeps its direction is a drift.
@@ -589,6 +593,12 @@ pub fn audit(
         });
     }
     let mut expectations = expectations;
+    if let Some(e) = expectations
+        .iter_mut()
+        .find(|e| e.name == "hyperparameters")
+    {
+        hyper::unnamed(e, unnamed_scalars);
+    }
     if let Some(data) = &options.expect.data {
         if !comparable(data) {
             expectations.push(expect::data_not_comparable(data));

@@ -138,6 +138,9 @@ pub(crate) struct SegmentOutcome {
     pub(crate) snapshots_compared: u64,
     /// The first difference, if any (the replay stops there).
     pub(crate) failure: Option<Failure>,
+    /// The most 0-d `f64` batch arguments of a replayed step that its
+    /// record does not name as hyperparameters.
+    pub(crate) unnamed_scalars: u64,
     /// Replayed steps whose batch was compared with the client's data.
     pub(crate) data_checked: u64,
     /// The first step whose batch is not the client's data, and why.
@@ -443,13 +446,16 @@ impl Segment<'_> {
             replays: tolerance.replays.max(ENSEMBLE_REPLAYS),
             ..*tolerance
         };
-        // Each leaf's pairs with the absolute term of its own scale, as compared.
-        let pairs_need_spread = tolerance.replays > 0
-            && theirs.iter().zip(&mine).any(|(a, b)| {
-                tolerance
-                    .scaled_to(compare::leaf_scale(b))
-                    .needs_spread(a, b)
-            });
+        // Each row's pairs with the absolute term of its own scale, as compared.
+        let rows: Vec<usize> = production
+            .iter()
+            .map(|t| noise::Group::of_shape(&t.shape, true).row)
+            .collect();
+        let pairs_need_spread = theirs
+            .iter()
+            .zip(&mine)
+            .zip(&rows)
+            .any(|((a, b), &row)| compare::needs_spread(tolerance, a, b, row));
         // Each leaf on its own too: the comparison's account dilutes a change
         // concentrated in a leaf small against the state.
         let leaf_limit = noise_limit * noise::LEAF_NOISE_FACTOR;
@@ -493,10 +499,6 @@ impl Segment<'_> {
         // No retained snapshot lies inside a segment (it starts at the newest
         // one), so its first state is the pre-state of the replayed updates.
         let initial = state_values(&self.initial)?;
-        let rows: Vec<usize> = production
-            .iter()
-            .map(|t| noise::Group::of_shape(&t.shape, true).row)
-            .collect();
         let values = compare::StateValues {
             theirs: &theirs,
             mine: &mine,
@@ -573,6 +575,7 @@ pub(crate) fn replay_segment(
         snapshots_compared: 0,
         failure: None,
         data_checked: 0,
+        unnamed_scalars: 0,
         data_differs: None,
         noise: Noise::default(),
         coherence: Coherence::default(),
@@ -595,6 +598,8 @@ pub(crate) fn replay_segment(
         outcome.transitions += 1;
         tick();
         // The hyperparameters the record commits are the ones the replay ran with.
+        let unnamed = crate::hyper::unnamed_scalars(step, &segment.last().batch);
+        outcome.unnamed_scalars = outcome.unnamed_scalars.max(unnamed);
         if let Err(why) = crate::hyper::bind(step, &segment.last().batch) {
             outcome.failure = Some(Failure {
                 step: j,

@@ -1008,7 +1008,9 @@ def test_the_initial_state_is_the_clients_optimizer_state_included(tmp_path):
     assert "prover's to choose" in status["initial state"]["note"]
 
 
-def test_the_learning_rate_is_read_when_the_optimizer_steps_and_bound_to_the_clients(tmp_path):
+def test_the_learning_rate_is_read_when_the_optimizer_steps_and_bound_to_the_clients(
+    tmp_path, monkeypatch
+):
     # A widely copied GPT-2 loop sets each group's lr after backward(), inside the step, and
     # spells out AdamW's defaults (fused=False). The rate committed is the one the step used:
     # the checks pass, and the step record says it.
@@ -1068,5 +1070,27 @@ def test_the_learning_rate_is_read_when_the_optimizer_steps_and_bound_to_the_cli
     code, out = audit(tmp_path / "honest", *args)
     status = {e["name"]: e for e in out["report"]["expectations"]}
     assert code == 1 and "names and order" in status["hyperparameters"]["note"], out
+    # A prover whose records leave the rates out: the report says the program takes inputs no
+    # record names, and the client's schedule fails.
+    from zkdv.session import _records
+
+    transition = _records.Records.transition
+
+    def silent(self, **kwargs):
+        kwargs.pop("hyperparameters", None)
+        return transition(self, **kwargs)
+
+    monkeypatch.setattr(_records.Records, "transition", silent)
+    loop(tmp_path / "silent", schedule)
+    monkeypatch.undo()
+    code, out = audit(tmp_path / "silent", "--fraction", "1", "--seed", "h")
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert (
+        code == 0
+        and "2 scalar f64 inputs that no step record names" in status["hyperparameters"]["note"]
+    )
+    code, out = audit(tmp_path / "silent", *args)
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert code == 1 and status["hyperparameters"]["status"] == "differs", out
     with pytest.raises(ValueError, match="same order"):
         zkdv.data.write_hyperparameters(swapped, [{"0/lr": 1.0, "b": 2.0}, {"b": 2.0, "0/lr": 1.0}])

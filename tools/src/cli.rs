@@ -148,9 +148,10 @@ struct AuditArgs {
     #[arg(long, value_name = "HASH")]
     initial_state: Option<Hash32>,
     /// The most values the audit admits outside their per-pair bound as
-    /// rounding flips, over the whole audit (0 for an f32 run). Without it
-    /// the protocol's allowance applies, and which values those are is the
-    /// prover's choice.
+    /// rounding flips (or, in an f32 program, far beyond their noise),
+    /// over the whole audit: set it from an honest run of the same code (0
+    /// in the f32 audits measured). Without it the protocol's allowance
+    /// applies, and which values those are is the prover's choice.
     #[arg(long, value_name = "N")]
     max_outliers: Option<u64>,
     /// The client's hyperparameters of every step: a JSON object
