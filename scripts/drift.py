@@ -96,6 +96,8 @@ def train(
 
         proof._checker.run = forged
         proof._compare_state = lambda *args: None  # and skips the continuity check
+        proof._close_segment = lambda *args: None  # and the closure of each segment
+        proof._last_state_check = lambda: None  # and the replay of its last segment at close()
     proved = proof.jit(step)
     rng = np.random.default_rng(2)
     true_w = np.random.default_rng(1).normal(size=(16, 4)).astype(np.float32)
