@@ -10,6 +10,7 @@ output then holds the report.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -17,6 +18,9 @@ import pytest
 # The suite's JAX programs run on the CPU (fixtures compare bits with CPU-exported ones) unless
 # the environment names a platform: JAX_PLATFORMS=cuda runs them on a GPU on purpose.
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
+# Each run derives its programs afresh (a sealed package cached by an earlier run would skip
+# the seal the tests exercise): the derivation cache lives in a folder of this run's own.
+os.environ["ZKDV_CACHE_DIR"] = tempfile.mkdtemp(prefix="zkdv-test-cache-")
 
 from zkdv.session import _flow
 

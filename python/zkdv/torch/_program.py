@@ -18,11 +18,11 @@ import numpy as np
 import torch
 from torch import nn
 
-from zkdv import _progress, passes, runtime
+from zkdv import _cache, _progress, passes, runtime
 from zkdv._packing import BatchLayout
 from zkdv.config import Tolerance
 from zkdv.torch import _hooks, _lower, _optim
-from zkdv.torch._host import host
+from zkdv.torch._host import host, root_versions
 
 __all__ = ["Built", "Deferred", "Program", "build"]
 
@@ -99,9 +99,18 @@ class Built:
         thread."""
         if not self.sealed:
             return self.lowered.text.encode(), "mlir"
-        _silence_torch_deprecation()
-        with _progress.stage("sealing the AOT Inductor package (training goes on meanwhile)"):
-            return _lower.seal(self.lowered), "pt2"
+        # Cached by what the package compiles (the attested step, as StableHLO), the versions
+        # that compile it and the host it is compiled for (zkdv._cache): a later session of
+        # the same code commits the same package without sealing it again.
+        versions = sorted(root_versions().items())
+        name = _cache.key("seal", self.lowered.text, repr(versions))
+
+        def seal() -> bytes:
+            _silence_torch_deprecation()
+            with _progress.stage("sealing the AOT Inductor package (training goes on meanwhile)"):
+                return _lower.seal(self.lowered)
+
+        return _cache.cached(name, seal), "pt2"
 
 
 _LEAFSPEC = r"`isinstance\(treespec, LeafSpec\)` is deprecated"
