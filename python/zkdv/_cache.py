@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -69,7 +70,10 @@ def _read(path: Path) -> bytes | None:
         return None
     recorded, data = content[:_HASH], content[_HASH:]
     if len(recorded) != _HASH or blake3.blake3(data).digest() != recorded:
-        path.unlink(missing_ok=True)  # never trusted: derived again, and written anew
+        try:
+            path.unlink(missing_ok=True)  # never trusted: derived again, and written anew
+        except OSError:
+            pass
         return None
     try:
         os.utime(path)  # recently used
@@ -90,20 +94,25 @@ def _write(folder: Path, path: Path, data: bytes) -> None:
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+        _evict(folder, _max_bytes())
     except OSError:
         return
-    _evict(folder, _max_bytes())
 
 
 def _evict(folder: Path, limit: int) -> None:
     """Remove the least recently used entries until the folder holds at most ``limit`` bytes."""
     entries = []
     for entry in folder.iterdir():
-        if entry.name.startswith(".tmp-"):
-            continue
         try:
             stat = entry.stat()
         except OSError:
+            continue
+        if not entry.is_file():
+            continue
+        if entry.name.startswith(".tmp-"):
+            # A write that a killed session left half done: gone after a day.
+            if stat.st_mtime < time.time() - 86400:
+                entry.unlink(missing_ok=True)
             continue
         entries.append((stat.st_mtime, stat.st_size, entry))
     total = sum(size for _, size, _ in entries)
