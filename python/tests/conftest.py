@@ -18,8 +18,10 @@ import pytest
 # The suite's JAX programs run on the CPU (fixtures compare bits with CPU-exported ones) unless
 # the environment names a platform: JAX_PLATFORMS=cuda runs them on a GPU on purpose.
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
-# Each run derives its programs afresh (a sealed package cached by an earlier run would skip
-# the seal the tests exercise): the derivation cache lives in a folder of this run's own.
+# Each test derives its programs afresh (a sealed package cached by an earlier test, or an
+# earlier run, would skip the seal a test exercises, or commit a test's stand-in package): the
+# derivation cache is off, and in a folder of this run's own where a test turns it on.
+os.environ["ZKDV_CACHE"] = "0"
 os.environ["ZKDV_CACHE_DIR"] = tempfile.mkdtemp(prefix="zkdv-test-cache-")
 
 from zkdv.session import _flow
