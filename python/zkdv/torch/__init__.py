@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from zkdv import hashing
-from zkdv.torch import _lower, _optim
+from zkdv.torch import _hooks, _lower, _optim
 from zkdv.torch._host import host
 from zkdv.torch._optim import FunctionalOptimizer
 from zkdv.torch._session import ZKDV
@@ -56,8 +56,4 @@ def hyperparameters(
     """
     if functional is None:
         functional = _optim.find(optimizer, _optim.builtin())
-    out = {}
-    for index, key in _lower.dynamic_options(optimizer, functional):
-        value = _optim.option(optimizer.param_groups[index], key)
-        out[_optim.committed_name(index, key)] = float(value)
-    return out
+    return dict(_hooks.dynamic_named(optimizer, _lower.dynamic_options(optimizer, functional)))

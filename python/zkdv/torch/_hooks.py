@@ -25,6 +25,7 @@ from zkdv.torch import _lower, _optim
 __all__ = [
     "check_hyperparameters",
     "check_sharded",
+    "dynamic_named",
     "dynamic_names",
     "dynamic_values",
     "hook_ddp",
@@ -158,18 +159,29 @@ def reduced_gradients(model: nn.Module) -> list[torch.Tensor]:
     return out
 
 
-def dynamic_values(optimizer: torch.optim.Optimizer, lowered: _lower.Lowered) -> list[Any]:
-    """The dynamic optimizer options now, as the step's ``float64`` scalar inputs (read when
-    ``optimizer.step()`` runs: a loop may set them at any point of the step before it)."""
+def dynamic_named(
+    optimizer: torch.optim.Optimizer, dynamic: tuple[tuple[int, str], ...]
+) -> list[tuple[str, float]]:
+    """The dynamic options ``(group index, option)`` now, by committed name
+    (:func:`zkdv.torch._optim.committed_name`), in argument order."""
     out = []
-    for index, key in lowered.dynamic:
+    for index, key in dynamic:
         value = _optim.option(optimizer.param_groups[index], key)
         if isinstance(value, torch.Tensor):
             raise ValueError(
                 f"ZKDV.transaction: the optimizer's {key} became a tensor; set it as a number"
             )
-        out.append(np.asarray(float(value), dtype=np.float64))
+        out.append((_optim.committed_name(index, key), float(value)))
     return out
+
+
+def dynamic_values(optimizer: torch.optim.Optimizer, lowered: _lower.Lowered) -> list[Any]:
+    """The dynamic optimizer options now, as the step's ``float64`` scalar inputs (read when
+    ``optimizer.step()`` runs: a loop may set them at any point of the step before it)."""
+    return [
+        np.asarray(value, dtype=np.float64)
+        for _, value in dynamic_named(optimizer, lowered.dynamic)
+    ]
 
 
 def dynamic_names(lowered: _lower.Lowered) -> list[str]:
