@@ -30,12 +30,12 @@ fn run(opt: bool, args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    let mut input = child.stdin.take().expect("stdin");
+    // A run that fails before reading its input (a usage error) closes the pipe first.
+    if let Err(e) = input.write_all(stdin.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    drop(input);
     child.wait_with_output().expect("wait")
 }
 
