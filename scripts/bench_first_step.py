@@ -1,12 +1,17 @@
 """Time a session's first committed step, PyTorch against JAX, on the same GPT-style model.
 
-The model: a 3.4M-parameter decoder (token and position embeddings, 4 pre-norm blocks of
-causal self-attention with 4 heads and a 4x MLP at width 256, a final LayerNorm and an LM
-head over 512 tokens), trained with AdamW on 8 sequences of 64 tokens. The same architecture
-is written once with ``torch.nn`` and once with Flax linen.
+The model (``--size small``, the default): a 3.4M-parameter decoder (token and position
+embeddings, 4 pre-norm blocks of causal self-attention with 4 heads and a 4x MLP at width 256,
+a final LayerNorm and an LM head over 512 tokens), trained with AdamW on 8 sequences of 64
+tokens. ``--size 124m`` is GPT-2 small's shape: 12 blocks of 12 heads at width 768, a
+50,257-token vocabulary, the LM head tied to the token embedding (124M parameters), on 2
+sequences of 128 tokens. The same architecture is written once with ``torch.nn`` and once with
+Flax linen.
 
-Each frontend runs in a fresh child process (nothing compiled or imported by the other one),
-which reports:
+Each frontend runs in fresh child processes (nothing compiled or imported by the other one),
+first with an empty derivation cache (``cold``), then with the cache the first one filled
+(``warm``, a second session of the same code; ``--cache`` picks one, or ``off``). Each
+reports:
 
 - the plain framework's first step (``jax.jit``'s compile, or torch's first eager step);
 - the first step under ZKDV: when it returns to the training loop (what a user waits for
@@ -18,13 +23,15 @@ which reports:
 The ratios printed at the end are torch's over JAX's: for the first step's return to the
 training loop (the goal is <= 2) and for its step record (which follows the seal).
 
-Run: ``scripts/bench first-step [--frontend torch|jax|both] [--no-seal]``.
+Run: ``scripts/bench first-step [--frontend torch|jax|both] [--size small|124m]
+[--cache cold|warm|both|off] [--no-seal]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -32,7 +39,26 @@ import time
 from pathlib import Path
 from typing import Any
 
-VOCAB, SEQ, WIDTH, LAYERS, HEADS, BATCH = 512, 64, 256, 4, 4, 8
+SIZES: dict[str, dict[str, Any]] = {
+    "small": {
+        "vocab": 512,
+        "length": 64,
+        "width": 256,
+        "layers": 4,
+        "heads": 4,
+        "batch": 8,
+        "tied": False,
+    },
+    "124m": {
+        "vocab": 50257,
+        "length": 128,
+        "width": 768,
+        "layers": 12,
+        "heads": 12,
+        "batch": 2,
+        "tied": True,
+    },
+}
 
 
 def _wait_committed(proof: Any, steps: int) -> None:
@@ -61,7 +87,7 @@ def _stages() -> Any:
     return _progress
 
 
-def torch_child(seal: bool) -> dict[str, Any]:
+def torch_child(seal: bool, size: dict[str, Any]) -> dict[str, Any]:
     import torch
     from torch import nn
     from torch.nn import functional
@@ -70,6 +96,8 @@ def torch_child(seal: bool) -> dict[str, Any]:
 
     _progress = _stages()
     torch.set_num_threads(1)
+    VOCAB, SEQ, WIDTH = size["vocab"], size["length"], size["width"]
+    LAYERS, HEADS, BATCH = size["layers"], size["heads"], size["batch"]
 
     class Block(nn.Module):
         def __init__(self) -> None:
@@ -93,7 +121,9 @@ def torch_child(seal: bool) -> dict[str, Any]:
             self.positions = nn.Parameter(torch.zeros(SEQ, WIDTH))
             self.blocks = nn.ModuleList(Block() for _ in range(LAYERS))
             self.ln = nn.LayerNorm(WIDTH)
-            self.head = nn.Linear(WIDTH, VOCAB)
+            self.head = nn.Linear(WIDTH, VOCAB, bias=not size["tied"])
+            if size["tied"]:
+                self.head.weight = self.tokens.weight
 
         def forward(self, ids: torch.Tensor) -> torch.Tensor:
             x = self.tokens(ids) + self.positions
@@ -163,7 +193,7 @@ def torch_child(seal: bool) -> dict[str, Any]:
     }
 
 
-def jax_child() -> dict[str, Any]:
+def jax_child(size: dict[str, Any]) -> dict[str, Any]:
     import jax
     import jax.numpy as jnp
     import numpy as np
@@ -176,6 +206,8 @@ def jax_child() -> dict[str, Any]:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python" / "tests"))
     import jax_steps  # the Flax twin of the torch model above, also scripts/bench jax's
 
+    jax_steps.GPT.update(size)
+    VOCAB, SEQ, BATCH = size["vocab"], size["length"], size["batch"]
     model = jax_steps.Gpt()
 
     def batch(seed: int) -> np.ndarray:
@@ -228,11 +260,18 @@ def jax_child() -> dict[str, Any]:
     }
 
 
-def run_child(frontend: str, seal: bool) -> dict[str, Any]:
-    command = [sys.executable, "-W", "ignore", __file__, "--child", frontend]
+def run_child(frontend: str, seal: bool, size: str, cache: str | None) -> dict[str, Any]:
+    """One child's result; ``cache`` is the derivation cache's directory (``None``: off)."""
+    command = [sys.executable, "-W", "ignore", __file__, "--child", frontend, "--size", size]
     if not seal:
         command.append("--no-seal")
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    environment = dict(os.environ)
+    if cache is None:
+        environment["ZKDV_CACHE"] = "0"
+    else:
+        environment.pop("ZKDV_CACHE", None)
+        environment["ZKDV_CACHE_DIR"] = cache
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=environment)
     if done.returncode != 0:
         sys.stderr.write(done.stderr)
         raise SystemExit(f"the {frontend} child failed (exit {done.returncode})")
@@ -241,6 +280,11 @@ def run_child(frontend: str, seal: bool) -> dict[str, Any]:
 
 def report(frontend: str, result: dict[str, Any]) -> None:
     print(f"\n{frontend}: {result['parameters'] / 1e6:.2f}M parameters")
+    plain = result["plain_first_step"]
+    print(
+        f"  ratios to the plain first step: returned {result['first_step_returned'] / plain:.2f}"
+        f", committed {result['first_step_committed'] / plain:.2f}"
+    )
     print(f"  plain first step (no ZKDV)        {result['plain_first_step']:8.2f} s")
     print(f"  first step returned to the loop   {result['first_step_returned']:8.2f} s")
     print(f"  first step committed              {result['first_step_committed']:8.2f} s")
@@ -255,22 +299,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frontend", choices=["torch", "jax", "both"], default="both")
     parser.add_argument("--no-seal", action="store_true", help="torch: skip the AOTI seal")
+    parser.add_argument("--size", choices=sorted(SIZES), default="small")
+    parser.add_argument(
+        "--cache",
+        choices=["cold", "warm", "both", "off"],
+        default="both",
+        help="the derivation cache: empty, filled by a first session, the two in turn, or off",
+    )
     parser.add_argument("--child", choices=["torch", "jax"], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    size = SIZES[args.size]
     if args.child:
-        result = torch_child(not args.no_seal) if args.child == "torch" else jax_child()
+        seal = not args.no_seal
+        result = torch_child(seal, size) if args.child == "torch" else jax_child(size)
         print(json.dumps(result))
         return
     frontends = ["torch", "jax"] if args.frontend == "both" else [args.frontend]
-    results = {f: run_child(f, not args.no_seal) for f in frontends}
-    for frontend, result in results.items():
-        report(frontend, result)
-    if len(results) == 2:
-        torch, jax = results["torch"], results["jax"]
-        returned = torch["first_step_returned"] / jax["first_step_returned"]
-        committed = torch["first_step_committed"] / jax["first_step_committed"]
-        print(f"\nfirst step returned to the loop, torch / jax: {returned:.2f} (goal <= 2)")
-        print(f"first step record committed, torch / jax:    {committed:.2f} (includes the seal)")
+    modes = ["cold", "warm"] if args.cache == "both" else [args.cache]
+    results: dict[tuple[str, str], dict[str, Any]] = {}
+    for frontend in frontends:
+        with tempfile.TemporaryDirectory(prefix="zkdv-first-step-cache-") as cache:
+            if modes == ["warm"]:
+                run_child(frontend, not args.no_seal, args.size, cache)  # fills it
+            for mode in modes:
+                where = None if mode == "off" else cache
+                results[frontend, mode] = run_child(frontend, not args.no_seal, args.size, where)
+    for (frontend, mode), result in results.items():
+        report(f"{frontend} (cache {mode})", result)
+    for mode in modes:
+        if ("torch", mode) in results and ("jax", mode) in results:
+            torch, jax = results["torch", mode], results["jax", mode]
+            returned = torch["first_step_returned"] / jax["first_step_returned"]
+            committed = torch["first_step_committed"] / jax["first_step_committed"]
+            print(f"\ncache {mode}: first step returned to the loop, torch / jax: {returned:.2f}")
+            print(f"cache {mode}: first step record committed, torch / jax:    {committed:.2f}")
 
 
 if __name__ == "__main__":

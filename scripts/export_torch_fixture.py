@@ -20,7 +20,8 @@ import torch
 from torch import nn
 from torch.nn import functional
 
-from zkdv.torch import _lower, _optim
+from zkdv.torch import _optim, lowering
+from zkdv.torch.lowering import export as lowering_export
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 OUT = (
@@ -43,14 +44,16 @@ def export() -> tuple[str, str]:
 
     def step(model: nn.Module, optimizer: torch.optim.Optimizer, batch: tuple) -> None:
         inputs, targets = batch
-        tracing = _lower.active()
+        tracing = lowering.active()
         assert tracing is not None
         tracing.backward(functional.cross_entropy(tracing.forward(model, (inputs,), {}), targets))
         tracing.step()
 
     batch = (torch.zeros(4, 6), torch.zeros(4, dtype=torch.int64))
-    lowered = _lower.lower(step, model, optimizer, functional_optimizer, batch)
-    return lowered.text, lowered.role_options
+    traced = lowering.trace(step, model, optimizer, functional_optimizer, batch)
+    example = [spec.stand_in() for spec in traced.inputs]
+    _, text = lowering_export.to_stablehlo(traced.graph, example)
+    return text, traced.role_options
 
 
 def main() -> None:

@@ -78,9 +78,18 @@ def transformer(
     return state, batches
 
 
-GPT = {"vocab": 512, "length": 64, "width": 256, "layers": 4, "heads": 4, "batch": 8}
-"""The GPT-style decoder of ``scripts/bench first-step`` (3.4M parameters) and of
-``scripts/bench jax --model gpt``: its sizes, the same as the torch twin's there."""
+GPT: dict[str, int | bool] = {
+    "vocab": 512,
+    "length": 64,
+    "width": 256,
+    "layers": 4,
+    "heads": 4,
+    "batch": 8,
+    "tied": False,
+}
+"""The GPT-style decoder of ``scripts/bench first-step`` (3.4M parameters; its ``--size 124m``
+replaces these sizes) and of ``scripts/bench jax --model gpt``: the same as the torch twin's
+there."""
 
 
 class GptBlock(nn.Module):
@@ -100,10 +109,13 @@ class Gpt(nn.Module):
     @nn.compact
     def __call__(self, ids: jax.Array) -> jax.Array:
         positions = self.param("positions", nn.initializers.zeros, (GPT["length"], GPT["width"]))
-        x = nn.Embed(GPT["vocab"], GPT["width"])(ids) + positions
+        embed = nn.Embed(GPT["vocab"], GPT["width"])
+        x = embed(ids) + positions
         for _ in range(GPT["layers"]):
             x = GptBlock()(x)
-        return nn.Dense(GPT["vocab"])(nn.LayerNorm()(x))
+        x = nn.LayerNorm()(x)
+        # GPT-2 ties the LM head to the token embedding.
+        return embed.attend(x) if GPT.get("tied") else nn.Dense(GPT["vocab"])(x)
 
 
 def gpt(proof: Any) -> tuple[Any, Callable[[int], Iterator[tuple[np.ndarray, np.ndarray]]]]:

@@ -99,7 +99,7 @@ def test_a_second_torch_session_of_the_same_code_does_not_seal_again(
 
     import zkdv
     from zkdv import transcript
-    from zkdv.torch import _lower
+    from zkdv.torch.lowering import process
 
     seals: list[int] = []
 
@@ -107,7 +107,7 @@ def test_a_second_torch_session_of_the_same_code_does_not_seal_again(
         seals.append(1)
         return b"sealed package " + str(len(seals)).encode()
 
-    monkeypatch.setattr(_lower, "seal", seal)
+    monkeypatch.setattr(process, "seal", seal)
 
     def session(directory: Path) -> bytes:
         torch.manual_seed(0)

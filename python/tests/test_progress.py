@@ -57,9 +57,9 @@ def _torch_run(tmp_path, monkeypatch, seal, steps):
     from torch.nn import functional
 
     import zkdv
-    from zkdv.torch import _lower
+    from zkdv.torch.lowering import process
 
-    monkeypatch.setattr(_lower, "seal", seal)
+    monkeypatch.setattr(process, "seal", seal)
     model = mlp()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
@@ -120,9 +120,9 @@ def test_eager_torch_goes_on_while_a_real_package_is_sealed(tmp_path, monkeypatc
     from test_torch import mlp
     from torch.fx import traceback as fx_traceback
 
-    from zkdv.torch import _lower
+    from zkdv.torch.lowering import process
 
-    real_seal, done = _lower.seal, threading.Event()
+    real_seal, done = process.seal, threading.Event()
 
     def seal(lowered: object) -> bytes:
         try:

@@ -1182,7 +1182,7 @@ def test_retained_evidence_rehashes_to_the_records_commitments(tmp_path):
 def test_attention_in_16_bits_is_traced_as_cpu_flash_attention_rounds(dtype, masking):
     # Issue 19: the attested step traces 16-bit attention as CPU flash attention computes it
     # (probabilities and score gradient rounded to 16 bits), not in the math form's float32.
-    from zkdv.torch import _lower
+    from zkdv.torch.lowering import attention
 
     g = torch.Generator().manual_seed(0)
     q, k, v = (torch.randn(2, 2, 8, 8, generator=g).to(dtype).requires_grad_() for _ in range(3))
@@ -1195,9 +1195,9 @@ def test_attention_in_16_bits_is_traced_as_cpu_flash_attention_rounds(dtype, mas
     grad = torch.randn(2, 2, 8, 8, generator=g).to(dtype)
     eager = functional.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal)
     expected = [eager, *torch.autograd.grad(eager, (q, k, v), grad)]
-    call = _lower._ReducedFlashAttention._flash(q, k, v, mask, 0.0, causal)
+    call = attention._ReducedFlashAttention._flash(q, k, v, mask, 0.0, causal)
     assert call is not None
-    traced = _lower._FlashAttention.apply(*call)
+    traced = attention._FlashAttention.apply(*call)
     got = [traced, *torch.autograd.grad(traced, (q, k, v), grad)]
     for a, b in zip(got, expected, strict=True):
         assert a.dtype == b.dtype and torch.equal(a, b)

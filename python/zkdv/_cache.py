@@ -28,7 +28,7 @@ from pathlib import Path
 
 import blake3
 
-__all__ = ["cached", "directory", "key"]
+__all__ = ["build_id", "cached", "directory", "key"]
 
 _DEFAULT_MAX_BYTES = 4 << 30
 _HASH = 32
@@ -136,3 +136,21 @@ def cached(name: str, derive: Callable[[], bytes]) -> bytes:
     data = derive()
     _write(folder, path, data)
     return data
+
+
+_BUILD_ID: str | None = None
+
+
+def build_id() -> str:
+    """What identifies the passes and runtime this process runs: a blake3 of the native
+    extension's file (a development build changes it without changing the version), computed
+    once per process."""
+    global _BUILD_ID
+    if _BUILD_ID is None:
+        from zkdv import _native
+
+        try:
+            _BUILD_ID = blake3.blake3(Path(_native.__file__).read_bytes()).hexdigest()
+        except OSError:
+            _BUILD_ID = f"version {_native.__version__}"
+    return _BUILD_ID

@@ -10,8 +10,8 @@ from typing import Any
 import jax
 import numpy as np
 
-from zkdv import passes
 from zkdv.jax import _exported
+from zkdv.session import _derive
 
 __all__ = ["AttestedFunction"]
 
@@ -62,9 +62,8 @@ class AttestedFunction:
                 f"proof.attest({self._fun.__name__}): must return two scalar floating-point "
                 f"values (selected_delta, selected_post_optimizer_state); it returns ({got})"
             )
-        text, _ = passes.run_passes(
+        return _derive.pipeline(
             _exported.generic_text(exported),
-            ["zkdv-hermetic-pipeline"],
+            "zkdv-hermetic-pipeline",
             f"<attested {self._fun.__name__}>",
         )
-        return text

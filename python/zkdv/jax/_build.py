@@ -41,7 +41,7 @@ import jax
 import numpy as np
 from jax.tree_util import PyTreeDef
 
-from zkdv import _progress, passes
+from zkdv import _progress
 from zkdv._packing import BatchLayout
 from zkdv.jax import _exported
 from zkdv.jax._args import Call, aval, key_impls, merge_static, unwrap_keys, wrap_keys
@@ -49,6 +49,7 @@ from zkdv.jax._attest import AttestedFunction
 from zkdv.jax._program import OutputLayout, PackedBatch, Placement, StepProgram
 from zkdv.jax._transaction import Transaction, tracing
 from zkdv.overlap import Overlap
+from zkdv.session import _derive
 
 __all__ = ["FirstCall", "build_program"]
 
@@ -458,10 +459,7 @@ def production_text(base: str, name: str, ratio: float, drop_deltas: bool) -> st
     """The canonical module ``base`` with the commitment hooks (probe weights, and the sketches
     joined into one result: a step copies one array to the host, not one per leaf)."""
     options = f"ratio={ratio!r} join" + (" drop-deltas" if drop_deltas else "")
-    text, _ = passes.run_passes(
-        base, [f"zkdv-production-pipeline={options}"], f"<{name}: production>"
-    )
-    return text
+    return _derive.pipeline(base, f"zkdv-production-pipeline={options}", f"<{name}: production>")
 
 
 def instrument(
@@ -525,12 +523,7 @@ class SplitBatchCall:
 def attested_passes(canonical_text: str, name: str) -> str:
     """The attested program derived from the canonical step: inlined, checked hermetic, sliced
     to the challenged coordinates."""
-    text, _ = passes.run_passes(
-        canonical_text,
-        ["zkdv-attested-pipeline"],
-        f"<{name}: attested>",
-    )
-    return text
+    return _derive.pipeline(canonical_text, "zkdv-attested-pipeline", f"<{name}: attested>")
 
 
 def attest(

@@ -31,7 +31,7 @@ from typing import Any, overload
 import jax
 import numpy as np
 
-from zkdv import passes, runtime
+from zkdv import runtime
 from zkdv.config import Tolerance
 from zkdv.jax._attest import AttestedFunction
 from zkdv.jax._checks import (
@@ -45,7 +45,7 @@ from zkdv.jax._jit import ProvedFunction
 from zkdv.jax._program import PackedBatch, StepOutputs, StepProgram, leaf_sketches, sketched
 from zkdv.jax._snapshots import Segment, SegmentView, Snapshots
 from zkdv.overlap import Overlap
-from zkdv.session import CheckJob, Leaf, Replayed, Root, Session
+from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, _derive
 from zkdv.session._checker import element
 from zkdv.session._records import versions
 
@@ -253,35 +253,33 @@ class ZKDV(Session):
                 )
             else:
                 self._check_window(program)
-            precision = passes.precision(program.attested_text, f"<{program.name}: attested>")
-            tolerance = self.config.base_tolerance.for_program(
-                self.config.tolerance_policy, precision
-            )
             replay_text = None
             if self._retain:
                 # What an auditor replays the retained evidence with, in the Rust runtime.
-                replay_text, _ = passes.run_passes(
-                    program.canonical_text, ["zkdv-replay-pipeline"], f"<{program.name}: replay>"
+                replay_text = _derive.pipeline(
+                    program.canonical_text, "zkdv-replay-pipeline", f"<{program.name}: replay>"
                 )
+            # The update check's ensemble rounds products as the production devices may.
+            derived = _derive.derive(
+                program.name,
+                program.attested_text,
+                replay_text,
+                config=self.config,
+                matmul=program.placement.matmul,
+                parse_replay=False,
+            )
             # A program for another batch layout (a partial last batch, another sequence
             # length) names its own; the root's is the first program's.
             seq = self._records.program(
                 name=program.name,
                 attested=program.attested_text,
                 production=(program.production_text.encode(), "mlir"),
-                precision=precision,
-                tolerance=tolerance,
+                precision=derived.precision,
+                tolerance=derived.tolerance,
                 replay=replay_text,
                 batch=program.layout.shape,
                 matmul=program.placement.matmul,
             )
-        # The update check's ensemble rounds products as the production devices may.
-        program_runtime = runtime.Program(
-            program.attested_text,
-            "main",
-            f"<{program.name}>",
-            matmul=program.placement.matmul,
-        )
         weights = tuple(
             program.placement.put_small(self._records.probe(path, aval.shape).weights())
             for path, aval in zip(program.param_paths, program.param_avals, strict=True)
@@ -289,7 +287,7 @@ class ZKDV(Session):
         )
         with self._lock:
             self._programs[program] = RegisteredProgram(
-                program, seq, tolerance, program_runtime, weights
+                program, seq, derived.tolerance, derived.attested, weights
             )
 
     def _run_step(self, program: StepProgram, flat: list[Any]) -> Any:

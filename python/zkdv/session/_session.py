@@ -21,6 +21,7 @@ from zkdv.config import ZKDVConfig
 from zkdv.session._arguments import retention, session_config, start_arguments
 from zkdv.session._checker import Checker, CheckJob, Replayed
 from zkdv.session._committer import Committer
+from zkdv.session._derive import Stage
 from zkdv.session._flow import Flow, closed, finish_at_exit
 from zkdv.session._records import Records
 
@@ -62,6 +63,7 @@ class Session(ABC):
         self._records = Records()
         self._checker = Checker(self._records, self._flow, self._replay, self._job_done)
         self._committer = Committer(self._records, self._flow, self._checker, self._retain)
+        self._derivation = Stage()
         self._setup()
 
     # -- the frontend's part ------------------------------------------------------------------
@@ -199,5 +201,6 @@ class Session(ABC):
         finally:
             self._committer.stop()
             self._checker.shutdown()
+            self._derivation.close()
             self._state = "closed"
             closed(self)

@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from zkdv import hashing
-from zkdv.torch import _hooks, _lower, _optim
+from zkdv.torch import _hooks, _optim, lowering
 from zkdv.torch._host import host
 from zkdv.torch._optim import FunctionalOptimizer
 from zkdv.torch._session import ZKDV
@@ -27,8 +27,8 @@ def model_hash(model: nn.Module) -> str:
     """
     if isinstance(model, nn.parallel.DistributedDataParallel):
         model = model.module
-    model = _lower.unwrap(model)
-    leaves = [(name, host(_lower.local(p))) for name, p in model.named_parameters()]
+    model = lowering.unwrap(model)
+    leaves = [(name, host(lowering.local(p))) for name, p in model.named_parameters()]
     return hashing.commit_model(leaves).hex()
 
 
@@ -56,4 +56,4 @@ def hyperparameters(
     """
     if functional is None:
         functional = _optim.find(optimizer, _optim.builtin())
-    return dict(_hooks.dynamic_named(optimizer, _lower.dynamic_options(optimizer, functional)))
+    return dict(_hooks.dynamic_named(optimizer, lowering.dynamic_options(optimizer, functional)))

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from zkdv.torch import _lower, _optim
+from zkdv.torch import _optim, lowering
 
 __all__ = [
     "check_hyperparameters",
@@ -88,7 +88,7 @@ def check_sharded(model: nn.Module) -> bool:
     """Whether ``model`` is sharded by composable FSDP (``fully_shard``), which a session
     supports as one rank's: the optimizer on the rank's shards."""
     params = list(model.parameters())
-    sharded = [p for p in params if _lower.local(p) is not p]
+    sharded = [p for p in params if lowering.local(p) is not p]
     if not sharded:
         return False
     import torch.distributed as dist
@@ -115,7 +115,7 @@ def wrap_step(optimizer: torch.optim.Optimizer, before_step: Callable[[], None])
     native = optimizer.step
 
     def step(self: torch.optim.Optimizer, *args: Any, **kwargs: Any) -> Any:
-        tracing = _lower.active()
+        tracing = lowering.active()
         if tracing is None or tracing.optimizer is not self:
             before_step()
             return native(*args, **kwargs)
@@ -133,7 +133,7 @@ def wrap_step(optimizer: torch.optim.Optimizer, before_step: Callable[[], None])
 
     def zero_grad(self: torch.optim.Optimizer, set_to_none: bool = True) -> None:
         # Inside the attested step the gradients are the traced parameters' .grad.
-        tracing = _lower.active()
+        tracing = lowering.active()
         if tracing is None or tracing.optimizer is not self:
             native_zero_grad(set_to_none)
         else:
@@ -155,7 +155,7 @@ def reduced_gradients(model: nn.Module) -> list[torch.Tensor]:
                 f"zkdv.torch: under DDP every parameter must have a gradient when the "
                 f"optimizer steps; {name} has none (it is unused by the loss)"
             )
-        out.append(_lower.local(p.grad).detach().clone())
+        out.append(lowering.local(p.grad).detach().clone())
     return out
 
 
@@ -175,19 +175,18 @@ def dynamic_named(
     return out
 
 
-def dynamic_values(optimizer: torch.optim.Optimizer, lowered: _lower.Lowered) -> list[Any]:
+def dynamic_values(optimizer: torch.optim.Optimizer, traced: lowering.Traced) -> list[Any]:
     """The dynamic optimizer options now, as the step's ``float64`` scalar inputs (read when
     ``optimizer.step()`` runs: a loop may set them at any point of the step before it)."""
     return [
-        np.asarray(value, dtype=np.float64)
-        for _, value in dynamic_named(optimizer, lowered.dynamic)
+        np.asarray(value, dtype=np.float64) for _, value in dynamic_named(optimizer, traced.dynamic)
     ]
 
 
-def dynamic_names(lowered: _lower.Lowered) -> list[str]:
+def dynamic_names(traced: lowering.Traced) -> list[str]:
     """The committed name of each dynamic option (``"0/lr"``, ``"0/betas[0]"``: the parameter
     group's index and the option as Python writes it), in argument order."""
-    return [_optim.committed_name(index, key) for index, key in lowered.dynamic]
+    return [_optim.committed_name(index, key) for index, key in traced.dynamic]
 
 
 def hyperparameters(

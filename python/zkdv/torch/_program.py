@@ -1,9 +1,11 @@
 """The committed programs of a torch session's step: one per batch layout.
 
-:func:`build` lowers the ``@proof.attest`` step for one batch layout (:mod:`zkdv.torch._lower`),
-runs the Rust pipelines on it (the attested program and the replay variant, declared in
-``passes/src/pipelines.rs``), lays out the committed batch and seals the production package;
-the session then writes its program record and keeps the :class:`Program`.
+:func:`build` traces the ``@proof.attest`` step for one batch layout on the training thread
+(:mod:`zkdv.torch.lowering.tracing`, the only part that needs the live model) and lays out the
+committed batch; :meth:`Built.derive`, submitted to the session's derivation stage
+(:mod:`zkdv.session._derive`), lowers the traced step to StableHLO in a process of its own and
+derives the attested and replay programs from it while training goes on. The session then
+keeps the :class:`Program`, whose record is written when its first step is committed.
 """
 
 from __future__ import annotations
@@ -11,18 +13,21 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import torch
 from torch import nn
 
-from zkdv import _cache, _progress, passes, runtime
+from zkdv import runtime
 from zkdv._packing import BatchLayout
-from zkdv.config import Tolerance
-from zkdv.torch import _hooks, _lower, _optim
+from zkdv.config import Tolerance, ZKDVConfig
+from zkdv.session import _derive
+from zkdv.torch import _hooks, _optim, lowering
 from zkdv.torch._host import host, root_versions
+from zkdv.torch.lowering import Lowering, Traced
 
 __all__ = ["Built", "Deferred", "Program", "build"]
 
@@ -51,13 +56,13 @@ class Deferred:
 @dataclass(frozen=True)
 class Program:
     """The committed programs of the session's step for one batch layout, with what checks
-    need to run them."""
+    need to run them. What the training thread needs is here when the step is traced; the
+    derived programs (:attr:`derived`) come from the derivation stage, and reading them waits
+    for it (a failure there is raised here)."""
 
     record: Deferred
-    tolerance: Tolerance
-    attested: runtime.Program
-    replay: runtime.Program
-    lowered: _lower.Lowered
+    derived: Future[_derive.Derived]
+    traced: Traced
     layout: BatchLayout
     hyperparameters: tuple[Any, ...]
     treespec: Any
@@ -68,9 +73,6 @@ class Program:
     """Each parameter's ``requires_grad`` when the step was lowered (part of the program)."""
     scaler: tuple[float, float, int] | None = None
     """The prepared GradScaler's constants (:func:`zkdv.torch._scaler.constants`), if any."""
-    flips: bool = False
-    """Whether the attested program computes in a float narrower than ``f32`` (its precision
-    has narrow results): a state check may then admit discrete flips as outliers."""
 
     @property
     def seq(self) -> int:
@@ -78,39 +80,64 @@ class Program:
         :class:`Deferred`)."""
         return self.record()
 
+    @property
+    def tolerance(self) -> Tolerance:
+        return self.derived.result().tolerance
+
+    @property
+    def attested(self) -> runtime.Program:
+        return self.derived.result().attested
+
+    @property
+    def replay(self) -> runtime.Program:
+        replay = self.derived.result().replay
+        assert replay is not None  # a torch step's replay variant is always parsed
+        return replay
+
+    @property
+    def flips(self) -> bool:
+        """Whether a state check may admit discrete flips (:attr:`Derived.flips
+        <zkdv.session._derive.Derived.flips>`)."""
+        return self.derived.result().flips
+
 
 @dataclass(frozen=True)
 class Built:
-    """A lowered step for one batch layout, ready to be committed."""
+    """A traced step for one batch layout, on its way to being committed."""
 
     name: str
-    lowered: _lower.Lowered
-    attested_text: str
-    replay_text: str
-    precision: dict[str, Any]
+    traced: Traced
     layout: BatchLayout
+    lowering: Lowering
     sealed: bool
-    """Whether the production program is a sealed AOT Inductor package (else, in tests, the
-    exported StableHLO step)."""
+    """Whether the production program is a sealed AOT Inductor package (else, in tests and
+    for ``lower_step(seal=False)``, the StableHLO step)."""
+
+    def derive(self, config: ZKDVConfig, matmul: Literal["f32", "tf32"]) -> _derive.Derived:
+        """The derived programs (on the derivation thread): the step lowered to StableHLO
+        (:class:`zkdv.torch.lowering.Lowering`), the attested and replay pipelines run on it."""
+        _silence_torch_deprecation()
+        text = self.lowering.text()
+        roles = self.traced.role_options
+        attested = _derive.pipeline(
+            text, f"zkdv-attested-pipeline={roles}", f"<{self.name}: attested>"
+        )
+        # The replay variant is the step without its user results; a DDP rank's replay keeps
+        # them: they are the rank's own gradients, which a state check compares too.
+        replay_options = "whole" if self.traced.local_gradients else roles
+        replay = _derive.pipeline(
+            text, f"zkdv-replay-pipeline={replay_options}", f"<{self.name}: replay>"
+        )
+        return _derive.derive(self.name, attested, replay, config=config, matmul=matmul)
 
     def production(self) -> tuple[bytes, str]:
-        """The production program's exact bytes and artifact extension. Sealing the AOT
-        Inductor package takes tens of seconds: the session calls this on its committer
-        thread."""
+        """The production program's exact bytes and artifact extension: the sealed package
+        (from the derivation cache, or sealed now: tens of seconds to minutes, which the
+        session spends on its committer thread), or the StableHLO step."""
         if not self.sealed:
-            return self.lowered.text.encode(), "mlir"
-        # Cached by what the package compiles (the attested step, as StableHLO), the versions
-        # that compile it and the host it is compiled for (zkdv._cache): a later session of
-        # the same code commits the same package without sealing it again.
-        versions = sorted(root_versions().items())
-        name = _cache.key("seal", self.lowered.text, repr(versions))
-
-        def seal() -> bytes:
-            _silence_torch_deprecation()
-            with _progress.stage("sealing the AOT Inductor package (training goes on meanwhile)"):
-                return _lower.seal(self.lowered)
-
-        return _cache.cached(name, seal), "pt2"
+            return self.lowering.text().encode(), "mlir"
+        _silence_torch_deprecation()
+        return self.lowering.package(), "pt2"
 
 
 _LEAFSPEC = r"`isinstance\(treespec, LeafSpec\)` is deprecated"
@@ -152,7 +179,7 @@ def build(
     seal: bool,
     scaler: torch.amp.GradScaler | None = None,
 ) -> Built:
-    """Lower ``attested`` for ``batch``'s layout and build what its program record commits.
+    """Trace ``attested`` for ``batch``'s layout and lay out what its steps commit.
 
     Args:
         attested: The ``@proof.attest`` step.
@@ -162,8 +189,8 @@ def build(
         params: The parameter leaves (under FSDP, the rank's shards).
         rolling_window: The session's window: shorter packed rows are zero-padded to it.
         ddp, sharded: Whether the session is a DDP or an FSDP rank's.
-        seal: Seal the AOT Inductor package as the production program (``False``, in tests:
-            the exported StableHLO step).
+        seal: Seal the AOT Inductor package as the production program (``False``: the
+            StableHLO step).
         scaler: The prepared ``torch.amp.GradScaler``, if any (its state is the step's too).
     """
     _silence_torch_deprecation()
@@ -172,33 +199,21 @@ def build(
             "ZKDV.transaction: Muon orthogonalizes whole matrices, which a rank's FSDP "
             "shard is not; its step cannot be a rank's transition on its shards"
         )
-    lowered = _lower.lower(
+    traced = lowering.trace(
         attested, model, optimizer, functional, batch, reduced=ddp, sharded=sharded, scaler=scaler
     )
     name = getattr(attested, "__name__", "step")
-    roles = lowered.role_options
-    with _progress.stage("deriving the attested and replay programs (zkdv passes)"):
-        attested_text, _ = passes.run_passes(
-            lowered.text, [f"zkdv-attested-pipeline={roles}"], f"<{name}: attested>"
-        )
-        # The replay variant is the step without its user results; a DDP rank's replay keeps
-        # them: they are the rank's own gradients, which a state check compares too.
-        replay_options = "whole" if lowered.local_gradients else roles
-        replay_text, _ = passes.run_passes(
-            lowered.text, [f"zkdv-replay-pipeline={replay_options}"], f"<{name}: replay>"
-        )
     slots = [(x.shape, x.dtype) for x in host_leaves]
-    slots += [(x.shape, x.dtype) for x in _hooks.dynamic_values(optimizer, lowered)]
+    slots += [(x.shape, x.dtype) for x in _hooks.dynamic_values(optimizer, traced)]
     if ddp or sharded:
         # The all-reduced gradients of the trainable parameters (a frozen one has none).
-        trainable = _lower.trainable_flags(model)
+        trainable = lowering.trainable_flags(model)
         slots += [
             (tuple(p.shape), host(p).dtype)
             for (_, p), t in zip(params, trainable, strict=True)
             if t
         ]
-    slots += [(d.shape, host(torch.empty(0, dtype=d.dtype)).dtype) for d in lowered.draws]
+    slots += [(d.shape, host(torch.empty(0, dtype=d.dtype)).dtype) for d in traced.draws]
     # Rows shorter than the rolling window are zero-padded to it (losslessly).
     layout = BatchLayout.of(slots, min_width=rolling_window)
-    precision = passes.precision(attested_text, f"<{name}: attested>")
-    return Built(name, lowered, attested_text, replay_text, precision, layout, seal)
+    return Built(name, traced, layout, Lowering(traced, root_versions()), seal)

@@ -68,9 +68,9 @@ def wrap(scaler: torch.amp.GradScaler) -> None:
 
     def wrapped(name: str) -> Callable[..., Any]:
         def method(self: torch.amp.GradScaler, *args: Any, **kwargs: Any) -> Any:
-            from zkdv.torch import _lower
+            from zkdv.torch import lowering
 
-            tracing = _lower.active()
+            tracing = lowering.active()
             if tracing is None or not self.is_enabled():
                 return native[name](*args, **kwargs)
             if tracing.scaler is None or tracing.scaler.owner is not self:
@@ -97,9 +97,9 @@ def refuse_unprepared() -> None:
     def refusing(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(original)
         def method(self: torch.amp.GradScaler, *args: Any, **kwargs: Any) -> Any:
-            from zkdv.torch import _lower
+            from zkdv.torch import lowering
 
-            if _lower.active() is not None and self.is_enabled():
+            if lowering.active() is not None and self.is_enabled():
                 raise ValueError(f"{REFUSAL} (called: GradScaler.{name})")
             return original(self, *args, **kwargs)
 
@@ -150,7 +150,7 @@ def constants(scaler: torch.amp.GradScaler | None) -> tuple[float, float, int] |
 @dataclass
 class TracedScaler:
     """A prepared GradScaler's methods inside the attested step, on its traced state (see the
-    module's description). ``tracing`` is the :class:`zkdv.torch._lower.Tracing` of the step:
+    module's description). ``tracing`` is the :class:`zkdv.torch.lowering.Tracing` of the step:
     its parameters' ``.grad``, its optimizer step and the traced optimizer states."""
 
     tracing: Any

@@ -34,13 +34,13 @@ import torch
 from torch import nn
 from torch.utils import _pytree as pytree
 
-from zkdv import _progress, hashing, runtime
+from zkdv import hashing
 from zkdv.checks import ZKDVPoisonedError
 from zkdv.config import Group, group_of
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, StateReplay
 from zkdv.session._checker import element
-from zkdv.torch import _hooks, _host, _lower, _optim, _program, _randomness, _scaler
+from zkdv.torch import _hooks, _host, _optim, _program, _randomness, _scaler, lowering
 from zkdv.torch._host import (
     DeviceSketches,
     HostCopy,
@@ -158,6 +158,8 @@ class ZKDV(Session):
         # session); the program record's production is then the exported StableHLO step.
         self._seal_package = True
         self._hashes_only = False
+        self._lowerings: list[lowering.Lowering] = []
+        """The working directories of the programs' lowerings (removed at close)."""
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -190,7 +192,7 @@ class ZKDV(Session):
             if stateful:
                 # A torch.compile module: its original module is the root (the attested step
                 # is lowered from it); production keeps running the compiled one.
-                value = _lower.unwrap(value)
+                value = lowering.unwrap(value)
                 if self._model is not None and self._model is not value:
                     raise RuntimeError(
                         "ZKDV.prepare: a root model is already prepared; compose every module "
@@ -254,14 +256,14 @@ class ZKDV(Session):
 
     def forward(self, model: nn.Module, *args: Any, **kwargs: Any) -> Any:
         """``model(*args, **kwargs)``; inside the attested step, on its traced parameters."""
-        tracing = _lower.active()
+        tracing = lowering.active()
         if tracing is None:
             return model(*args, **kwargs)
         return tracing.forward(model, args, kwargs)
 
     def backward(self, loss: torch.Tensor) -> None:
         """``loss.backward()``; inside the attested step, the gradient boundary it lowers."""
-        tracing = _lower.active()
+        tracing = lowering.active()
         if tracing is None:
             loss.backward()
         else:
@@ -285,7 +287,7 @@ class ZKDV(Session):
         self._enter(batch, overlap)
         try:
             assert self._open is not None
-            expected = self._open.program.lowered.draws
+            expected = self._open.program.traced.draws
             if expected:
                 with _randomness.Recorder() as recorder:
                     yield
@@ -326,7 +328,11 @@ class ZKDV(Session):
         """
         if self._state == "running" and self._open is not None:
             raise RuntimeError("ZKDV.close: a transaction is still open")
-        super().close()
+        try:
+            super().close()
+        finally:
+            for lowered in self._lowerings:
+                lowered.close()
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -335,7 +341,7 @@ class ZKDV(Session):
         learning rate anywhere in the step before it), and under DDP and FSDP keep the reduced
         gradients it is about to apply (the rest of the committed batch)."""
         if self._open is not None and self._optimizer is not None:
-            self._open.dynamic = _hooks.dynamic_values(self._optimizer, self._open.program.lowered)
+            self._open.dynamic = _hooks.dynamic_values(self._optimizer, self._open.program.traced)
         distributed = self._ddp is not None or self._sharded
         if distributed and self._open is not None:
             assert self._model is not None
@@ -364,10 +370,10 @@ class ZKDV(Session):
         model, optimizer, functional = self._parts()
         named = list(model.named_parameters())
         # Under FSDP, this rank's shards.
-        params: list[tuple[str, torch.Tensor]] = [(n, _lower.local(p)) for n, p in named]
-        states = [{k: _lower.local(v) for k, v in optimizer.state[p].items()} for _, p in named]
-        opt = _lower.opt_leaves([n for n, _ in params], functional, states)
-        opt += _lower.buffer_leaves(list(model.named_buffers()))
+        params: list[tuple[str, torch.Tensor]] = [(n, lowering.local(p)) for n, p in named]
+        states = [{k: lowering.local(v) for k, v in optimizer.state[p].items()} for _, p in named]
+        opt = lowering.opt_leaves([n for n, _ in params], functional, states)
+        opt += lowering.buffer_leaves(list(model.named_buffers()))
         device = params[0][1].device if params else None
         return params, opt + _scaler.leaves(self._scaler, device)
 
@@ -487,7 +493,7 @@ class ZKDV(Session):
                     f"{caller}: a module's train/eval mode changed since the step was "
                     "committed (the mode is part of the attested program); keep it fixed"
                 )
-            if _lower.trainable_flags(model) != first.trainable:
+            if lowering.trainable_flags(model) != first.trainable:
                 raise RuntimeError(
                     f"{caller}: a parameter's requires_grad changed since the step was "
                     "committed (which parameters are frozen is part of the attested program); "
@@ -558,50 +564,44 @@ class ZKDV(Session):
             seal=self._seal_package,
             scaler=self._scaler,
         )
-        # Everything that can fail fast comes before the transcript is created, so a failed
-        # first transaction leaves the directory usable for a retry. Sealing the production
-        # package can fail too, but takes tens of seconds: the program record is written by the
-        # committer thread before the first step that runs it (its failure is then the
-        # session's error, raised at the next transaction and by close()).
+        # The transcript is created once the step is traced, so a first transaction whose step
+        # cannot be traced leaves the directory usable for a retry. Its lowering and derivation
+        # run on the derivation stage while training goes on, and its record is written by the
+        # committer before the first step that runs it (sealing first): a failure of either is
+        # the session's error, raised at the next transaction and by close().
         name = built.name
-        tolerance = self.config.base_tolerance.for_program(
-            self.config.tolerance_policy, built.precision
-        )
         matmul = _host.matmul_precision([t for _, t in params])
-        with _progress.stage("parsing the attested and replay programs for the runtime"):
-            attested = runtime.Program(
-                built.attested_text, "main", f"<{name}: attested>", matmul=matmul
-            )
-            replay = runtime.Program(built.replay_text, "main", f"<{name}: replay>", matmul=matmul)
+        self._lowerings.append(built.lowering)
+        derived = self._derivation.submit(lambda: built.derive(self.config, matmul))
         if first is None:
             self._records.open(self.directory, self._root(params, opt, built), self.config)
         records, retain = self._records, self._retain
 
         def write() -> int:
+            ready = derived.result()
+            production = built.production()
+            built.lowering.close()
             return records.program(
                 name=name,
-                attested=built.attested_text,
-                production=built.production(),
-                precision=built.precision,
-                tolerance=tolerance,
-                replay=built.replay_text if retain else None,
+                attested=ready.attested_text,
+                production=production,
+                precision=ready.precision,
+                tolerance=ready.tolerance,
+                replay=ready.replay_text if retain else None,
                 batch=built.layout.shape,
                 matmul=matmul,
             )
 
         program = Program(
             record=Deferred(write),
-            tolerance=tolerance,
-            attested=attested,
-            replay=replay,
-            lowered=built.lowered,
+            derived=derived,
+            traced=built.traced,
             layout=built.layout,
             hyperparameters=_hooks.hyperparameters(optimizer, functional),
             treespec=pytree.tree_structure(batch),
             training=training_flags(model),
-            trainable=_lower.trainable_flags(model),
+            trainable=lowering.trainable_flags(model),
             scaler=_scaler.constants(self._scaler),
-            flips=int(built.precision.get("narrow_results", 0)) > 0,
         )
         self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
         if first is None:
@@ -651,7 +651,7 @@ class ZKDV(Session):
         self._open = None
         try:
             if opened.dynamic is None:
-                opened.dynamic = _hooks.dynamic_values(self._parts()[1], opened.program.lowered)
+                opened.dynamic = _hooks.dynamic_values(self._parts()[1], opened.program.traced)
             paths = [n for n, _ in self._state_leaves()[0]]
             n_params = len(paths)
             live = self._live_state()
@@ -693,14 +693,14 @@ class ZKDV(Session):
             self._committer.snapshot(
                 opened.step,
                 list(zip(paths, host_pre[:n_params], strict=True)),
-                list(zip(program.lowered.opt_paths, host_pre[n_params:], strict=True)),
+                list(zip(program.traced.opt_paths, host_pre[n_params:], strict=True)),
             )
         dynamic = opened.dynamic or []
         leaves = opened.leaves + dynamic
         hyperparameters = [
             {"name": name, "value": float(value), "leaf": len(opened.leaves) + k}
             for k, (name, value) in enumerate(
-                zip(_hooks.dynamic_names(program.lowered), dynamic, strict=True)
+                zip(_hooks.dynamic_names(program.traced), dynamic, strict=True)
             )
         ]
         if opened.reduced is not None:
@@ -792,7 +792,7 @@ class ZKDV(Session):
                 for x in payload.post_state
             ]
             groups += [group_of(u, True) for u in payload.local]
-            opt_paths = program.lowered.opt_paths
+            opt_paths = program.traced.opt_paths
             names = [f"update of {p}" for p in paths]
             names += [f"optimizer state {p}" for p in opt_paths][: len(payload.post_state)]
             names += [f"local gradient of {p}" for p in self._trainable(paths)][
@@ -820,7 +820,7 @@ class ZKDV(Session):
         paths = [n for n, _ in self._state_leaves()[0]]
         state = [host(t) for t in self._last_state]
         n = len(paths)
-        opt_paths = self._program.lowered.opt_paths
+        opt_paths = self._program.traced.opt_paths
         return (
             list(zip(paths, state[:n], strict=True)),
             list(zip(opt_paths, state[n:], strict=True)),

@@ -1,0 +1,125 @@
+"""The derivation stage: the one place a session derives the programs it commits.
+
+A frontend lowers its step and hands the stage the lowered step, StableHLO text whose
+arguments and results have the roles the pipelines' options name. The stage
+
+- runs the declared pipelines on it (``passes/src/pipelines.rs``: the attested program, the
+  replay variant), through the derivation cache (:mod:`zkdv._cache`, keyed by the text, the
+  pipeline and the build of the passes), in :func:`pipeline`;
+- computes the attested program's precision and the tolerance of its checks, and parses the
+  programs for the Rust runtime, in :func:`derive`, whose :class:`Derived` is what the
+  program record and the checks are made of;
+- runs that work beside training when the frontend's production does not need it
+  (:class:`Stage`, one thread per session): a PyTorch step runs eagerly, so its derivation,
+  like its lowering, is off the training thread; a check or a record that comes before its
+  program is ready waits for it, and a failure is the session's.
+
+JAX's production program is the rewritten step itself, compiled before its first step runs,
+so a JAX session derives on the training thread, through the same :func:`pipeline` and
+:func:`derive`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from zkdv import _cache, _progress, passes, runtime
+from zkdv.config import Tolerance, ZKDVConfig
+
+__all__ = ["Derived", "Stage", "derive", "pipeline"]
+
+
+def pipeline(text: str, spec: str, source: str) -> str:
+    """``text`` through the pipeline ``spec`` (``"zkdv-attested-pipeline=..."``): from the
+    derivation cache, or run now and stored."""
+    name = _cache.key("derived", _cache.build_id(), spec, text)
+
+    def run() -> bytes:
+        derived, _ = passes.run_passes(text, [spec], source)
+        return derived.encode()
+
+    return _cache.cached(name, run).decode()
+
+
+@dataclass(frozen=True)
+class Derived:
+    """The committed programs of one lowered step, and what its checks need of them."""
+
+    name: str
+    attested_text: str
+    replay_text: str | None
+    """The replay variant (what a state check, and an auditor, replays), when derived."""
+    precision: dict[str, Any]
+    """The attested program's precision (:func:`zkdv.passes.precision`)."""
+    tolerance: Tolerance
+    attested: runtime.Program
+    replay: runtime.Program | None
+
+    @property
+    def flips(self) -> bool:
+        """Whether the attested program computes in a float narrower than ``f32`` (its
+        precision has narrow results): a state check may then admit discrete flips."""
+        return int(self.precision.get("narrow_results", 0)) > 0
+
+
+def derive(
+    name: str,
+    attested_text: str,
+    replay_text: str | None,
+    *,
+    config: ZKDVConfig,
+    matmul: Literal["f32", "tf32"],
+    parse_replay: bool = True,
+) -> Derived:
+    """The precision, tolerance and runtime programs of a step's derived programs.
+
+    Args:
+        name: The step's name (diagnostics name the programs after it).
+        attested_text, replay_text: The derived programs (:func:`pipeline`).
+        config: The session's configuration (its base tolerance and policy).
+        matmul: The precision the production backend gives an ``f32`` product
+            (:class:`zkdv.runtime.Program`).
+        parse_replay: Parse the replay variant for the runtime too (a frontend whose state
+            checks replay it).
+    """
+    precision = passes.precision(attested_text, f"<{name}: attested>")
+    tolerance = config.base_tolerance.for_program(config.tolerance_policy, precision)
+    with _progress.stage("parsing the attested and replay programs for the runtime"):
+        attested = runtime.Program(attested_text, "main", f"<{name}: attested>", matmul=matmul)
+        replay = (
+            runtime.Program(replay_text, "main", f"<{name}: replay>", matmul=matmul)
+            if parse_replay and replay_text is not None
+            else None
+        )
+    return Derived(name, attested_text, replay_text, precision, tolerance, attested, replay)
+
+
+class Stage:
+    """The session's derivation thread: work submitted here runs in order, beside training.
+
+    One thread: the lowering processes it starts use the machine's cores already, and a
+    second program (another batch layout) waits behind the first instead of competing with it
+    and with training."""
+
+    def __init__(self) -> None:
+        self._executor: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def submit[T](self, work: Callable[[], T]) -> Future[T]:
+        """Run ``work`` on the derivation thread; its future holds the result or the error."""
+        with self._lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(1, thread_name_prefix="zkdv-derive")
+            return self._executor.submit(work)
+
+    def close(self) -> None:
+        """End the thread: work not yet begun is cancelled (nothing waits for it any more),
+        work under way is waited for."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,202 @@
+"""The kernels the attested step is traced through: attention in its math form, recurrent layers
+without oneDNN, and 16-bit attention as CPU flash attention computes it."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import torch
+
+__all__ = ["kernels"]
+
+
+@contextlib.contextmanager
+def kernels() -> Iterator[None]:
+    """The kernels the attested step is traced through: attention in its math form (the fused
+    CPU kernels, flash attention and its backward, have no StableHLO lowering) and recurrent
+    layers without oneDNN (``aten.mkldnn_rnn_layer`` has none either; production keeps its
+    kernels, and the tolerance covers the rounding between the two). In 16-bit floats the
+    math form computes in float32 where CPU flash attention rounds to 16 bits, so attention
+    that production runs in flash attention is traced as that kernel computes it
+    (:class:`_ReducedFlashAttention`)."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    # torch.backends.mkldnn.flags(enabled=False), without its side effect on TF32 settings.
+    enabled = torch._C._get_mkldnn_enabled()
+    flash = _ReducedFlashAttention(torch.backends.cuda.flash_sdp_enabled())
+    torch._C._set_mkldnn_enabled(False)
+    try:
+        with sdpa_kernel(SDPBackend.MATH), flash:
+            yield
+    finally:
+        torch._C._set_mkldnn_enabled(enabled)
+
+
+# -- attention in 16-bit floats ------------------------------------------------------------------
+#
+# On CPU, scaled_dot_product_attention in bfloat16 or float16 (under autocast, which casts its
+# inputs to 16 bits) runs flash attention (aten/src/ATen/native/cpu/FlashAttentionKernel.cpp).
+# It computes in float32 but rounds to 16 bits in the middle: the unnormalized probabilities
+# before they multiply V, and in the backward pass the recomputed probabilities before they
+# multiply the output gradient and the score gradient before it multiplies K and Q. The math
+# form, which tracing used, upcasts the inputs to float32 and rounds only its results: a
+# quarter to half of the elements of the output and of the gradients of Q, K and V differed,
+# and where a weight's gradient is nearly zero (Llama's attention projections at
+# initialization) Adam turned the difference into an update of the other sign, which the
+# ensemble, perturbing the program's own roundings, could not see (issue 19: a false alarm at
+# step 0 of bf16 autocast + AdamW on Llama). Traced here as the kernel computes one block of
+# keys (up to 512; longer sequences it splits, rescaling in float32): bit-identical to it on
+# the models measured.
+
+
+def _additive_mask(mask: torch.Tensor | None) -> torch.Tensor | None:
+    """The attention mask as the float32 term the kernel adds to the scaled scores."""
+    if mask is None:
+        return None
+    if mask.dtype == torch.bool:
+        return torch.where(mask, 0.0, float("-inf"))
+    return mask.float()
+
+
+def _scores(
+    q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor | None, scale: float
+) -> torch.Tensor:
+    """``scale * q @ k.T + mask`` in float32 (16-bit products are exact in float32)."""
+    scores = torch.matmul(q.float(), k.float().transpose(-2, -1)) * scale
+    return scores if mask is None else scores + mask
+
+
+def _causal(scores: torch.Tensor, fill: float) -> torch.Tensor:
+    """``scores`` with the keys after each query (top-left aligned) set to ``fill``."""
+    rows, columns = scores.shape[-2], scores.shape[-1]
+    keep = torch.ones(rows, columns, dtype=torch.bool, device=scores.device).tril()
+    return scores.masked_fill(~keep, fill)
+
+
+def _runs_cpu_flash(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    mask: torch.Tensor | None,
+    dropout_p: float,
+) -> bool:
+    """Whether torch runs ``scaled_dot_product_attention`` of these 16-bit inputs on CPU in
+    flash attention (``use_flash_attention_cpp`` in ATen's ``sdp_utils_cpp.cpp``, flash
+    attention being enabled: its conditions restated, as the backend choice cannot be asked
+    of the fake tensors tracing uses)."""
+    if q.dtype not in (torch.bfloat16, torch.float16) or not q.dtype == k.dtype == v.dtype:
+        return False
+    if q.is_nested or dropout_p > 0.0 or not q.dim() == k.dim() == v.dim() == 4:
+        return False
+    if not q.size(0) == k.size(0) == v.size(0) or not q.size(1) == k.size(1) == v.size(1):
+        return False
+    if not q.size(3) == k.size(3) == v.size(3) or 0 in (q.size(2), k.size(2), q.size(3)):
+        return False
+    if not q.stride(-1) == k.stride(-1) == v.stride(-1) == 1:
+        return False
+    if mask is None:
+        return True
+    if mask.requires_grad or mask.size(-2) not in (q.size(2), 1):
+        return False
+    if mask.size(-1) not in (k.size(2), 1):
+        return False
+    return mask.dim() == 2 or (
+        mask.dim() == 4 and mask.size(0) in (1, q.size(0)) and mask.size(1) in (1, q.size(1))
+    )
+
+
+class _FlashAttention(torch.autograd.Function):
+    """CPU flash attention's forward and backward in 16-bit floats, as the kernel rounds."""
+
+    @staticmethod
+    def forward(
+        ctx: Any,
+        q: torch.Tensor,
+        k: torch.Tensor,
+        v: torch.Tensor,
+        mask: torch.Tensor | None,
+        is_causal: bool,
+        scale: float,
+    ) -> torch.Tensor:
+        with torch.autocast("cpu", enabled=False):
+            low = q.dtype
+            scores = _scores(q, k, mask, scale)
+            if is_causal:
+                scores = _causal(scores, float("-inf"))
+            top = scores.amax(-1, keepdim=True)
+            top = torch.where(top == float("-inf"), 0.0, top)
+            weights = torch.exp(scores - top)
+            total = weights.sum(-1, keepdim=True)
+            total = torch.where(total == 0, 1.0, total)
+            unscaled = torch.matmul(weights.to(low).float(), v.float())
+            out = (unscaled * (1 / total)).to(low)
+            lse = top + torch.log(total)
+        ctx.save_for_backward(q, k, v, out, lse, mask)
+        ctx.is_causal, ctx.scale = is_causal, scale
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad_out: torch.Tensor) -> tuple[Any, ...]:
+        q, k, v, out, lse, mask = ctx.saved_tensors
+        scale = ctx.scale
+        with torch.autocast("cpu", enabled=False):
+            low = q.dtype
+            grad_out = grad_out.to(low).float()
+            rowsum = (grad_out * out.float()).sum(-1, keepdim=True)
+            weights = torch.exp(_scores(q, k, mask, scale) - lse)
+            if ctx.is_causal:
+                weights = _causal(weights, 0.0)
+            grad_v = torch.matmul(weights.to(low).float().transpose(-2, -1), grad_out)
+            grad_scores = weights * (torch.matmul(grad_out, v.float().transpose(-2, -1)) - rowsum)
+            grad_scores = grad_scores.to(low).float()
+            grad_q = torch.matmul(grad_scores, k.float()) * scale
+            grad_k = torch.matmul(grad_scores.transpose(-2, -1), q.float()) * scale
+        return grad_q.to(low), grad_k.to(low), grad_v.to(low), None, None, None
+
+
+class _ReducedFlashAttention(torch.overrides.TorchFunctionMode):
+    """While tracing, ``scaled_dot_product_attention`` in 16-bit floats on CPU that production
+    would run in flash attention (the backend torch chooses with production's settings) is
+    :class:`_FlashAttention`; anything else keeps its usual path (the math form)."""
+
+    def __init__(self, flash_enabled: bool) -> None:
+        super().__init__()
+        self.flash_enabled = flash_enabled
+
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        kwargs = kwargs or {}
+        if func is torch.nn.functional.scaled_dot_product_attention and self.flash_enabled:
+            call = self._flash(*args, **kwargs)
+            if call is not None:
+                return _FlashAttention.apply(*call)
+        return func(*args, **kwargs)
+
+    @staticmethod
+    def _flash(
+        query: torch.Tensor,
+        key: torch.Tensor,
+        value: torch.Tensor,
+        attn_mask: torch.Tensor | None = None,
+        dropout_p: float = 0.0,
+        is_causal: bool = False,
+        scale: float | None = None,
+        enable_gqa: bool = False,
+    ) -> tuple[Any, ...] | None:
+        """The arguments of :class:`_FlashAttention` (inputs cast as autocast casts them),
+        or None where production would not run CPU flash attention in 16 bits."""
+        tensors = [query, key, value] + ([attn_mask] if attn_mask is not None else [])
+        if not all(isinstance(t, torch.Tensor) and t.device.type == "cpu" for t in tensors):
+            return None
+        if torch.is_autocast_enabled("cpu"):
+            low = torch.get_autocast_dtype("cpu")
+            query, key, value = (t.to(low) if t.is_floating_point() else t for t in tensors[:3])
+            if attn_mask is not None and attn_mask.is_floating_point():
+                attn_mask = attn_mask.to(low)
+        if not _runs_cpu_flash(query, key, value, attn_mask, dropout_p):
+            return None
+        if scale is None:
+            scale = 1.0 / math.sqrt(query.size(-1))  # the kernel's, in double
+        return query, key, value, _additive_mask(attn_mask), is_causal, float(scale)

@@ -1,0 +1,93 @@
+"""The lowering process: ``python .../zkdv/torch/lowering/child.py serve`` exports traced steps
+and lowers them to StableHLO, one request per line of its standard input (``["lower",
+DIRECTORY]``, as JSON), one JSON reply per line on its standard output, for as long as the
+training process lives (it pays for importing torch and torch-mlir once);
+``... child.py seal EXPORTED PACKAGE`` compiles an exported step into an AOT Inductor package
+(it imports torch only).
+
+Neither runs on a thread of the training process: torch keeps FX tracing metadata in module
+globals (``torch.fx.traceback``), which ``torch.export``, torch-mlir's importer and Inductor's
+compile reset while eager calls on the training thread (``Optimizer.zero_grad`` enters
+``torch.fx.traceback.annotate``) edit them, and one then fails with a ``KeyError`` deep inside
+torch. A process of its own shares nothing with the training loop (not the GIL either), and a
+crash of the compiler is reported as the lowering's failure (the last line it wrote) instead of
+ending the training process. :mod:`zkdv.torch.lowering.process` runs it.
+
+A ``lower`` request reads ``DIRECTORY/step.pt`` (the traced graph and its arguments'
+layouts, written by the parent) and writes ``DIRECTORY/step.mlir`` (the StableHLO step in MLIR generic form) and
+``DIRECTORY/exported.pt2`` (the exported step, for ``seal``); an operator that neither lowers
+nor decomposes is reported in ``DIRECTORY/refused.json`` (reply ``{"refused": true}``), any
+other failure in the reply's ``error``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from pathlib import Path
+
+
+def lower(directory: Path) -> dict[str, object]:
+    import torch
+
+    from zkdv.torch.lowering.export import Unlowered, to_stablehlo
+    from zkdv.torch.lowering.seal import reshaping_views
+
+    # Loading the graph traces its code again with the tracer that made it (make_fx's), which
+    # reads this module without importing it.
+    with contextlib.suppress(ImportError):
+        import torch._higher_order_ops.triton_kernel_wrap  # noqa: F401
+
+    saved = torch.load(directory / "step.pt", weights_only=False)
+    example = [spec.stand_in() for spec in saved["inputs"]]
+    try:
+        exported, text = to_stablehlo(saved["graph"], example)
+    except Unlowered as failure:
+        refused = {"ops": failure.ops, "detail": failure.detail}
+        (directory / "refused.json").write_text(json.dumps(refused))
+        return {"refused": True}
+    (directory / "step.mlir").write_text(text)
+    torch.export.save(reshaping_views(exported), str(directory / "exported.pt2"))
+    return {"ok": True}
+
+
+def serve() -> int:
+    """Answer requests until the standard input ends (the training process is gone)."""
+    import os
+
+    # Replies go to the original standard output; anything torch prints goes to stderr.
+    replies = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            if request[0] != "lower" or len(request) != 2:
+                raise ValueError(f"unknown request {request!r}")
+            reply = lower(Path(request[1]))
+        except Exception as error:
+            reply = {"error": f"{type(error).__name__}: {error}"}
+        replies.write(json.dumps(reply) + "\n")
+        replies.flush()
+    return 0
+
+
+def seal(exported: Path, package: Path) -> int:
+    import torch
+
+    program = torch.export.load(str(exported))
+    torch._inductor.aoti_compile_and_package(program, package_path=str(package))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["serve"]:
+        return serve()
+    if len(argv) == 3 and argv[0] == "seal":
+        return seal(Path(argv[1]), Path(argv[2]))
+    print("usage: child.py serve | child.py seal EXPORTED PACKAGE", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,168 @@
+"""Export a traced step (``torch.export``) and lower it to StableHLO with torch-mlir.
+
+Run in the lowering process (:mod:`zkdv.torch.lowering.child`), not on a thread of the
+training process: ``torch.export`` and torch-mlir's importer keep FX tracing metadata in
+module globals (``torch.fx.traceback``) that eager calls on the training thread edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+
+from zkdv.torch.lowering.decompositions import decompositions_of, default_decompositions
+from zkdv.torch.lowering.rewrites import float_equalities, normalise_slices
+
+__all__ = ["MODULE_KEY", "Unlowered", "origin", "refusal", "retrace", "to_stablehlo"]
+
+MODULE_KEY = "zkdv_module"
+"""Key, in a traced node's ``meta["custom"]``, of the path (in the prepared root) of the module
+whose forward pass ran the node's op."""
+
+
+def retrace(
+    graph: torch.fx.GraphModule,
+    example: Sequence[torch.Tensor],
+    decompositions: dict[Any, Callable[..., Any]],
+) -> torch.fx.GraphModule:
+    """``graph`` traced again with more ``decompositions`` (its nodes' annotations kept)."""
+    from torch.fx import traceback as fx_traceback
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    with fx_traceback.preserve_node_meta():
+        graph = make_fx(graph, decompositions, tracing_mode="fake")(*(x.detach() for x in example))
+    normalise_slices(graph.graph)
+    float_equalities(graph.graph)
+    graph.recompile()
+    return graph
+
+
+class Unlowered(Exception):
+    """torch-mlir could not lower the exported step; ``ops`` are the ATen ops its diagnostics
+    name (``aten.<name>``, without overload)."""
+
+    def __init__(self, detail: str, ops: list[str]) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.ops = ops
+
+
+def _import(exported: Any) -> Any:
+    """``torch_mlir.fx.export_and_import(exported, output_type="stablehlo")``, with the
+    compiler's diagnostics collected (torch-mlir prints them to the process's stderr
+    otherwise) and raised as :class:`Unlowered`."""
+    import re
+
+    from torch_mlir import fx, ir
+    from torch_mlir.dialects import torch as torch_dialect
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+    from torch_mlir.extras.fx_importer import FxImporter
+
+    context = ir.Context()
+    torch_dialect.register_dialect(context)
+    diagnostics: list[str] = []
+
+    def collect(diagnostic: Any) -> bool:
+        diagnostics.append(str(diagnostic))
+        diagnostics.extend(str(note) for note in diagnostic.notes)
+        return True
+
+    context.attach_diagnostic_handler(collect)
+    try:
+        # torch-mlir's own decompositions, run here so that the slices they create are
+        # normalised too (with an empty table export_and_import runs none of its own).
+        program = exported.run_decompositions(get_decomposition_table())
+        normalise_slices(program.graph_module.graph)
+        program.graph_module.recompile()
+        return fx.export_and_import(
+            program,
+            output_type="stablehlo",
+            fx_importer=FxImporter(context=context),
+            decomposition_table={},
+        )
+    except Exception as error:
+        detail = "; ".join(diagnostics) or f"{type(error).__name__}: {error}"
+        ops = re.findall(r"torch\.aten\.([A-Za-z0-9_]+)", detail)
+        raise Unlowered(detail, list(dict.fromkeys(ops))) from error
+
+
+def origin(graph: torch.fx.GraphModule, name: str) -> str:
+    """Where the ATen op ``name`` came from in the traced step: the module paths of the nodes
+    that run it, or, for a backward kernel (``<op>_backward``), of the forward op's nodes."""
+
+    def modules(op: str) -> list[str]:
+        found = []
+        for node in graph.graph.nodes:
+            target = getattr(node.target, "_schema", None)
+            if node.op != "call_function" or target is None:
+                continue
+            if target.name.split("::")[-1] == op:
+                path = (node.meta.get("custom") or {}).get(MODULE_KEY)
+                if path is not None:
+                    found.append(path)
+        return list(dict.fromkeys(found))
+
+    found = modules(name)
+    if not found and name.endswith("_backward"):
+        forward = name.removesuffix("_backward")
+        found = modules(forward) or modules(forward.removesuffix("_with_indices"))
+        if found:
+            return f"the backward pass of {', '.join(found[:4])}"
+    return ", ".join(found[:4]) if found else "the step itself (outside any module)"
+
+
+def to_stablehlo(graph: torch.fx.GraphModule, example: Sequence[torch.Tensor]) -> tuple[Any, str]:
+    """``torch.export`` the traced step and lower it with torch-mlir.
+
+    An op torch-mlir cannot lower that torch can decompose is decomposed (torch's own
+    decomposition, the graph traced again) and the export retried; returns the exported
+    program that lowered and the StableHLO step in MLIR generic form.
+
+    Raises:
+        Unlowered: an op that neither lowers nor decomposes (:func:`refusal` names it and the
+            module it came from).
+        ValueError: the step cannot be exported.
+    """
+    decompositions = default_decompositions()
+    tried: set[str] = set()
+    while True:
+        try:
+            exported = torch.export.export(graph, tuple(x.detach() for x in example))
+        except Exception as error:
+            raise ValueError(
+                f"zkdv.torch: the attested step cannot be exported: {type(error).__name__}: {error}"
+            ) from error
+        try:
+            module = _import(exported)
+        except Unlowered as failure:
+            more = {}
+            for name in failure.ops:
+                if name not in tried:
+                    tried.add(name)
+                    more.update(decompositions_of(name))
+            if not more:
+                raise
+            decompositions.update(more)
+            graph = retrace(graph, example, decompositions)
+            continue
+        text = module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+        return exported, text
+
+
+def refusal(graph: torch.fx.GraphModule, ops: Sequence[str], detail: str) -> ValueError:
+    """The error of a step with ``ops`` torch-mlir could not lower (``detail``, its
+    diagnostics), naming where in ``graph`` (the traced step, its nodes annotated with their
+    modules) each came from."""
+    where = (
+        "; ".join(f"aten.{op} (from {origin(graph, op)})" for op in ops[:3])
+        if ops
+        else "one it does not name (its message follows)"
+    )
+    return ValueError(
+        f"zkdv.torch: the attested step uses an operator torch-mlir cannot lower "
+        f"to StableHLO and torch cannot decompose: {where}. Replace that layer or "
+        f"operation in the model (or compute it outside the attested step and "
+        f"pass the result in the batch). torch-mlir said: {detail[:800]}"
+    )
