@@ -1201,3 +1201,39 @@ def test_attention_in_16_bits_is_traced_as_cpu_flash_attention_rounds(dtype, mas
     got = [traced, *torch.autograd.grad(traced, (q, k, v), grad)]
     for a, b in zip(got, expected, strict=True):
         assert a.dtype == b.dtype and torch.equal(a, b)
+
+
+def test_the_lowering_process_lowers_the_graph_traced_here_op_for_op(tmp_path, monkeypatch):
+    # The traced graph travels to the lowering process node for node: pickled as a
+    # GraphModule it was traced again there, which folded calls without a traced argument
+    # (aten.ones, an index from aten.arange) into constants torch-mlir imports as
+    # dense_resource, which the runtime cannot read.
+    from zkdv.torch.lowering import Input, Lowering, Traced, tracing
+    from zkdv.torch.lowering.decompositions import default_decompositions
+    from zkdv.torch.lowering.export import to_stablehlo
+
+    monkeypatch.setenv("ZKDV_CACHE", "0")
+
+    def step(x: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        y = (x @ w + torch.ones(3, 2))[torch.arange(3)]
+        first, _ = torch.split(y, [1, 2])
+        return (first.sum(), y.max(dim=0).values)
+
+    example = [torch.randn(3, 4), torch.randn(4, 2, requires_grad=True)]
+    graph = tracing._trace(step, example, nn.Module(), default_decompositions())
+    traced = Traced(
+        graph=graph,
+        inputs=tuple(Input.of(x) for x in example),
+        n_params=0,
+        n_opt_state=0,
+        n_batch=2,
+        opt_paths=(),
+    )
+    lowering = Lowering(traced, {})
+    try:
+        there = lowering.text()
+    finally:
+        lowering.close()
+    _, here = to_stablehlo(graph, example)
+    assert there == here
+    assert "dense_resource" not in there

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -572,6 +573,23 @@ def packer(layout: BatchLayout, placement: Placement, split: bool) -> Callable[[
     return lambda leaves: PackedBatch(jitted(leaves))
 
 
+class Compiling:
+    """A program compiled on a thread of its own from its creation; calling it waits for the
+    compile (whose error, if any, is raised there)."""
+
+    _executor = ThreadPoolExecutor(1, thread_name_prefix="zkdv-jax-compile")
+
+    def __init__(self, stage: str, compile: Callable[[], Callable[..., Any]]) -> None:
+        def run() -> Callable[..., Any]:
+            with _progress.stage(stage):
+                return compile()
+
+        self._compiled = Compiling._executor.submit(run)
+
+    def __call__(self, *args: Any) -> Any:
+        return self._compiled.result()(*args)
+
+
 # The jax.jit options the production program is compiled with.
 _PRODUCTION_OPTIONS = ("device", "backend", "compiler_options", "inline")
 
@@ -591,8 +609,7 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
         canonical = Canonical(call, inputs)
         form = export_or_lower(canonical)
     jit_options = {k: v for k, v in call.options.items() if k in _PRODUCTION_OPTIONS}
-    # Both are compiled now, so neither the first step nor the first check pays for it.
-    with _progress.stage(f"rewriting and compiling {call.name}'s production and replay programs"):
+    with _progress.stage(f"rewriting and compiling {call.name}'s production program"):
         production = instrument(
             canonical,
             form,
@@ -601,10 +618,16 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
             donate=inputs.param_donation,
             options=jit_options,
         )
-        # Replays run on copies of host snapshots: every state buffer can be donated.
-        replay = instrument(
-            canonical, form, ratio, drop_deltas=False, donate=range(inputs.n_state), options={}
-        )
+    # The replay variant only runs for checks: compiled beside the first steps, not before
+    # them. Replays run on copies of host snapshots: every state buffer can be donated.
+    replay = Compiling(
+        f"compiling {call.name}'s replay program (training goes on meanwhile)",
+        lambda: (
+            instrument(
+                canonical, form, ratio, drop_deltas=False, donate=range(inputs.n_state), options={}
+            ).compiled
+        ),
+    )
     with _progress.stage(f"deriving {call.name}'s attested program"):
         attested_text = attest(canonical, form, found, user)
     placement = inputs.placement
@@ -624,7 +647,7 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
         layout=inputs.layout,
         outputs=form.outputs,
         production=production.compiled,
-        replay=replay.compiled,
+        replay=replay,
         # The batch is packed on the device, so dispatching a step never waits for the
         # previous one (a step counter in the batch is the previous step's output).
         pack=packer(inputs.layout, placement, form.split),

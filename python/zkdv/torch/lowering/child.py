@@ -13,8 +13,9 @@ torch. A process of its own shares nothing with the training loop (not the GIL e
 crash of the compiler is reported as the lowering's failure (the last line it wrote) instead of
 ending the training process. :mod:`zkdv.torch.lowering.process` runs it.
 
-A ``lower`` request reads ``DIRECTORY/step.pt`` (the traced graph and its arguments'
-layouts, written by the parent) and writes ``DIRECTORY/step.mlir`` (the StableHLO step in MLIR generic form) and
+A ``lower`` request reads ``DIRECTORY/step.bin`` (the traced graph and its arguments'
+layouts, packed by the parent with :mod:`zkdv.torch.lowering.transfer`) and writes
+``DIRECTORY/step.mlir`` (the StableHLO step in MLIR generic form) and
 ``DIRECTORY/exported.pt2`` (the exported step, for ``seal``); an operator that neither lowers
 nor decomposes is reported in ``DIRECTORY/refused.json`` (reply ``{"refused": true}``), any
 other failure in the reply's ``error``.
@@ -22,7 +23,6 @@ other failure in the reply's ``error``.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 from pathlib import Path
@@ -31,18 +31,14 @@ from pathlib import Path
 def lower(directory: Path) -> dict[str, object]:
     import torch
 
+    from zkdv.torch.lowering import transfer
     from zkdv.torch.lowering.export import Unlowered, to_stablehlo
     from zkdv.torch.lowering.seal import reshaping_views
 
-    # Loading the graph traces its code again with the tracer that made it (make_fx's), which
-    # reads this module without importing it.
-    with contextlib.suppress(ImportError):
-        import torch._higher_order_ops.triton_kernel_wrap  # noqa: F401
-
-    saved = torch.load(directory / "step.pt", weights_only=False)
-    example = [spec.stand_in() for spec in saved["inputs"]]
+    graph, inputs = transfer.unpack((directory / "step.bin").read_bytes())
+    example = [spec.stand_in() for spec in inputs]
     try:
-        exported, text = to_stablehlo(saved["graph"], example)
+        exported, text = to_stablehlo(graph, example)
     except Unlowered as failure:
         refused = {"ops": failure.ops, "detail": failure.detail}
         (directory / "refused.json").write_text(json.dumps(refused))

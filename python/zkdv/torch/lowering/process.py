@@ -21,9 +21,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-import torch
-
 from zkdv import _cache, _progress
+from zkdv.torch.lowering import transfer
 from zkdv.torch.lowering.export import refusal
 from zkdv.torch.lowering.tracing import Traced
 
@@ -161,8 +160,8 @@ class Lowering:
         """Export and lower the step in the child; leaves ``exported.pt2`` for the seal."""
         directory = self._workdir()
         try:
-            torch.save(
-                {"graph": self.traced.graph, "inputs": self.traced.inputs}, directory / "step.pt"
+            (directory / "step.bin").write_bytes(
+                transfer.pack(self.traced.graph, self.traced.inputs)
             )
         except Exception as error:
             raise ValueError(

@@ -30,8 +30,8 @@ def normalise_slices(graph: torch.fx.Graph) -> None:
         found = slicing.get(node.target) if node.op == "call_function" else None
         if found is None:
             continue
-        at, shape_of = found
-        shape = shape_of(node)
+        at, shape_in = found
+        shape = shape_in(node)
         args = list(node.args)
         if not isinstance(shape, list | tuple) or len(args) <= at:
             continue
