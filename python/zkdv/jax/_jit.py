@@ -3,14 +3,14 @@
 On the first call a :class:`ProvedFunction` builds its :class:`~zkdv.jax._program.StepProgram`
 (:mod:`zkdv.jax._build`: discovery trace, canonical step, export or lowering, the production
 program and its replay variant with the Rust passes' commitment hooks, the attested program) and
-has the session commit it (:meth:`zkdv.jax._host.StepHost.register_program`).
+has the session commit it (:meth:`zkdv.jax._step_host.StepHost.register_program`).
 
 Every later call checks that static arguments, tree structure, dtypes and the parameter and
 optimizer-state shapes are those of the first call (a mismatch is an error, never a silent
 retrace). Batch leaves of new shapes (a partial last batch, another sequence length) retrace as
 ``jax.jit`` does: a program is built and committed per batch layout, and reused when that
 layout comes again. The flat inputs then go to the session
-(:meth:`zkdv.jax._host.StepHost.run_step`), which packs the batch, launches the snapshot copy
+(:meth:`zkdv.jax._step_host.StepHost.run_step`), which packs the batch, launches the snapshot copy
 when one is due, runs the production program and queues its sketches for the committer.
 """
 
@@ -34,8 +34,8 @@ from zkdv.jax._args import (
     unwrap_keys,
 )
 from zkdv.jax._build import FirstCall, build_program
-from zkdv.jax._host import StepHost
 from zkdv.jax._program import StepProgram
+from zkdv.jax._step_host import StepHost
 
 __all__ = ["ProvedFunction"]
 

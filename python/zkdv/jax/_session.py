@@ -3,7 +3,7 @@
 The framework-neutral core (:class:`zkdv.session.Session`: lifecycle, flow control, records,
 committer, checker) does what every session does; this module adds what is JAX's:
 
-- :class:`ZKDV` implements :class:`~zkdv.jax._host.StepHost` for ``proof.jit``: it commits each
+- :class:`ZKDV` implements :class:`~zkdv.jax._step_host.StepHost` for ``proof.jit``: it commits each
   compiled step program (``_register_program``, keeping a :class:`RegisteredProgram` per
   program) and dispatches every step on the training thread (``_run_step``): it packs the batch
   (on the device), launches the snapshot copy when one is due
@@ -235,7 +235,7 @@ class ZKDV(Session):
 
         return register if fun is None else register(fun)
 
-    # -- what proof.jit calls, through _Host (zkdv.jax._host.StepHost) ------------------------
+    # -- what proof.jit calls, through _Host (zkdv.jax._step_host.StepHost) ------------------------
 
     def _register_program(self, program: StepProgram) -> None:
         """Commit a step program built by proof.jit: its artifacts and program record (the
@@ -514,7 +514,7 @@ class ZKDV(Session):
 
 
 class _Host:
-    """The session as a :class:`~zkdv.jax._host.StepHost`: what ``proof.jit`` steps call,
+    """The session as a :class:`~zkdv.jax._step_host.StepHost`: what ``proof.jit`` steps call,
     kept off :class:`ZKDV`'s public surface."""
 
     def __init__(self, session: ZKDV) -> None:

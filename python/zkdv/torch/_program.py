@@ -20,13 +20,15 @@ from typing import Any, Literal
 import numpy as np
 import torch
 from torch import nn
+from torch.utils import _pytree as pytree
 
 from zkdv import runtime
 from zkdv._packing import BatchLayout
 from zkdv.config import Tolerance, ZKDVConfig
-from zkdv.session import _derive
-from zkdv.torch import _hooks, _optim, lowering
-from zkdv.torch._host import host, root_versions
+from zkdv.session import Leaf, Root, _derive
+from zkdv.session._records import Records
+from zkdv.torch import _hooks, _optim, _scaler, lowering
+from zkdv.torch._host import host, root_versions, training_flags
 from zkdv.torch.lowering import Lowering, Traced
 
 __all__ = ["Built", "Deferred", "Program", "build"]
@@ -100,6 +102,56 @@ class Program:
         <zkdv.session._derive.Derived.flips>`)."""
         return self.derived.result().flips
 
+    def check_compatible(
+        self,
+        batch: Any,
+        host_leaves: list[np.ndarray],
+        model: nn.Module,
+        optimizer: torch.optim.Optimizer,
+        functional: _optim.FunctionalOptimizer,
+        scaler: torch.amp.GradScaler | None,
+        caller: str,
+    ) -> None:
+        """Refuse a transaction on ``batch`` that this program, the session's first, does not
+        cover: only the batch's shapes may differ from the first transaction's (each batch
+        layout, a partial last batch or another sequence length, is a program of its own);
+        the modules' modes, the frozen parameters, the optimizer's constant options and the
+        GradScaler's constants are the program's."""
+
+        # Only the batch's shapes may differ from the first transaction's: each batch
+        # layout (a partial last batch, another sequence length) is a program of its own.
+        if pytree.tree_structure(batch) != self.treespec:
+            raise ValueError(
+                f"{caller}: the batch's structure differs from the first "
+                "transaction's; only the shapes of its tensors may change between "
+                "transactions"
+            )
+        if training_flags(model) != self.training:
+            raise RuntimeError(
+                f"{caller}: a module's train/eval mode changed since the step was "
+                "committed (the mode is part of the attested program); keep it fixed"
+            )
+        if lowering.trainable_flags(model) != self.trainable:
+            raise RuntimeError(
+                f"{caller}: a parameter's requires_grad changed since the step was "
+                "committed (which parameters are frozen is part of the attested program); "
+                "keep it fixed, or start a new session after unfreezing"
+            )
+        _hooks.check_hyperparameters(optimizer, functional, self.hyperparameters)
+        if _scaler.constants(scaler) != self.scaler:
+            raise RuntimeError(
+                f"{caller}: the GradScaler's growth factor, backoff factor or growth "
+                "interval changed since the step was committed (they are constants of "
+                "the committed program); keep them fixed"
+            )
+        dtypes = [s.dtype for s in self.layout.slots[: len(host_leaves)]]
+        if [x.dtype for x in host_leaves] != dtypes:
+            raise ValueError(
+                f"{caller}: the batch's dtypes differ from the first transaction's "
+                f"({[str(x.dtype) for x in host_leaves]} for {[str(d) for d in dtypes]}); "
+                "only the shapes of its tensors may change between transactions"
+            )
+
 
 @dataclass(frozen=True)
 class Built:
@@ -129,6 +181,50 @@ class Built:
             text, f"zkdv-replay-pipeline={replay_options}", f"<{self.name}: replay>"
         )
         return _derive.derive(self.name, attested, replay, config=config, matmul=matmul)
+
+    def program(
+        self,
+        derived: Future[_derive.Derived],
+        records: Records,
+        *,
+        retain: bool,
+        matmul: Literal["f32", "tf32"],
+        batch: Any,
+        model: nn.Module,
+        optimizer: torch.optim.Optimizer,
+        functional: _optim.FunctionalOptimizer,
+        scaler: torch.amp.GradScaler | None,
+    ) -> Program:
+        """The session's :class:`Program` of this step, with ``derived`` its derivation (under
+        way on the derivation stage), whose record ``records`` gets when it is first needed
+        (``retain``: with the replay variant, for an auditor)."""
+
+        def write() -> int:
+            ready = derived.result()
+            production = self.production()
+            self.lowering.close()
+            return records.program(
+                name=self.name,
+                attested=ready.attested_text,
+                production=production,
+                precision=ready.precision,
+                tolerance=ready.tolerance,
+                replay=ready.replay_text if retain else None,
+                batch=self.layout.shape,
+                matmul=matmul,
+            )
+
+        return Program(
+            record=Deferred(write),
+            derived=derived,
+            traced=self.traced,
+            layout=self.layout,
+            hyperparameters=_hooks.hyperparameters(optimizer, functional),
+            treespec=pytree.tree_structure(batch),
+            training=training_flags(model),
+            trainable=lowering.trainable_flags(model),
+            scaler=_scaler.constants(scaler),
+        )
 
     def production(self) -> tuple[bytes, str]:
         """The production program's exact bytes and artifact extension: the sealed package
@@ -162,6 +258,43 @@ def _silence_torch_deprecation() -> None:
         ):
             return
     warnings.filterwarnings("ignore", message=_LEAFSPEC, category=FutureWarning, module=_FROM_TORCH)
+
+
+def root(
+    params: list[tuple[str, torch.Tensor]],
+    opt: list[tuple[str, torch.Tensor]],
+    built: Built,
+    *,
+    distributed: bool,
+    rolling_window: int,
+    probe_ratio: float,
+    snapshot_interval: int,
+) -> Root:
+    """The root record of a session whose first program is ``built``."""
+
+    def leaves(items: list[tuple[str, torch.Tensor]]) -> list[Leaf]:
+        return [Leaf(n, tuple(t.shape), host(t).dtype) for n, t in items]
+
+    rank = None
+    if distributed:
+        import torch.distributed as dist
+
+        rank = {
+            "rank": dist.get_rank(),
+            "world_size": dist.get_world_size(),
+            "backend": str(dist.get_backend()),
+        }
+    return Root(
+        prover="whitebox-torch",
+        versions=root_versions(),
+        rolling_window=rolling_window,
+        probe_ratio=probe_ratio,
+        snapshot_interval=snapshot_interval,
+        params=leaves(params),
+        opt_state=leaves(opt),
+        batch=built.layout.shape,
+        rank=rank,
+    )
 
 
 def build(

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -35,79 +34,29 @@ from torch import nn
 from torch.utils import _pytree as pytree
 
 from zkdv import hashing
-from zkdv.checks import ZKDVPoisonedError
-from zkdv.config import Group, group_of
 from zkdv.overlap import Overlap
-from zkdv.session import CheckJob, Leaf, Replayed, Root, Session, StateReplay
-from zkdv.session._checker import element
-from zkdv.torch import _hooks, _host, _optim, _program, _randomness, _scaler, lowering
+from zkdv.session import CheckJob, Replayed, Session
+from zkdv.torch import (
+    _checks,
+    _hooks,
+    _host,
+    _optim,
+    _program,
+    _randomness,
+    _scaler,
+    _state,
+    lowering,
+)
+from zkdv.torch._checks import Payload
 from zkdv.torch._host import (
     DeviceSketches,
     HostCopy,
-    all_same_bits,
     host,
-    root_versions,
-    same_bits,
-    training_flags,
 )
-from zkdv.torch._program import Deferred, Program
+from zkdv.torch._inflight import Open, Pending
+from zkdv.torch._program import Program
 
 __all__ = ["ZKDV"]
-
-
-@dataclass
-class _Open:
-    """The transaction being run: its pre-state and committed batch."""
-
-    step: int
-    overlap: Overlap
-    program: Program
-    """The program of the batch's layout, which the step is committed with and checked by."""
-    pre: list[torch.Tensor]
-    """The pre-state (parameters, then optimizer state and buffers), on its device: what the
-    previous transaction left, kept as a copy."""
-    leaves: list[np.ndarray]
-    """Host copies of the batch's leaves, taken on entry: the start of what the committer
-    packs into the committed batch."""
-    dynamic: list[np.ndarray] | None = None
-    """The dynamic optimizer options (a schedule's learning rate) as ``optimizer.step()`` read
-    them (on exit, when the transaction did not step): committed after the batch's leaves and
-    in the step record's hyperparameters."""
-    reduced: list[torch.Tensor] | None = None
-    """Under DDP, copies of the all-reduced gradients ``optimizer.step()`` applied (the rest of
-    the committed batch)."""
-    local: dict[int, torch.Tensor] = field(default_factory=dict)
-    """Under DDP, copies of this rank's own gradients (by parameter id) as its communication
-    hook handed them to the all-reduce."""
-    drawn: list[torch.Tensor] = field(default_factory=list)
-    """The step's random draws as production made them (the last leaves of the committed
-    batch; :mod:`zkdv.torch._randomness`)."""
-
-
-@dataclass(frozen=True)
-class _Pending:
-    """A dispatched transaction on its way to the committer: its pre-state copy, the update
-    (on the state's device) and its sketches (on their way to the host), and the post-state
-    copy."""
-
-    opened: _Open
-    paths: list[str]
-    deltas: list[torch.Tensor]
-    updates: HostCopy
-    post: list[torch.Tensor]
-    local: HostCopy
-    """Under DDP, the sketches of the rank's own gradients (committed with the update's)."""
-
-
-@dataclass(frozen=True)
-class _Payload:
-    """What the checks of one step need besides the job's indices, on the host."""
-
-    pre: list[np.ndarray]
-    batch: list[np.ndarray]
-    updates: list[np.ndarray]
-    post_state: list[np.ndarray]
-    local: list[np.ndarray]
 
 
 class ZKDV(Session):
@@ -150,7 +99,7 @@ class ZKDV(Session):
         """The first transaction's program (its batch layout is the root's)."""
         self._programs: dict[tuple[tuple[int, ...], ...], Program] = {}
         """Every program committed, by the shapes of its batch's leaves."""
-        self._open: _Open | None = None
+        self._open: Open | None = None
         self._last_state: list[torch.Tensor] | None = None
         """Copies, on their device, of the state the last transaction left."""
         self._sketches = DeviceSketches(self._records)
@@ -312,7 +261,9 @@ class ZKDV(Session):
             if opened is not None:
                 # Nothing is committed: the state goes back to what the transaction began with.
                 with torch.no_grad():
-                    for live, kept in zip(self._live_state(), opened.pre, strict=True):
+                    for live, kept in zip(
+                        _state.live(*self._state_leaves()), opened.pre, strict=True
+                    ):
                         live.copy_(kept)
                 self._flow.retire()
             raise
@@ -356,63 +307,28 @@ class ZKDV(Session):
         assert self._functional is not None
         return self._model, self._optimizer, self._functional
 
-    def _init_state(
-        self, optimizer: torch.optim.Optimizer, functional: _optim.FunctionalOptimizer
-    ) -> None:
-        for group in optimizer.param_groups:
-            for p in group["params"]:
-                if not optimizer.state[p]:
-                    optimizer.state[p].update(functional.init(group, p))
-
     def _state_leaves(
         self,
     ) -> tuple[list[tuple[str, torch.Tensor]], list[tuple[str, torch.Tensor]]]:
-        model, optimizer, functional = self._parts()
-        named = list(model.named_parameters())
-        # Under FSDP, this rank's shards.
-        params: list[tuple[str, torch.Tensor]] = [(n, lowering.local(p)) for n, p in named]
-        states = [{k: lowering.local(v) for k, v in optimizer.state[p].items()} for _, p in named]
-        opt = lowering.opt_leaves([n for n, _ in params], functional, states)
-        opt += lowering.buffer_leaves(list(model.named_buffers()))
-        device = params[0][1].device if params else None
-        return params, opt + _scaler.leaves(self._scaler, device)
+        return _state.leaves(*self._parts(), self._scaler)
 
     def _trainable(self, paths: list[str]) -> list[str]:
-        """The ``paths`` of the parameters that require gradients (under DDP, those whose own
-        gradients a rank commits)."""
-        model, _, _ = self._parts()
-        return [n for n, p in zip(paths, model.parameters(), strict=True) if p.requires_grad]
-
-    def _live_state(self) -> list[torch.Tensor]:
-        params, opt = self._state_leaves()
-        return [t.detach() for _, t in params] + [t.detach() for _, t in opt]
+        return _state.trainable(paths, self._parts()[0])
 
     def _continuity(self, where: str) -> list[torch.Tensor]:
         """The state now, copied; poisons the session when it is not, bit for bit, what the
         last transaction left (then that copy is returned as it is)."""
-        live = self._live_state()
+        live = _state.live(*self._state_leaves())
         last = self._last_state
         if last is None:
             # The first transaction: its state is the reference from now on (also when it
             # raises, so a retried first step is compared with it).
             self._last_state = [t.clone() for t in live]
             return self._last_state
-        if not all_same_bits(live, last):
-            params, opt = self._state_leaves()
-            names = [n for n, _ in params] + [n for n, _ in opt]
-            changed = [n for n, a, b in zip(names, live, last, strict=False) if not same_bits(a, b)]
-            leaf = f" (first leaf: {changed[0]!r})" if changed and len(live) == len(last) else ""
-            self._flow.poison(
-                ZKDVPoisonedError(
-                    self._steps,
-                    kind="state",
-                    detail=(
-                        f"the parameters or optimizer state at {where} are not what step "
-                        f"{self._steps - 1} produced{leaf}: they were changed outside the "
-                        "attested step"
-                    ),
-                )
-            )
+        names = [n for leaves in self._state_leaves() for n, _ in leaves]
+        failure = _state.discontinuity(live, last, names, self._steps, where)
+        if failure is not None:
+            self._flow.poison(failure)
         return last
 
     def lower_step(self, batch: Any, *, seal: bool = True) -> None:
@@ -460,7 +376,7 @@ class ZKDV(Session):
         if self._open is not None:
             raise RuntimeError("ZKDV.state_hash: a transaction is open")
         _, optimizer, functional = self._parts()
-        self._init_state(optimizer, functional)
+        _state.initialize(optimizer, functional)
         params, opt = self._state_leaves()
         named = [(n, host(t)) for n, t in params], [(n, host(t)) for n, t in opt]
         return hashing.commit_state(*named).hex()
@@ -473,46 +389,15 @@ class ZKDV(Session):
             raise RuntimeError(
                 f"{caller}: register the attested step first (decorate it with @proof.attest)"
             )
-        self._init_state(optimizer, functional)
+        _state.initialize(optimizer, functional)
         leaves, _ = pytree.tree_flatten(batch)
         if not all(isinstance(x, torch.Tensor) for x in leaves):
             raise TypeError(f"{caller}: every leaf of batch must be a tensor")
         host_leaves = [host(x) for x in leaves]
-        first = self._program
-        if first is not None:
-            # Only the batch's shapes may differ from the first transaction's: each batch
-            # layout (a partial last batch, another sequence length) is a program of its own.
-            if pytree.tree_structure(batch) != first.treespec:
-                raise ValueError(
-                    f"{caller}: the batch's structure differs from the first "
-                    "transaction's; only the shapes of its tensors may change between "
-                    "transactions"
-                )
-            if training_flags(model) != first.training:
-                raise RuntimeError(
-                    f"{caller}: a module's train/eval mode changed since the step was "
-                    "committed (the mode is part of the attested program); keep it fixed"
-                )
-            if lowering.trainable_flags(model) != first.trainable:
-                raise RuntimeError(
-                    f"{caller}: a parameter's requires_grad changed since the step was "
-                    "committed (which parameters are frozen is part of the attested program); "
-                    "keep it fixed, or start a new session after unfreezing"
-                )
-            _hooks.check_hyperparameters(optimizer, functional, first.hyperparameters)
-            if _scaler.constants(self._scaler) != first.scaler:
-                raise RuntimeError(
-                    f"{caller}: the GradScaler's growth factor, backoff factor or growth "
-                    "interval changed since the step was committed (they are constants of "
-                    "the committed program); keep them fixed"
-                )
-            dtypes = [s.dtype for s in first.layout.slots[: len(host_leaves)]]
-            if [x.dtype for x in host_leaves] != dtypes:
-                raise ValueError(
-                    f"{caller}: the batch's dtypes differ from the first transaction's "
-                    f"({[str(x.dtype) for x in host_leaves]} for {[str(d) for d in dtypes]}); "
-                    "only the shapes of its tensors may change between transactions"
-                )
+        if self._program is not None:
+            self._program.check_compatible(
+                batch, host_leaves, model, optimizer, functional, self._scaler, caller
+            )
         program = self._programs.get(tuple(tuple(x.shape) for x in host_leaves))
         if program is None:
             program = self._register(model, optimizer, functional, batch, host_leaves)
@@ -529,7 +414,7 @@ class ZKDV(Session):
         pre = self._continuity(f"step {self._steps}")
         self._flow.raise_if_poisoned()
         self._flow.admit(overlap)
-        self._open = _Open(
+        self._open = Open(
             step=self._steps,
             overlap=overlap,
             program=program,
@@ -569,39 +454,30 @@ class ZKDV(Session):
         # run on the derivation stage while training goes on, and its record is written by the
         # committer before the first step that runs it (sealing first): a failure of either is
         # the session's error, raised at the next transaction and by close().
-        name = built.name
         matmul = _host.matmul_precision([t for _, t in params])
         self._lowerings.append(built.lowering)
         derived = self._derivation.submit(lambda: built.derive(self.config, matmul))
         if first is None:
-            self._records.open(self.directory, self._root(params, opt, built), self.config)
-        records, retain = self._records, self._retain
-
-        def write() -> int:
-            ready = derived.result()
-            production = built.production()
-            built.lowering.close()
-            return records.program(
-                name=name,
-                attested=ready.attested_text,
-                production=production,
-                precision=ready.precision,
-                tolerance=ready.tolerance,
-                replay=ready.replay_text if retain else None,
-                batch=built.layout.shape,
-                matmul=matmul,
+            root = _program.root(
+                params,
+                opt,
+                built,
+                distributed=self._ddp is not None or self._sharded,
+                rolling_window=self._rolling_window,
+                probe_ratio=self._probe_ratio,
+                snapshot_interval=self.replay_snapshot_interval,
             )
-
-        program = Program(
-            record=Deferred(write),
-            derived=derived,
-            traced=built.traced,
-            layout=built.layout,
-            hyperparameters=_hooks.hyperparameters(optimizer, functional),
-            treespec=pytree.tree_structure(batch),
-            training=training_flags(model),
-            trainable=lowering.trainable_flags(model),
-            scaler=_scaler.constants(self._scaler),
+            self._records.open(self.directory, root, self.config)
+        program = built.program(
+            derived,
+            self._records,
+            retain=self._retain is not None,
+            matmul=matmul,
+            batch=batch,
+            model=model,
+            optimizer=optimizer,
+            functional=functional,
+            scaler=self._scaler,
         )
         self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
         if first is None:
@@ -610,38 +486,6 @@ class ZKDV(Session):
                 self._records.exact_sketches([n for n, _ in params], [host(t) for _, t in params])
             )
         return program
-
-    def _root(
-        self,
-        params: list[tuple[str, torch.Tensor]],
-        opt: list[tuple[str, torch.Tensor]],
-        built: _program.Built,
-    ) -> Root:
-        """The root record of the session, whose first program is ``built``."""
-
-        def leaves(items: list[tuple[str, torch.Tensor]]) -> list[Leaf]:
-            return [Leaf(n, tuple(t.shape), host(t).dtype) for n, t in items]
-
-        rank = None
-        if self._ddp is not None or self._sharded:
-            import torch.distributed as dist
-
-            rank = {
-                "rank": dist.get_rank(),
-                "world_size": dist.get_world_size(),
-                "backend": str(dist.get_backend()),
-            }
-        return Root(
-            prover="whitebox-torch",
-            versions=root_versions(),
-            rolling_window=self._rolling_window,
-            probe_ratio=self._probe_ratio,
-            snapshot_interval=self.replay_snapshot_interval,
-            params=leaves(params),
-            opt_state=leaves(opt),
-            batch=built.layout.shape,
-            rank=rank,
-        )
 
     def _exit(self) -> None:
         """On the training thread: the update and its sketches, where the state lives, and the
@@ -654,7 +498,7 @@ class ZKDV(Session):
                 opened.dynamic = _hooks.dynamic_values(self._parts()[1], opened.program.traced)
             paths = [n for n, _ in self._state_leaves()[0]]
             n_params = len(paths)
-            live = self._live_state()
+            live = _state.live(*self._state_leaves())
             deltas = [
                 post - pre for post, pre in zip(live[:n_params], opened.pre[:n_params], strict=True)
             ]
@@ -675,9 +519,9 @@ class ZKDV(Session):
             raise
         self._last_state = post
         self._steps += 1
-        self._committer.put(_Pending(opened, paths, deltas, updates, post, local))
+        self._committer.put(Pending(opened, paths, deltas, updates, post, local))
 
-    def _commit(self, pending: _Pending) -> None:
+    def _commit(self, pending: Pending) -> None:
         """Commit one transaction (its snapshot when one is due, its step record), then run or
         hand over the checks its challenge samples; retires the transaction's slot."""
         opened = pending.opened
@@ -695,18 +539,7 @@ class ZKDV(Session):
                 list(zip(paths, host_pre[:n_params], strict=True)),
                 list(zip(program.traced.opt_paths, host_pre[n_params:], strict=True)),
             )
-        dynamic = opened.dynamic or []
-        leaves = opened.leaves + dynamic
-        hyperparameters = [
-            {"name": name, "value": float(value), "leaf": len(opened.leaves) + k}
-            for k, (name, value) in enumerate(
-                zip(_hooks.dynamic_names(program.traced), dynamic, strict=True)
-            )
-        ]
-        if opened.reduced is not None:
-            leaves = leaves + [host(g) for g in opened.reduced]
-        leaves = leaves + [host(d) for d in opened.drawn]
-        packed = program.layout.pack(leaves)
+        packed, hyperparameters = opened.committed_batch()
         local_paths = [f"local_grad/{p}" for p in self._trainable(paths)] if local else []
         challenge, _ = self._committer.transition(
             step=opened.step,
@@ -719,95 +552,12 @@ class ZKDV(Session):
             extra=list(zip(local_paths, local, strict=True)),
             hyperparameters=hyperparameters,
         )
-        job: CheckJob[_Payload] | None = None
-        if challenge.state or challenge.update:
-            indices = tuple(challenge.update_indices()) if challenge.update else ()
-            committed = []
-            if indices:
-                committed.append(element(pending.deltas, indices[0], host))
-                if len(indices) > 1:
-                    committed.append(element(pending.post[n_params:], indices[1], host))
-            job = CheckJob(
-                step=opened.step,
-                program=program,
-                state=challenge.state,
-                indices=indices,
-                committed=tuple(committed),
-                payload=_Payload(
-                    pre=host_pre if host_pre is not None else [host(t) for t in opened.pre],
-                    batch=program.layout.unpack_host(packed),
-                    updates=updates,
-                    post_state=(
-                        [host(t) for t in pending.post[n_params:]] if challenge.state else []
-                    ),
-                    local=local,
-                ),
-            )
+        job = _checks.job(pending, challenge, host_pre, packed, updates, local)
         self._committer.dispatch(opened.overlap, job)
 
-    def _replay(self, job: CheckJob[_Payload]) -> Replayed:
-        """The step from its pre-state copy; for a state check, replayed in the Rust runtime
-        with the replay variant: its update sketches must reproduce the committed ones, and its
-        post-optimizer state and buffers the ones production left (which the next step starts
-        from: an edit inside the transaction would otherwise become the next step's accepted
-        pre-state). Under DDP the replayed local gradients' sketches must reproduce the rank's
-        committed ones too. The replay is another program than the eager production step, so
-        the comparison allows its perturbation ensemble's spread (docs/protocol.md)."""
-        payload = job.payload
-        state = None
-        if job.state:
-            program = job.program
-            assert isinstance(program, Program)
-            arguments = [*payload.pre, *payload.batch]
-            paths = [n for n, _ in self._state_leaves()[0]]
-            n_state, n_params = len(payload.pre), len(paths)
-
-            def flat(values: list[np.ndarray]) -> list[np.ndarray]:
-                return [np.asarray(v, dtype=np.float64).reshape(-1) for v in values]
-
-            def sketches(member: int | None = None) -> np.ndarray:
-                outputs = [np.asarray(x) for x in program.replay.run(arguments, ensemble=member)]
-                deltas = outputs[n_state : n_state + n_params]
-                values = self._records.exact_sketches(paths, deltas)
-                replayed_state = outputs[n_params:n_state]
-                local = outputs[n_state + n_params :]
-                local_values = (
-                    self._records.exact_sketches(self._trainable(paths), local) if local else []
-                )
-                return np.concatenate([*flat(values), *flat(replayed_state), *flat(local_values)])
-
-            committed = np.concatenate(
-                [*flat(payload.updates), *flat(payload.post_state), *flat(payload.local)]
-            )
-            recomputed = sketches()
-            # Compared as a state, one run of values per leaf: in a narrow-float program a few
-            # discrete flips are admitted as outliers, each within its leaf's largest spread.
-            # No value is given the change of sign of its update (``update`` 0): over one step
-            # an optimizer moment's update is the size of its gradient, so that allowance would
-            # admit a tampered gradient's few values outside their bound as flips (T5's
-            # embedding, scaled by 1.001).
-            groups: list[Group] = [group_of(u, True) for u in payload.updates]
-            groups += [
-                group_of(x, x.dtype.kind == "f" or x.dtype.name == "bfloat16")
-                for x in payload.post_state
-            ]
-            groups += [group_of(u, True) for u in payload.local]
-            opt_paths = program.traced.opt_paths
-            names = [f"update of {p}" for p in paths]
-            names += [f"optimizer state {p}" for p in opt_paths][: len(payload.post_state)]
-            names += [f"local gradient of {p}" for p in self._trainable(paths)][
-                : len(payload.local)
-            ]
-            state = StateReplay(
-                committed,
-                recomputed,
-                members=sketches,
-                groups=groups,
-                update=np.zeros(committed.size),
-                names=names if len(names) == len(groups) else None,
-                flips=program.flips,
-            )
-        return Replayed(pre_state=payload.pre, batch=payload.batch, replay_length=0, state=state)
+    def _replay(self, job: CheckJob[Payload]) -> Replayed:
+        paths = [n for n, _ in self._state_leaves()[0]]
+        return _checks.replay(job, paths, self._trainable(paths), self._records)
 
     def _last_state_check(self) -> None:
         self._continuity("close")

@@ -1,0 +1,131 @@
+"""How a torch session's checks replay a step: the replay variant in the Rust runtime, from the
+pre-state copy the committer hands on with the job (:class:`Payload`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from zkdv.config import Group, group_of
+from zkdv.session import CheckJob, Replayed, StateReplay
+from zkdv.session._checker import element
+from zkdv.session._records import Records
+from zkdv.torch._host import host
+from zkdv.torch._inflight import Pending
+from zkdv.torch._program import Program
+from zkdv.transcript import Challenge
+
+__all__ = ["Payload", "job", "replay"]
+
+
+@dataclass(frozen=True)
+class Payload:
+    """What the checks of one step need besides the job's indices, on the host."""
+
+    pre: list[np.ndarray]
+    batch: list[np.ndarray]
+    updates: list[np.ndarray]
+    post_state: list[np.ndarray]
+    local: list[np.ndarray]
+
+
+def job(
+    pending: Pending,
+    challenge: Challenge,
+    host_pre: list[np.ndarray] | None,
+    packed: np.ndarray,
+    updates: list[np.ndarray],
+    local: list[np.ndarray],
+) -> CheckJob[Payload] | None:
+    """The checks ``challenge`` samples of a committed transaction (``None``: none), with what
+    they need on the host: the pre-state (``host_pre`` when the snapshot copied it already),
+    the committed batch, the update sketches, the post-state for a state check."""
+    if not (challenge.state or challenge.update):
+        return None
+    opened = pending.opened
+    n_params = len(pending.paths)
+    indices = tuple(challenge.update_indices()) if challenge.update else ()
+    committed = []
+    if indices:
+        committed.append(element(pending.deltas, indices[0], host))
+        if len(indices) > 1:
+            committed.append(element(pending.post[n_params:], indices[1], host))
+    return CheckJob(
+        step=opened.step,
+        program=opened.program,
+        state=challenge.state,
+        indices=indices,
+        committed=tuple(committed),
+        payload=Payload(
+            pre=host_pre if host_pre is not None else [host(t) for t in opened.pre],
+            batch=opened.program.layout.unpack_host(packed),
+            updates=updates,
+            post_state=[host(t) for t in pending.post[n_params:]] if challenge.state else [],
+            local=local,
+        ),
+    )
+
+
+def replay(
+    job: CheckJob[Payload], paths: list[str], trainable: list[str], records: Records
+) -> Replayed:
+    """The step of ``job`` (``paths``: the parameters'; ``trainable``: those a DDP rank
+    commits its own gradients of) from its pre-state copy; for a state check, replayed in
+    the Rust runtime with the replay variant: its update sketches must reproduce the
+    committed ones, and its post-optimizer state and buffers the ones production left (which
+    the next step starts from: an edit inside the transaction would otherwise become the
+    next step's accepted pre-state). Under DDP the replayed local gradients' sketches must
+    reproduce the rank's committed ones too. The replay is another program than the eager
+    production step, so the comparison allows its perturbation ensemble's spread
+    (docs/protocol.md)."""
+    payload = job.payload
+    state = None
+    if job.state:
+        program = job.program
+        assert isinstance(program, Program)
+        arguments = [*payload.pre, *payload.batch]
+        n_state, n_params = len(payload.pre), len(paths)
+
+        def flat(values: list[np.ndarray]) -> list[np.ndarray]:
+            return [np.asarray(v, dtype=np.float64).reshape(-1) for v in values]
+
+        def sketches(member: int | None = None) -> np.ndarray:
+            outputs = [np.asarray(x) for x in program.replay.run(arguments, ensemble=member)]
+            deltas = outputs[n_state : n_state + n_params]
+            values = records.exact_sketches(paths, deltas)
+            replayed_state = outputs[n_params:n_state]
+            local = outputs[n_state + n_params :]
+            local_values = records.exact_sketches(trainable, local) if local else []
+            return np.concatenate([*flat(values), *flat(replayed_state), *flat(local_values)])
+
+        committed = np.concatenate(
+            [*flat(payload.updates), *flat(payload.post_state), *flat(payload.local)]
+        )
+        recomputed = sketches()
+        # Compared as a state, one run of values per leaf: in a narrow-float program a few
+        # discrete flips are admitted as outliers, each within its leaf's largest spread.
+        # No value is given the change of sign of its update (``update`` 0): over one step
+        # an optimizer moment's update is the size of its gradient, so that allowance would
+        # admit a tampered gradient's few values outside their bound as flips (T5's
+        # embedding, scaled by 1.001).
+        groups: list[Group] = [group_of(u, True) for u in payload.updates]
+        groups += [
+            group_of(x, x.dtype.kind == "f" or x.dtype.name == "bfloat16")
+            for x in payload.post_state
+        ]
+        groups += [group_of(u, True) for u in payload.local]
+        opt_paths = program.traced.opt_paths
+        names = [f"update of {p}" for p in paths]
+        names += [f"optimizer state {p}" for p in opt_paths][: len(payload.post_state)]
+        names += [f"local gradient of {p}" for p in trainable][: len(payload.local)]
+        state = StateReplay(
+            committed,
+            recomputed,
+            members=sketches,
+            groups=groups,
+            update=np.zeros(committed.size),
+            names=names if len(names) == len(groups) else None,
+            flips=program.flips,
+        )
+    return Replayed(pre_state=payload.pre, batch=payload.batch, replay_length=0, state=state)

@@ -1,0 +1,78 @@
+"""A torch transaction in flight, from the training thread to the committer: :class:`Open` while
+the step runs (its pre-state, its batch, what it reads as it runs), :class:`Pending` once it
+is dispatched (its update, sketches and post-state)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from zkdv.overlap import Overlap
+from zkdv.torch import _hooks
+from zkdv.torch._host import HostCopy, host
+from zkdv.torch._program import Program
+
+__all__ = ["Open", "Pending"]
+
+
+@dataclass
+class Open:
+    """The transaction being run: its pre-state and committed batch."""
+
+    step: int
+    overlap: Overlap
+    program: Program
+    """The program of the batch's layout, which the step is committed with and checked by."""
+    pre: list[torch.Tensor]
+    """The pre-state (parameters, then optimizer state and buffers), on its device: what the
+    previous transaction left, kept as a copy."""
+    leaves: list[np.ndarray]
+    """Host copies of the batch's leaves, taken on entry: the start of what the committer
+    packs into the committed batch."""
+    dynamic: list[np.ndarray] | None = None
+    """The dynamic optimizer options (a schedule's learning rate) as ``optimizer.step()`` read
+    them (on exit, when the transaction did not step): committed after the batch's leaves and
+    in the step record's hyperparameters."""
+    reduced: list[torch.Tensor] | None = None
+    """Under DDP, copies of the all-reduced gradients ``optimizer.step()`` applied (the rest of
+    the committed batch)."""
+    local: dict[int, torch.Tensor] = field(default_factory=dict)
+    """Under DDP, copies of this rank's own gradients (by parameter id) as its communication
+    hook handed them to the all-reduce."""
+    drawn: list[torch.Tensor] = field(default_factory=list)
+    """The step's random draws as production made them (the last leaves of the committed
+    batch; :mod:`zkdv.torch._randomness`)."""
+
+    def committed_batch(self) -> tuple[np.ndarray, list[dict[str, Any]]]:
+        """The committed batch, packed: the batch's leaves, the dynamic options, under DDP the
+        reduced gradients, the draws; and the hyperparameters the step record names (each
+        dynamic option, its value and its leaf in the batch)."""
+        dynamic = self.dynamic or []
+        names = _hooks.dynamic_names(self.program.traced)
+        hyperparameters = [
+            {"name": name, "value": float(value), "leaf": len(self.leaves) + k}
+            for k, (name, value) in enumerate(zip(names, dynamic, strict=True))
+        ]
+        leaves = self.leaves + dynamic
+        if self.reduced is not None:
+            leaves = leaves + [host(g) for g in self.reduced]
+        leaves = leaves + [host(d) for d in self.drawn]
+        return self.program.layout.pack(leaves), hyperparameters
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A dispatched transaction on its way to the committer: its pre-state copy, the update
+    (on the state's device) and its sketches (on their way to the host), and the post-state
+    copy."""
+
+    opened: Open
+    paths: list[str]
+    deltas: list[torch.Tensor]
+    updates: HostCopy
+    post: list[torch.Tensor]
+    local: HostCopy
+    """Under DDP, the sketches of the rank's own gradients (committed with the update's)."""
