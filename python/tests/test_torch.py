@@ -1208,7 +1208,7 @@ def test_the_lowering_process_lowers_the_graph_traced_here_op_for_op(tmp_path, m
     # GraphModule it was traced again there, which folded calls without a traced argument
     # (aten.ones, an index from aten.arange) into constants torch-mlir imports as
     # dense_resource, which the runtime cannot read.
-    from zkdv.torch.lowering import Input, Lowering, Traced, tracing
+    from zkdv.torch.lowering import Input, Lowering, Traced, process, tracing
     from zkdv.torch.lowering.decompositions import default_decompositions
     from zkdv.torch.lowering.export import to_stablehlo
 
@@ -1237,3 +1237,13 @@ def test_the_lowering_process_lowers_the_graph_traced_here_op_for_op(tmp_path, m
     _, here = to_stablehlo(graph, example)
     assert there == here
     assert "dense_resource" not in there
+    # A lowering process that ended (killed, or gone after being idle) is started again.
+    server = process._SERVER._process
+    assert server is not None
+    server.kill()
+    server.wait()
+    again = Lowering(traced, {})
+    try:
+        assert again.text() == here
+    finally:
+        again.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import hashlib
 import json
 import os
 import shutil
@@ -76,22 +77,26 @@ class _Server:
         return self._process
 
     def request(self, *request: str) -> dict[str, object]:
-        """The reply to ``request``; a process that ended without replying is an error."""
+        """The reply to ``request``; a process that ended without replying is an error (one
+        that ended because it was idle, as this request came, is started again)."""
         with self._lock:
-            process = self._started()
-            assert process.stdin is not None and process.stdout is not None
-            try:
-                process.stdin.write(json.dumps(list(request)) + "\n")
-                process.stdin.flush()
-                line = process.stdout.readline()
-            except OSError:
-                line = ""
-            if not line:
+            for _ in range(2):
+                process = self._started()
+                assert process.stdin is not None and process.stdout is not None
+                try:
+                    process.stdin.write(json.dumps(list(request)) + "\n")
+                    process.stdin.flush()
+                    line = process.stdout.readline()
+                except OSError:
+                    line = ""
+                if line:
+                    reply: dict[str, object] = json.loads(line)
+                    return reply
                 code = process.wait()
-                last = self._errors[-1] if self._errors else f"it exited with {code}"
-                raise ValueError(f"zkdv.torch: the lowering process ended: {last}")
-            reply: dict[str, object] = json.loads(line)
-            return reply
+                if code != 0:
+                    break
+            last = self._errors[-1] if self._errors else f"it exited with {code}"
+            raise ValueError(f"zkdv.torch: the lowering process ended: {last}")
 
     def stop(self) -> None:
         with self._lock:
@@ -135,6 +140,15 @@ def seal(exported: Path) -> bytes:
     return package.read_bytes()
 
 
+def _sources() -> str:
+    """A hash of the code the lowering process runs (a development build changes it without
+    changing zkdv's version): part of the cache keys of what it derives."""
+    h = hashlib.blake2b(digest_size=16)
+    for name in ("child.py", "export.py", "rewrites.py", "seal.py", "decompositions.py"):
+        h.update(Path(__file__).with_name(name).read_bytes())
+    return h.hexdigest()
+
+
 class Lowering:
     """One traced step on its way to StableHLO and to a sealed package.
 
@@ -146,7 +160,7 @@ class Lowering:
 
     def __init__(self, traced: Traced, versions: dict[str, str]) -> None:
         self.traced = traced
-        self._versions = repr(sorted(versions.items()))
+        self._versions = repr(sorted(versions.items())) + _sources()
         self._directory: Path | None = None
         self._text: str | None = None
         self._lock = threading.Lock()
