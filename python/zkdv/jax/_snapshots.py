@@ -2,12 +2,13 @@
 
 A snapshot is one precompiled whole-tree device-to-host copy of the pre-state (parameters and
 optimizer state), launched on the training thread before the due step and completed
-asynchronously. Its destination comes from a pool of ``size`` host trees allocated when the
-first snapshot is due, before training proper ("primed", so no copy pays for pinning fresh
-memory), and each copy donates its destination tree, so no second device-state tree is ever
-kept. A tree returns to the pool when nothing needs its snapshot any more: the segment it
-starts was superseded and every check that replays from it is done. When every tree is in use
-the training thread waits for one (flow control); the pool never grows.
+asynchronously. Its destination comes from a pool of ``size`` host trees, each allocated by
+the first snapshot that uses it (a copy into fresh host memory: at 124M parameters, priming
+all three trees at the first snapshot took 15 s of the first step) and reused by the later
+ones, each copy donating its destination tree, so no second device-state tree is ever kept.
+A tree returns to the pool when nothing needs its snapshot any more: the segment it starts
+was superseded and every check that replays from it is done. When every tree is in use the
+training thread waits for one (flow control); the pool never grows.
 
 Backends that cannot reuse a donated host buffer (XLA CPU, in a test on jax 0.12) copy into a
 fresh buffer instead; the pool then still bounds the number of snapshot trees alive at once.
@@ -61,27 +62,10 @@ class SnapshotPool:
         self.size = size
         self._shardings = [x.sharding.with_memory_kind(kind) for x in leaves]
         self._state_shardings = [x.sharding for x in leaves]
-        self._free: list[list[jax.Array]] = [
-            [
-                jax.device_put(np.zeros(x.shape, x.dtype), s)
-                for x, s in zip(leaves, self._shardings, strict=True)
-            ]
-            for _ in range(size)
-        ]
-        destination = [
-            jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=s)
-            for x, s in zip(leaves, self._shardings, strict=True)
-        ]
-        source = [jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=x.sharding) for x in leaves]
-        with warnings.catch_warnings():
-            # Where the backend cannot reuse the donated host buffers, JAX says so once here.
-            warnings.simplefilter("ignore")
-            self._copy = (
-                jax.jit(_identity, donate_argnums=(0,), out_shardings=self._shardings)
-                .trace(destination, source)
-                .lower()
-                .compile()
-            )
+        # None: a tree not allocated yet (the snapshot that takes it copies into fresh memory).
+        self._free: list[list[jax.Array] | None] = [None] * size
+        self._structs = [(x.shape, x.dtype, x.sharding) for x in leaves]
+        self._copy_into: Any = None
         self._cond = threading.Condition()
         self.in_use = 0
         self.most_in_use = 0
@@ -117,10 +101,37 @@ class SnapshotPool:
             self.in_use += 1
             self.most_in_use = max(self.most_in_use, self.in_use)
         try:
-            return list(self._copy(destination, list(leaves)))
+            if destination is None:
+                return list(jax.device_put(list(leaves), self._shardings))
+            return list(self._copy()(destination, list(leaves)))
         except BaseException:
-            self.release(destination)
+            with self._cond:
+                self._free.append(destination)
+                self.in_use -= 1
+                self._cond.notify_all()
             raise
+
+    def _copy(self) -> Any:
+        """The compiled copy into a tree of the pool (donated), compiled on first reuse."""
+        if self._copy_into is None:
+            destination = [
+                jax.ShapeDtypeStruct(shape, dtype, sharding=s)
+                for (shape, dtype, _), s in zip(self._structs, self._shardings, strict=True)
+            ]
+            source = [
+                jax.ShapeDtypeStruct(shape, dtype, sharding=sharding)
+                for shape, dtype, sharding in self._structs
+            ]
+            with warnings.catch_warnings():
+                # Where the backend cannot reuse the donated host buffers, JAX says so once.
+                warnings.simplefilter("ignore")
+                self._copy_into = (
+                    jax.jit(_identity, donate_argnums=(0,), out_shardings=self._shardings)
+                    .trace(destination, source)
+                    .lower()
+                    .compile()
+                )
+        return self._copy_into
 
     def release(self, tree: list[jax.Array]) -> None:
         """Return a snapshot's tree to the pool."""
