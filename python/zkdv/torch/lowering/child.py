@@ -90,6 +90,10 @@ def seal(exported: Path, package: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
+    import os
+
+    # Background work: the training loop beside it comes first.
+    os.nice(10)
     if argv == ["serve"]:
         return serve()
     if len(argv) == 3 and argv[0] == "seal":
