@@ -21,16 +21,16 @@ so a JAX session derives on the training thread, through the same :func:`pipelin
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from zkdv import _cache, _progress, passes, runtime
 from zkdv.config import Tolerance, ZKDVConfig
 
-__all__ = ["Derived", "Stage", "derive", "pipeline"]
+__all__ = ["Derived", "Stage", "Task", "derive", "pipeline"]
 
 
 def pipeline(text: str, spec: str, source: str) -> str:
@@ -98,28 +98,74 @@ def derive(
     return Derived(name, attested_text, replay_text, precision, tolerance, attested, replay)
 
 
+class Task[T]:
+    """Work submitted to the :class:`Stage`, and its result.
+
+    :meth:`result` runs the work on the caller's thread when the stage has not begun it (a
+    session closed at the interpreter's exit, whose stage thread no longer takes work, still
+    gets its program), waits for it when it is under way, and returns its result or raises
+    its error."""
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        self._work: Callable[[], T] | None = work
+        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._value: T | None = None
+        self._error: BaseException | None = None
+
+    def run(self) -> None:
+        """Do the work, unless another thread took it already."""
+        with self._lock:
+            work, self._work = self._work, None
+        if work is None:
+            return
+        try:
+            self._value = work()
+        except BaseException as error:  # the caller of result() gets it
+            self._error = error
+        finally:
+            self._done.set()
+
+    def result(self) -> T:
+        self.run()
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[return-value]  # set by run(), T may be None
+
+
 class Stage:
     """The session's derivation thread: work submitted here runs in order, beside training.
 
     One thread: the lowering processes it starts use the machine's cores already, and a
     second program (another batch layout) waits behind the first instead of competing with it
-    and with training."""
+    and with training. A daemon thread: work it has not begun is done by whoever needs its
+    result (:meth:`Task.result`), so nothing waits on it at the interpreter's exit."""
 
     def __init__(self) -> None:
-        self._executor: ThreadPoolExecutor | None = None
+        self._queue: queue.SimpleQueue[Task[Any] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def submit[T](self, work: Callable[[], T]) -> Future[T]:
-        """Run ``work`` on the derivation thread; its future holds the result or the error."""
+    def submit[T](self, work: Callable[[], T]) -> Task[T]:
+        """Queue ``work`` for the derivation thread; the task holds its result or its error."""
+        task = Task(work)
         with self._lock:
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(1, thread_name_prefix="zkdv-derive")
-            return self._executor.submit(work)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, name="zkdv-derive", daemon=True)
+                self._thread.start()
+            self._queue.put(task)
+        return task
+
+    def _serve(self) -> None:
+        while (task := self._queue.get()) is not None:
+            task.run()
 
     def close(self) -> None:
-        """End the thread: work not yet begun is cancelled (nothing waits for it any more),
-        work under way is waited for."""
+        """End the thread once the work under way is done; work not begun is left to whoever
+        needs its result."""
         with self._lock:
-            executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            thread.join()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -63,7 +62,7 @@ class Program:
     for it (a failure there is raised here)."""
 
     record: Deferred
-    derived: Future[_derive.Derived]
+    derived: _derive.Task[_derive.Derived]
     traced: Traced
     layout: BatchLayout
     hyperparameters: tuple[Any, ...]
@@ -184,7 +183,7 @@ class Built:
 
     def program(
         self,
-        derived: Future[_derive.Derived],
+        derived: _derive.Task[_derive.Derived],
         records: Records,
         *,
         retain: bool,
