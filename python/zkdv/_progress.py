@@ -81,7 +81,10 @@ def stage(what: str) -> Iterator[None]:
     reporter = None
     if mode != "off":
         reporter = threading.Thread(target=report, name="zkdv-progress", daemon=True)
-        reporter.start()
+        try:
+            reporter.start()
+        except RuntimeError:  # at the interpreter's exit no thread starts: the stage is silent
+            reporter = None
     failed = True
     try:
         yield

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -575,16 +574,17 @@ def packer(layout: BatchLayout, placement: Placement, split: bool) -> Callable[[
 
 class Compiling:
     """A program compiled on a thread of its own from its creation; calling it waits for the
-    compile (whose error, if any, is raised there)."""
+    compile (whose error, if any, is raised there), or compiles it there when the thread has
+    not begun it (:class:`zkdv.session._derive.Task`)."""
 
-    _executor = ThreadPoolExecutor(1, thread_name_prefix="zkdv-jax-compile")
+    _stage = _derive.Stage()
 
     def __init__(self, stage: str, compile: Callable[[], Callable[..., Any]]) -> None:
         def run() -> Callable[..., Any]:
             with _progress.stage(stage):
                 return compile()
 
-        self._compiled = Compiling._executor.submit(run)
+        self._compiled = Compiling._stage.submit(run)
 
     def __call__(self, *args: Any) -> Any:
         return self._compiled.result()(*args)

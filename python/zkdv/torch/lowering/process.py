@@ -11,7 +11,6 @@ seals it (or reads the package from the cache, keyed by the StableHLO text it co
 from __future__ import annotations
 
 import atexit
-import collections
 import hashlib
 import json
 import os
@@ -21,6 +20,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import IO
 
 from zkdv import _cache, _progress
 from zkdv.torch.lowering import transfer
@@ -46,35 +46,39 @@ def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
 
 class _Server:
     """The lowering process that serves this process's sessions (``child.py serve``): started
-    on the first request, started again after it ended; one request at a time."""
+    on the first request, started again after it ended; one request at a time. Its standard
+    error goes to a temporary file (no thread reads it: a session finished at the
+    interpreter's exit may start the server, when no thread can be started), whose last line
+    names a crash."""
 
     def __init__(self) -> None:
         self._process: subprocess.Popen[str] | None = None
-        self._errors: collections.deque[str] = collections.deque(maxlen=20)
+        self._errors: IO[bytes] | None = None
         self._lock = threading.Lock()
 
     def _started(self) -> subprocess.Popen[str]:
         if self._process is None or self._process.poll() is not None:
             command, environment = _command("serve")
+            if self._errors is not None:
+                self._errors.close()
+            self._errors = tempfile.TemporaryFile()
             self._process = subprocess.Popen(
                 command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                stderr=self._errors,
                 text=True,
                 env=environment,
             )
-            self._errors.clear()
-            stderr = self._process.stderr
-            assert stderr is not None
-
-            def drain() -> None:  # keeps its last lines, for a crash's message
-                for line in stderr:
-                    if line.strip():
-                        self._errors.append(line.rstrip())
-
-            threading.Thread(target=drain, name="zkdv-lowering-stderr", daemon=True).start()
         return self._process
+
+    def _last_error(self) -> str | None:
+        if self._errors is None:
+            return None
+        self._errors.seek(0)
+        lines = [line for line in self._errors.read().decode(errors="replace").splitlines()]
+        lines = [line for line in lines if line.strip()]
+        return lines[-1] if lines else None
 
     def request(self, *request: str) -> dict[str, object]:
         """The reply to ``request``; a process that ended without replying is an error (one
@@ -95,7 +99,7 @@ class _Server:
                 code = process.wait()
                 if code != 0:
                     break
-            last = self._errors[-1] if self._errors else f"it exited with {code}"
+            last = self._last_error() or f"it exited with {code}"
             raise ValueError(f"zkdv.torch: the lowering process ended: {last}")
 
     def stop(self) -> None:
@@ -108,6 +112,9 @@ class _Server:
                 except subprocess.TimeoutExpired:
                     self._process.kill()
             self._process = None
+            if self._errors is not None:
+                self._errors.close()
+                self._errors = None
 
 
 _SERVER = _Server()
