@@ -577,7 +577,7 @@ class Compiling:
     compile (whose error, if any, is raised there), or compiles it there when the thread has
     not begun it (:class:`zkdv.session._derive.Task`)."""
 
-    _stage = _derive.Stage()
+    _stage = _derive.Stage("zkdv-jax-compile")
 
     def __init__(self, stage: str, compile: Callable[[], Callable[..., Any]]) -> None:
         def run() -> Callable[..., Any]:

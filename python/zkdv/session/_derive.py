@@ -142,7 +142,8 @@ class Stage:
     and with training. A daemon thread: work it has not begun is done by whoever needs its
     result (:meth:`Task.result`), so nothing waits on it at the interpreter's exit."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "zkdv-derive") -> None:
+        self._name = name
         self._queue: queue.SimpleQueue[Task[Any] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -152,7 +153,7 @@ class Stage:
         task = Task(work)
         with self._lock:
             if self._thread is None:
-                self._thread = threading.Thread(target=self._serve, name="zkdv-derive", daemon=True)
+                self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
                 self._thread.start()
             self._queue.put(task)
         return task
