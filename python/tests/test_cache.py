@@ -103,7 +103,8 @@ def test_a_second_torch_session_of_the_same_code_does_not_seal_again(
 
     seals: list[int] = []
 
-    def seal(lowered: object) -> bytes:  # the compile itself is tested in test_torch.py
+    def seal(exported: Path) -> bytes:  # the compile itself is tested in test_torch.py
+        assert exported.is_file()  # the lowering process saved the exported step for it
         seals.append(1)
         return b"sealed package " + str(len(seals)).encode()
 
@@ -134,6 +135,14 @@ def test_a_second_torch_session_of_the_same_code_does_not_seal_again(
     first = session(tmp_path / "first")
     second = session(tmp_path / "second")
     assert len(seals) == 1 and first == second  # the same package committed, sealed once
+    # The lowering cached, the package not (evicted): the step is exported again to seal it.
+    lowered = [entry for entry in folder.iterdir() if entry.name.startswith("torch-lowering-")]
+    assert len(lowered) == 1
+    for entry in folder.iterdir():
+        if entry.name.startswith("seal-"):
+            entry.unlink()
+    session(tmp_path / "fourth")
+    assert len(seals) == 2
     monkeypatch.setenv("ZKDV_CACHE", "0")
     session(tmp_path / "third")
-    assert len(seals) == 2
+    assert len(seals) == 3

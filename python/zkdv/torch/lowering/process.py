@@ -178,7 +178,8 @@ class Lowering:
         return self._directory
 
     def _lower(self) -> str:
-        """Export and lower the step in the child; leaves ``exported.pt2`` for the seal."""
+        """Export and lower the step in the lowering process (which keeps the exported program
+        for the seal: :meth:`package`)."""
         directory = self._workdir()
         try:
             (directory / "step.bin").write_bytes(
@@ -219,10 +220,19 @@ class Lowering:
 
         def compile() -> bytes:
             with self._lock:
-                exported = self._workdir() / "exported.pt2"
+                directory = self._workdir()
+                exported = directory / "exported.pt2"
                 if not exported.is_file():
-                    # The lowering came from the cache: export again for the seal.
-                    self._lower()
+                    if not (directory / "step.bin").is_file():
+                        # The lowering came from the cache: hand the step over for the seal.
+                        packed = transfer.pack(self.traced.graph, self.traced.inputs)
+                        (directory / "step.bin").write_bytes(packed)
+                    reply = _SERVER.request("export", str(directory))
+                    if "error" in reply or not exported.is_file():
+                        raise ValueError(
+                            "zkdv.torch: the attested step cannot be exported for its seal: "
+                            f"{reply.get('error')}"
+                        )
                 with _progress.stage(
                     "sealing the AOT Inductor package (training goes on meanwhile)"
                 ):
