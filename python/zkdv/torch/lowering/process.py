@@ -219,7 +219,10 @@ class Lowering:
         text = self.text()
 
         def compile() -> bytes:
-            with self._lock:
+            with (
+                self._lock,
+                _progress.stage("sealing the AOT Inductor package (training goes on meanwhile)"),
+            ):
                 directory = self._workdir()
                 exported = directory / "exported.pt2"
                 if not exported.is_file():
@@ -233,10 +236,7 @@ class Lowering:
                             "zkdv.torch: the attested step cannot be exported for its seal: "
                             f"{reply.get('error')}"
                         )
-                with _progress.stage(
-                    "sealing the AOT Inductor package (training goes on meanwhile)"
-                ):
-                    return seal(exported)
+                return seal(exported)
 
         return _cache.cached(_cache.key("seal", text, self._versions), compile)
 
