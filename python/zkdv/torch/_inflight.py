@@ -4,11 +4,13 @@ is dispatched (its update, sketches and post-state)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import torch
+from torch import nn
 
 from zkdv.overlap import Overlap
 from zkdv.torch import _hooks
@@ -76,3 +78,28 @@ class Pending:
     post: list[torch.Tensor]
     local: HostCopy
     """Under DDP, the sketches of the rank's own gradients (committed with the update's)."""
+
+    @staticmethod
+    def of(
+        opened: Open,
+        paths: list[str],
+        live: list[torch.Tensor],
+        sketches: Callable[[str, torch.Tensor], torch.Tensor],
+        ddp: list[nn.Parameter] | None,
+    ) -> Pending:
+        """The transaction ``opened`` once its step ran, on the training thread: the update
+        (``live`` minus the pre-state, where the state lives) and its sketches on their way
+        to the host, a DDP rank's own gradients' sketches (``ddp``: the model's parameters),
+        and the copy of the post-state the next step starts from."""
+        n_params = len(paths)
+        deltas = [
+            post - pre for post, pre in zip(live[:n_params], opened.pre[:n_params], strict=True)
+        ]
+        updates = HostCopy([sketches(p, d) for p, d in zip(paths, deltas, strict=True)])
+        local = [
+            sketches(path, opened.local[id(p)])
+            for path, p in zip(paths, ddp or [], strict=ddp is not None)
+            if p.requires_grad
+        ]
+        post = [t.clone() for t in live]
+        return Pending(opened, paths, deltas, updates, post, HostCopy(local))

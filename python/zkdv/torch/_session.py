@@ -50,7 +50,6 @@ from zkdv.torch import (
 from zkdv.torch._checks import Payload
 from zkdv.torch._host import (
     DeviceSketches,
-    HostCopy,
     host,
 )
 from zkdv.torch._inflight import Open, Pending
@@ -497,29 +496,18 @@ class ZKDV(Session):
             if opened.dynamic is None:
                 opened.dynamic = _hooks.dynamic_values(self._parts()[1], opened.program.traced)
             paths = [n for n, _ in self._state_leaves()[0]]
-            n_params = len(paths)
-            live = _state.live(*self._state_leaves())
-            deltas = [
-                post - pre for post, pre in zip(live[:n_params], opened.pre[:n_params], strict=True)
-            ]
-            updates = HostCopy([self._sketches(p, d) for p, d in zip(paths, deltas, strict=True)])
-            local_sketches = []
-            if self._ddp is not None:
-                assert self._model is not None
-                params = list(self._model.parameters())
-                local_sketches = [
-                    self._sketches(path, opened.local[id(p)])
-                    for path, p in zip(paths, params, strict=True)
-                    if p.requires_grad
-                ]
-            local = HostCopy(local_sketches)
-            post = [t.clone() for t in live]
+            model = self._parts()[0]
+            ddp = list(model.parameters()) if self._ddp is not None else None
+            pending = Pending.of(
+                opened, paths, _state.live(*self._state_leaves()), self._sketches, ddp
+            )
         except BaseException:
             self._flow.retire()
             raise
+        post = pending.post
         self._last_state = post
         self._steps += 1
-        self._committer.put(Pending(opened, paths, deltas, updates, post, local))
+        self._committer.put(pending)
 
     def _commit(self, pending: Pending) -> None:
         """Commit one transaction (its snapshot when one is due, its step record), then run or
