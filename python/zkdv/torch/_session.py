@@ -324,7 +324,10 @@ class ZKDV(Session):
             # raises, so a retried first step is compared with it).
             self._last_state = [t.clone() for t in live]
             return self._last_state
-        names = [n for leaves in self._state_leaves() for n, _ in leaves]
+
+        def names() -> list[str]:
+            return [n for leaves in self._state_leaves() for n, _ in leaves]
+
         failure = _state.discontinuity(live, last, names, self._steps, where)
         if failure is not None:
             self._flow.poison(failure)
@@ -495,12 +498,11 @@ class ZKDV(Session):
         try:
             if opened.dynamic is None:
                 opened.dynamic = _hooks.dynamic_values(self._parts()[1], opened.program.traced)
-            paths = [n for n, _ in self._state_leaves()[0]]
+            params, opt = self._state_leaves()
+            paths = [n for n, _ in params]
             model = self._parts()[0]
             ddp = list(model.parameters()) if self._ddp is not None else None
-            pending = Pending.of(
-                opened, paths, _state.live(*self._state_leaves()), self._sketches, ddp
-            )
+            pending = Pending.of(opened, paths, _state.live(params, opt), self._sketches, ddp)
         except BaseException:
             self._flow.retire()
             raise

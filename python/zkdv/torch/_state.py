@@ -5,6 +5,8 @@ GradScaler's scale and growth tracker; and the bitwise continuity between transa
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch
 from torch import nn
 
@@ -53,13 +55,17 @@ def live(params: Named, opt: Named) -> list[torch.Tensor]:
 
 
 def discontinuity(
-    now: list[torch.Tensor], last: list[torch.Tensor], names: list[str], step: int, where: str
+    now: list[torch.Tensor],
+    last: list[torch.Tensor],
+    names: Callable[[], list[str]],
+    step: int,
+    where: str,
 ) -> ZKDVPoisonedError | None:
     """The failure of a state ``now`` that is not, bit for bit, the ``last`` one the previous
-    transaction left (``None`` when it is)."""
+    transaction left (``None`` when it is); ``names()`` names the leaves, only then."""
     if all_same_bits(now, last):
         return None
-    changed = [n for n, a, b in zip(names, now, last, strict=False) if not same_bits(a, b)]
+    changed = [n for n, a, b in zip(names(), now, last, strict=False) if not same_bits(a, b)]
     leaf = f" (first leaf: {changed[0]!r})" if changed and len(now) == len(last) else ""
     return ZKDVPoisonedError(
         step,

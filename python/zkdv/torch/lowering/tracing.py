@@ -236,9 +236,10 @@ class Input:
         )
 
     def stand_in(self) -> torch.Tensor:
-        """Zeros of this layout."""
-        zeros = torch.zeros(self.shape, dtype=getattr(torch, self.dtype), device=self.device)
-        return zeros.requires_grad_(self.requires_grad)
+        """A tensor of this layout: under a ``FakeTensorMode``, a fake one (no memory, on
+        any device), which is all ``torch.export`` and the seal read of it."""
+        tensor = torch.empty(self.shape, dtype=getattr(torch, self.dtype), device=self.device)
+        return tensor.requires_grad_(self.requires_grad)
 
 
 @dataclass(frozen=True)
