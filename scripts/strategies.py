@@ -37,6 +37,7 @@ from torch.nn import functional
 
 import zkdv
 from zkdv import transcript
+from zkdv.torch import _state
 
 warnings.filterwarnings("ignore")
 torch.set_num_threads(1)
@@ -125,7 +126,7 @@ def prove(
 
     step = (production or (lambda p: honest_step(p, lambda m, x: m(x), p.backward)))(proof)
     if before is not None:
-        proof._init_state(optimizer, proof._functional)
+        _state.initialize(optimizer, proof._prepared.parts()[2])
         with torch.no_grad():
             before(model, optimizer)
     for index, batch in enumerate(batches):

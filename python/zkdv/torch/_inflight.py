@@ -15,6 +15,7 @@ from torch import nn
 from zkdv.overlap import Overlap
 from zkdv.torch import _hooks
 from zkdv.torch._host import HostCopy, host
+from zkdv.torch._prepared import Prepared
 from zkdv.torch._program import Program
 
 __all__ = ["Open", "Pending"]
@@ -47,6 +48,29 @@ class Open:
     drawn: list[torch.Tensor] = field(default_factory=list)
     """The step's random draws as production made them (the last leaves of the committed
     batch; :mod:`zkdv.torch._randomness`)."""
+
+    def require_complete(self, prepared: Prepared) -> None:
+        """Raise when a distributed transaction left out what its committed batch needs: the
+        reduced gradients ``optimizer.step()`` applied, and under DDP the rank's own ones."""
+        if not prepared.distributed:
+            return
+        if self.reduced is None:
+            raise RuntimeError(
+                "ZKDV.transaction: under DDP and FSDP the transaction must call "
+                "optimizer.step() (its reduced gradients are part of the committed batch)"
+            )
+        if prepared.ddp is not None and len(self.local) != len(self.reduced):
+            raise RuntimeError(
+                "ZKDV.transaction: under DDP the transaction must run one backward pass "
+                "through the DDP model (its gradients go through its all-reduce)"
+            )
+
+    def restore(self, live: list[torch.Tensor]) -> None:
+        """Put the state ``live`` back to the pre-state (a transaction that raised commits
+        nothing)."""
+        with torch.no_grad():
+            for tensor, kept in zip(live, self.pre, strict=True):
+                tensor.copy_(kept)
 
     def committed_batch(self) -> tuple[np.ndarray, list[dict[str, Any]]]:
         """The committed batch, packed: the batch's leaves, the dynamic options, under DDP the

@@ -28,6 +28,7 @@ from zkdv.session import Leaf, Root, _derive
 from zkdv.session._records import Records
 from zkdv.torch import _hooks, _optim, _scaler, lowering
 from zkdv.torch._host import host, root_versions, training_flags
+from zkdv.torch._prepared import Prepared
 from zkdv.torch.lowering import Lowering, Traced
 
 __all__ = ["Built", "Deferred", "Program", "build"]
@@ -189,14 +190,12 @@ class Built:
         retain: bool,
         matmul: Literal["f32", "tf32"],
         batch: Any,
-        model: nn.Module,
-        optimizer: torch.optim.Optimizer,
-        functional: _optim.FunctionalOptimizer,
-        scaler: torch.amp.GradScaler | None,
+        prepared: Prepared,
     ) -> Program:
         """The session's :class:`Program` of this step, with ``derived`` its derivation (under
         way on the derivation stage), whose record ``records`` gets when it is first needed
         (``retain``: with the replay variant, for an auditor)."""
+        model, optimizer, functional = prepared.parts()
 
         def write() -> int:
             ready = derived.result()
@@ -222,7 +221,7 @@ class Built:
             treespec=pytree.tree_structure(batch),
             training=training_flags(model),
             trainable=lowering.trainable_flags(model),
-            scaler=_scaler.constants(scaler),
+            scaler=_scaler.constants(prepared.scaler),
         )
 
     def production(self) -> tuple[bytes, str]:
@@ -260,22 +259,21 @@ def _silence_torch_deprecation() -> None:
 
 
 def root(
-    params: list[tuple[str, torch.Tensor]],
-    opt: list[tuple[str, torch.Tensor]],
+    prepared: Prepared,
     built: Built,
     *,
-    distributed: bool,
     rolling_window: int,
     probe_ratio: float,
     snapshot_interval: int,
 ) -> Root:
     """The root record of a session whose first program is ``built``."""
+    params, opt = prepared.leaves()
 
     def leaves(items: list[tuple[str, torch.Tensor]]) -> list[Leaf]:
         return [Leaf(n, tuple(t.shape), host(t).dtype) for n, t in items]
 
     rank = None
-    if distributed:
+    if prepared.distributed:
         import torch.distributed as dist
 
         rank = {
@@ -298,33 +296,27 @@ def root(
 
 def build(
     attested: Callable[..., Any],
-    model: nn.Module,
-    optimizer: torch.optim.Optimizer,
-    functional: _optim.FunctionalOptimizer,
+    prepared: Prepared,
     batch: Any,
     host_leaves: list[np.ndarray],
     *,
-    params: list[tuple[str, torch.Tensor]],
     rolling_window: int,
-    ddp: bool,
-    sharded: bool,
     seal: bool,
-    scaler: torch.amp.GradScaler | None = None,
 ) -> Built:
     """Trace ``attested`` for ``batch``'s layout and lay out what its steps commit.
 
     Args:
         attested: The ``@proof.attest`` step.
-        model, optimizer, functional: The prepared model and optimizer, and the optimizer's
-            functional implementation.
+        prepared: The prepared model, optimizer and GradScaler (its state is the step's too);
+            under DDP or FSDP, a rank's.
         batch: The transaction's batch; ``host_leaves`` its leaves' host copies.
-        params: The parameter leaves (under FSDP, the rank's shards).
         rolling_window: The session's window: shorter packed rows are zero-padded to it.
-        ddp, sharded: Whether the session is a DDP or an FSDP rank's.
         seal: Seal the AOT Inductor package as the production program (``False``: the
             StableHLO step).
-        scaler: The prepared ``torch.amp.GradScaler``, if any (its state is the step's too).
     """
+    model, optimizer, functional = prepared.parts()
+    params, _ = prepared.leaves()
+    ddp, sharded, scaler = prepared.ddp is not None, prepared.sharded, prepared.scaler
     _silence_torch_deprecation()
     if sharded and isinstance(optimizer, torch.optim.Muon):
         raise ValueError(

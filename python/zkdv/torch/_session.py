@@ -36,23 +36,11 @@ from torch.utils import _pytree as pytree
 from zkdv import hashing
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Replayed, Session
-from zkdv.torch import (
-    _checks,
-    _hooks,
-    _host,
-    _optim,
-    _program,
-    _randomness,
-    _scaler,
-    _state,
-    lowering,
-)
+from zkdv.torch import _checks, _hooks, _host, _optim, _program, _randomness, _state, lowering
 from zkdv.torch._checks import Payload
-from zkdv.torch._host import (
-    DeviceSketches,
-    host,
-)
+from zkdv.torch._host import DeviceSketches, host
 from zkdv.torch._inflight import Open, Pending
+from zkdv.torch._prepared import Prepared
 from zkdv.torch._program import Program
 
 __all__ = ["ZKDV"]
@@ -84,15 +72,7 @@ class ZKDV(Session):
     _framework = "torch"
 
     def _setup(self) -> None:
-        self._model: nn.Module | None = None
-        self._ddp: nn.parallel.DistributedDataParallel | None = None
-        self._sharded = False
-        """Whether the model's parameters are composable-FSDP ``DTensor`` shards."""
-        self._optimizer: torch.optim.Optimizer | None = None
-        self._scaler: torch.amp.GradScaler | None = None
-        """The prepared ``torch.amp.GradScaler``, if any (:mod:`zkdv.torch._scaler`)."""
-        self._functional_optimizers = _optim.builtin()
-        self._functional: _optim.FunctionalOptimizer | None = None
+        self._prepared = Prepared()
         self._attested: Callable[..., Any] | None = None
         self._program: Program | None = None
         """The first transaction's program (its batch layout is the root's)."""
@@ -127,46 +107,13 @@ class ZKDV(Session):
         """
         if self._program is not None:
             raise RuntimeError("ZKDV.prepare: the first transaction already committed the step")
-        for value in values:
-            if isinstance(value, nn.parallel.DistributedDataParallel):
-                if self._model is not None and self._model is not value.module:
-                    raise RuntimeError("ZKDV.prepare: a root model is already prepared")
-                _hooks.hook_ddp(value, lambda: None if self._open is None else self._open.local)
-                self._model, self._ddp = value.module, value
-                continue
-            stateful = isinstance(value, nn.Module) and (
-                any(True for _ in value.parameters()) or any(True for _ in value.buffers())
-            )
-            if stateful:
-                # A torch.compile module: its original module is the root (the attested step
-                # is lowered from it); production keeps running the compiled one.
-                value = lowering.unwrap(value)
-                if self._model is not None and self._model is not value:
-                    raise RuntimeError(
-                        "ZKDV.prepare: a root model is already prepared; compose every module "
-                        "the attested step uses under one root"
-                    )
-                self._sharded = _hooks.check_sharded(value)
-                self._model = value
-            elif isinstance(value, torch.optim.Optimizer):
-                if self._optimizer is not None and self._optimizer is not value:
-                    raise RuntimeError("ZKDV.prepare: an optimizer is already prepared")
-                for group in value.param_groups:
-                    for name, hyper in group.items():
-                        if isinstance(hyper, torch.Tensor):
-                            raise ValueError(
-                                f"ZKDV.prepare: the optimizer's {name} is a tensor; give it as "
-                                "a number (its value is committed)"
-                            )
-                self._functional = _optim.find(value, self._functional_optimizers)
-                self._optimizer = value
-                _hooks.wrap_step(value, self._before_optimizer_step)
-            elif isinstance(value, torch.amp.GradScaler):
-                if self._scaler is not None and self._scaler is not value:
-                    raise RuntimeError("ZKDV.prepare: a GradScaler is already prepared")
-                if self._scaler is None:
-                    _scaler.wrap(value)
-                self._scaler = value
+
+        def local() -> dict[int, torch.Tensor] | None:
+            return None if self._open is None else self._open.local
+
+        values = tuple(
+            self._prepared.add(value, local, self._before_optimizer_step) for value in values
+        )
         return values[0] if len(values) == 1 else values
 
     def register_functional_optimizer(
@@ -174,17 +121,7 @@ class ZKDV(Session):
     ) -> None:
         """Teach the session how ``optimizer_class`` steps functionally (see
         :class:`zkdv.torch.FunctionalOptimizer`); call it before :meth:`prepare`."""
-        if self._optimizer is not None:
-            raise RuntimeError(
-                "ZKDV.register_functional_optimizer: call it before prepare(optimizer)"
-            )
-        if not (
-            isinstance(optimizer_class, type) and issubclass(optimizer_class, torch.optim.Optimizer)
-        ):
-            raise TypeError("register_functional_optimizer: give a torch.optim.Optimizer subclass")
-        if not isinstance(functional, _optim.FunctionalOptimizer):
-            raise TypeError("register_functional_optimizer: give a zkdv.torch.FunctionalOptimizer")
-        self._functional_optimizers[optimizer_class] = functional
+        self._prepared.register_functional(optimizer_class, functional)
 
     def attest(self, fun: Callable[..., Any]) -> Callable[..., Any]:
         """Register the attested step ``fun(model, optimizer, batch)`` (a decorator).
@@ -243,27 +180,12 @@ class ZKDV(Session):
                     self._open.drawn = recorder.matched(expected)
             else:
                 yield
-            distributed = self._ddp is not None or self._sharded
-            if distributed and self._open is not None:
-                if self._open.reduced is None:
-                    raise RuntimeError(
-                        "ZKDV.transaction: under DDP and FSDP the transaction must call "
-                        "optimizer.step() (its reduced gradients are part of the committed batch)"
-                    )
-                if self._ddp is not None and len(self._open.local) != len(self._open.reduced):
-                    raise RuntimeError(
-                        "ZKDV.transaction: under DDP the transaction must run one backward "
-                        "pass through the DDP model (its gradients go through its all-reduce)"
-                    )
+            if self._open is not None:
+                self._open.require_complete(self._prepared)
         except BaseException:
             opened, self._open = self._open, None
             if opened is not None:
-                # Nothing is committed: the state goes back to what the transaction began with.
-                with torch.no_grad():
-                    for live, kept in zip(
-                        _state.live(*self._state_leaves()), opened.pre, strict=True
-                    ):
-                        live.copy_(kept)
+                opened.restore(self._prepared.live())
                 self._flow.retire()
             raise
         self._exit()
@@ -290,34 +212,18 @@ class ZKDV(Session):
         """Read the dynamic options ``optimizer.step()`` is about to use (a loop may set the
         learning rate anywhere in the step before it), and under DDP and FSDP keep the reduced
         gradients it is about to apply (the rest of the committed batch)."""
-        if self._open is not None and self._optimizer is not None:
-            self._open.dynamic = _hooks.dynamic_values(self._optimizer, self._open.program.traced)
-        distributed = self._ddp is not None or self._sharded
+        optimizer = self._prepared.optimizer
+        if self._open is not None and optimizer is not None:
+            self._open.dynamic = _hooks.dynamic_values(optimizer, self._open.program.traced)
+        distributed = self._prepared.distributed
         if distributed and self._open is not None:
-            assert self._model is not None
-            self._open.reduced = _hooks.reduced_gradients(self._model)
-
-    def _parts(self) -> tuple[nn.Module, torch.optim.Optimizer, _optim.FunctionalOptimizer]:
-        if self._model is None or self._optimizer is None:
-            raise RuntimeError(
-                "ZKDV.transaction: prepare the model and the optimizer first: "
-                "model, optimizer = proof.prepare(model, optimizer)"
-            )
-        assert self._functional is not None
-        return self._model, self._optimizer, self._functional
-
-    def _state_leaves(
-        self,
-    ) -> tuple[list[tuple[str, torch.Tensor]], list[tuple[str, torch.Tensor]]]:
-        return _state.leaves(*self._parts(), self._scaler)
-
-    def _trainable(self, paths: list[str]) -> list[str]:
-        return _state.trainable(paths, self._parts()[0])
+            assert self._prepared.model is not None
+            self._open.reduced = _hooks.reduced_gradients(self._prepared.model)
 
     def _continuity(self, where: str) -> list[torch.Tensor]:
         """The state now, copied; poisons the session when it is not, bit for bit, what the
         last transaction left (then that copy is returned as it is)."""
-        live = _state.live(*self._state_leaves())
+        live = self._prepared.live()
         last = self._last_state
         if last is None:
             # The first transaction: its state is the reference from now on (also when it
@@ -326,7 +232,7 @@ class ZKDV(Session):
             return self._last_state
 
         def names() -> list[str]:
-            return [n for leaves in self._state_leaves() for n, _ in leaves]
+            return [n for leaves in self._prepared.leaves() for n, _ in leaves]
 
         failure = _state.discontinuity(live, last, names, self._steps, where)
         if failure is not None:
@@ -377,16 +283,16 @@ class ZKDV(Session):
         self._require_running("hash the state")
         if self._open is not None:
             raise RuntimeError("ZKDV.state_hash: a transaction is open")
-        _, optimizer, functional = self._parts()
+        _, optimizer, functional = self._prepared.parts()
         _state.initialize(optimizer, functional)
-        params, opt = self._state_leaves()
+        params, opt = self._prepared.leaves()
         named = [(n, host(t)) for n, t in params], [(n, host(t)) for n, t in opt]
         return hashing.commit_state(*named).hex()
 
     def _program_of(self, batch: Any, caller: str) -> tuple[Program, list[np.ndarray]]:
         """The program of ``batch``'s layout (registered on its first use) and the batch's
         host leaves."""
-        model, optimizer, functional = self._parts()
+        model, optimizer, functional = self._prepared.parts()
         if self._attested is None:
             raise RuntimeError(
                 f"{caller}: register the attested step first (decorate it with @proof.attest)"
@@ -398,11 +304,11 @@ class ZKDV(Session):
         host_leaves = [host(x) for x in leaves]
         if self._program is not None:
             self._program.check_compatible(
-                batch, host_leaves, model, optimizer, functional, self._scaler, caller
+                batch, host_leaves, model, optimizer, functional, self._prepared.scaler, caller
             )
         program = self._programs.get(tuple(tuple(x.shape) for x in host_leaves))
         if program is None:
-            program = self._register(model, optimizer, functional, batch, host_leaves)
+            program = self._register(batch, host_leaves)
         return program, host_leaves
 
     def _enter(self, batch: Any, overlap: Overlap) -> None:
@@ -424,62 +330,45 @@ class ZKDV(Session):
             leaves=host_leaves,
         )
 
-    def _register(
-        self,
-        model: nn.Module,
-        optimizer: torch.optim.Optimizer,
-        functional: _optim.FunctionalOptimizer,
-        batch: Any,
-        host_leaves: list[np.ndarray],
-    ) -> Program:
+    def _register(self, batch: Any, host_leaves: list[np.ndarray]) -> Program:
         """Lower, commit and cache the program of ``batch``'s layout; the first one opens the
         transcript (its layout is the root's), a later one names its own layout."""
         assert self._attested is not None
         first = self._program
-        params, opt = self._state_leaves()
         built = _program.build(
             self._attested,
-            model,
-            optimizer,
-            functional,
+            self._prepared,
             batch,
             host_leaves,
-            params=params,
             rolling_window=self._rolling_window,
-            ddp=self._ddp is not None,
-            sharded=self._sharded,
             seal=self._seal_package,
-            scaler=self._scaler,
         )
         # The transcript is created once the step is traced, so a first transaction whose step
         # cannot be traced leaves the directory usable for a retry. Its lowering and derivation
         # run on the derivation stage while training goes on, and its record is written by the
         # committer before the first step that runs it (sealing first): a failure of either is
         # the session's error, raised at the next transaction and by close().
+        params, _ = self._prepared.leaves()
         matmul = _host.matmul_precision([t for _, t in params])
         self._lowerings.append(built.lowering)
         derived = self._derivation.submit(lambda: built.derive(self.config, matmul))
         if first is None:
             root = _program.root(
-                params,
-                opt,
+                self._prepared,
                 built,
-                distributed=self._ddp is not None or self._sharded,
                 rolling_window=self._rolling_window,
                 probe_ratio=self._probe_ratio,
                 snapshot_interval=self.replay_snapshot_interval,
             )
             self._records.open(self.directory, root, self.config)
+        retain = self._retain is not None
         program = built.program(
             derived,
             self._records,
-            retain=self._retain is not None,
+            retain=retain,
             matmul=matmul,
             batch=batch,
-            model=model,
-            optimizer=optimizer,
-            functional=functional,
-            scaler=self._scaler,
+            prepared=self._prepared,
         )
         self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
         if first is None:
@@ -496,18 +385,17 @@ class ZKDV(Session):
         assert opened is not None
         self._open = None
         try:
+            model, optimizer, _ = self._prepared.parts()
             if opened.dynamic is None:
-                opened.dynamic = _hooks.dynamic_values(self._parts()[1], opened.program.traced)
-            params, opt = self._state_leaves()
-            paths = [n for n, _ in params]
-            model = self._parts()[0]
-            ddp = list(model.parameters()) if self._ddp is not None else None
-            pending = Pending.of(opened, paths, _state.live(params, opt), self._sketches, ddp)
+                opened.dynamic = _hooks.dynamic_values(optimizer, opened.program.traced)
+            params, opt = self._prepared.leaves()
+            ddp = list(model.parameters()) if self._prepared.ddp is not None else None
+            live = _state.live(params, opt)
+            pending = Pending.of(opened, [n for n, _ in params], live, self._sketches, ddp)
         except BaseException:
             self._flow.retire()
             raise
-        post = pending.post
-        self._last_state = post
+        self._last_state = pending.post
         self._steps += 1
         self._committer.put(pending)
 
@@ -530,7 +418,7 @@ class ZKDV(Session):
                 list(zip(program.traced.opt_paths, host_pre[n_params:], strict=True)),
             )
         packed, hyperparameters = opened.committed_batch()
-        local_paths = [f"local_grad/{p}" for p in self._trainable(paths)] if local else []
+        local_paths = [f"local_grad/{p}" for p in self._prepared.trainable(paths)] if local else []
         challenge, _ = self._committer.transition(
             step=opened.step,
             program=seq,
@@ -546,8 +434,8 @@ class ZKDV(Session):
         self._committer.dispatch(opened.overlap, job)
 
     def _replay(self, job: CheckJob[Payload]) -> Replayed:
-        paths = [n for n, _ in self._state_leaves()[0]]
-        return _checks.replay(job, paths, self._trainable(paths), self._records)
+        paths = self._prepared.paths()
+        return _checks.replay(job, paths, self._prepared.trainable(paths), self._records)
 
     def _last_state_check(self) -> None:
         self._continuity("close")
@@ -557,11 +445,5 @@ class ZKDV(Session):
     ) -> tuple[list[tuple[str, np.ndarray]], list[tuple[str, np.ndarray]]] | None:
         if self._last_state is None or self._program is None:
             return None
-        paths = [n for n, _ in self._state_leaves()[0]]
-        state = [host(t) for t in self._last_state]
-        n = len(paths)
-        opt_paths = self._program.traced.opt_paths
-        return (
-            list(zip(paths, state[:n], strict=True)),
-            list(zip(opt_paths, state[n:], strict=True)),
-        )
+        opt_paths = list(self._program.traced.opt_paths)
+        return _state.on_host(self._prepared.paths(), opt_paths, self._last_state)

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import torch
 from torch import nn
 
 from zkdv.checks import ZKDVPoisonedError
 from zkdv.torch import _optim, _scaler, lowering
-from zkdv.torch._host import all_same_bits, same_bits
+from zkdv.torch._host import all_same_bits, host, same_bits
 
-__all__ = ["discontinuity", "initialize", "leaves", "live", "trainable"]
+__all__ = ["discontinuity", "initialize", "leaves", "live", "on_host", "trainable"]
 
 Named = list[tuple[str, torch.Tensor]]
 
@@ -52,6 +53,19 @@ def trainable(paths: list[str], model: nn.Module) -> list[str]:
 def live(params: Named, opt: Named) -> list[torch.Tensor]:
     """The state's tensors, parameters first, detached."""
     return [t.detach() for _, t in params] + [t.detach() for _, t in opt]
+
+
+def on_host(
+    paths: list[str], opt_paths: list[str], state: list[torch.Tensor]
+) -> tuple[list[tuple[str, np.ndarray]], list[tuple[str, np.ndarray]]]:
+    """Host copies of ``state`` (parameters first), named: the parameter leaves ``paths``,
+    then the optimizer-state, buffer and scaler leaves ``opt_paths``."""
+    copies = [host(t) for t in state]
+    n = len(paths)
+    return (
+        list(zip(paths, copies[:n], strict=True)),
+        list(zip(opt_paths, copies[n:], strict=True)),
+    )
 
 
 def discontinuity(

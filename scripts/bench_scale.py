@@ -1,0 +1,272 @@
+"""A training session at the size people train, against the plain loop: ``scripts/bench scale``.
+
+One GPT-style decoder per frontend (``python/tests/torch_steps.py`` and its Flax twin in
+``python/tests/jax_steps.py``; ``--size 124m``, the default, is GPT-2 small's shape: 124M
+parameters, the LM head tied to the token embedding, 2 sequences of 128 tokens), AdamW with
+gradient clipping at norm 1, f32. Each frontend runs in a child process of its own, in this
+order, one model and one optimizer state throughout:
+
+1. the plain loop (torch eager, or ``jax.jit``): a warm-up step, then ``--steps`` timed steps;
+2. a ZKDV session at p = 0 (no check): its first step (the derivation, not timed; the bench
+   waits for its record), then ``--steps`` timed steps, the committer's queue drained inside
+   the timed span; then ``close()``;
+3. the plain loop again (``--steps`` steps): the plain figure is the median of both blocks, so
+   a machine that slows down during the run shows as a spread, not as ZKDV's cost;
+4. a session checking every step (``DEBUGCheckEvery(1)``: a state and an update check at each
+   step), ``--checks`` timed steps: a check's cost in plain steps is what such a step costs
+   beyond a p = 0 step.
+
+Reported per frontend: seconds per step of each variant and the ratios to the plain loop; the
+p = 0.01 ratio derived from them (each step checked with probability 0.01 per kind, a checked
+step costing what the ``DEBUGCheckEvery(1)`` block measured; an upper bound, as if the two
+kinds never fell on one step); and the process's peak resident memory after the plain block
+and after each session (``ru_maxrss``, which only grows).
+
+torch runs on one CPU thread (``torch.set_num_threads(1)``) and JAX on XLA's defaults; the
+derivation cache is the user's (``ZKDV_CACHE_DIR``), so a second run does not seal again.
+
+Run: ``scripts/bench scale [--frontend torch|jax|both] [--size small|124m] [--steps K]
+[--checks K]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TESTS = Path(__file__).resolve().parent.parent / "python" / "tests"
+SIZES: dict[str, dict[str, Any]] = {
+    "small": {"vocab": 512, "length": 64, "width": 256, "layers": 4, "heads": 4, "batch": 8},
+    "124m": {
+        "vocab": 50257,
+        "length": 128,
+        "width": 768,
+        "layers": 12,
+        "heads": 12,
+        "batch": 2,
+        "tied": True,
+    },
+}
+
+
+def _peak_gb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+
+
+def _timed(step: Callable[[int], None], steps: int, first: int) -> list[float]:
+    times = []
+    for i in range(steps):
+        start = time.perf_counter()
+        step(first + i)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def _wait_committed(proof: Any, steps: int) -> None:
+    while proof._committer.transitions < steps and proof._flow.error is None:
+        time.sleep(0.01)
+
+
+def torch_child(size: dict[str, Any], steps: int, checks: int) -> dict[str, Any]:
+    import torch
+
+    import zkdv
+
+    sys.path.insert(0, str(TESTS))
+    import torch_steps
+
+    torch.set_num_threads(1)
+    torch_steps.GPT.update(size)
+    torch.manual_seed(0)
+    model = torch_steps.Gpt()
+    parameters = sum(p.numel() for p in model.parameters())
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+
+    def body(seed: int, backward: Callable[[torch.Tensor], None]) -> None:
+        backward(torch_steps.loss_of(model, torch_steps.batch(seed)))
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        optimizer.zero_grad()
+
+    def plain(seed: int) -> None:
+        body(seed, lambda loss: loss.backward())
+
+    def session(policy: Any, directory: str) -> tuple[Any, Callable[[int], None]]:
+        proof = zkdv.torch.ZKDV(directory, zkdv.ZKDVConfig(sampling_policy=policy))
+        proof.start(rolling_window=8, probe_ratio=0.01)
+        prepared, _ = proof.prepare(model, optimizer)
+
+        @proof.attest
+        def attested(m: Any, opt: Any, batch: tuple) -> None:
+            (ids,) = batch
+            proof.backward(torch_steps.loss_of(lambda x: proof.forward(m, x), ids))
+            torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0)
+            opt.step()
+            opt.zero_grad()
+
+        def checked(seed: int) -> None:
+            with proof.transaction(batch=(torch_steps.batch(seed),)):
+                body(seed, proof.backward)
+
+        return proof, checked
+
+    return _measure(parameters, plain, session, steps, checks)
+
+
+def jax_child(size: dict[str, Any], steps: int, checks: int) -> dict[str, Any]:
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    import optax
+    from flax.training import train_state
+
+    import zkdv
+
+    sys.path.insert(0, str(TESTS))
+    import jax_steps
+
+    jax_steps.GPT.update(size)
+    model = jax_steps.Gpt()
+    length, vocab, rows = int(size["length"]), int(size["vocab"]), int(size["batch"])
+    params = model.init(jax.random.key(0), jnp.zeros((1, length), jnp.int32))["params"]
+    parameters = sum(x.size for x in jax.tree.leaves(params))
+    tx = optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(1e-4))
+
+    def batch(seed: int) -> np.ndarray:
+        return np.random.default_rng(seed).integers(0, vocab, (rows, length + 1), dtype=np.int32)
+
+    def step_body(state: Any, ids: jax.Array) -> Any:
+        def loss(p: Any) -> jax.Array:
+            logits = state.apply_fn({"params": p}, ids[:, :-1])
+            return optax.softmax_cross_entropy_with_integer_labels(logits, ids[:, 1:]).mean()
+
+        return state.apply_gradients(grads=jax.grad(loss)(state.params))
+
+    holder: dict[str, Any] = {
+        "plain": train_state.TrainState.create(apply_fn=model.apply, params=params, tx=tx)
+    }
+    plain_step = jax.jit(step_body)
+
+    def plain(seed: int) -> None:
+        holder["plain"] = jax.block_until_ready(plain_step(holder["plain"], batch(seed)))
+
+    def session(policy: Any, directory: str) -> tuple[Any, Callable[[int], None]]:
+        proof = zkdv.jax.ZKDV(directory, zkdv.ZKDVConfig(sampling_policy=policy))
+        proof.start(rolling_window=8, probe_ratio=0.01)
+        holder["proof"] = zkdv.jax.contrib.TrainState.create(
+            proof=proof, apply_fn=model.apply, params=holder["plain"].params, tx=tx
+        )
+        train = proof.jit(step_body)
+
+        def checked(seed: int) -> None:
+            holder["proof"] = jax.block_until_ready(train(holder["proof"], batch(seed)))
+
+        return proof, checked
+
+    return _measure(parameters, plain, session, steps, checks)
+
+
+def _measure(
+    parameters: int,
+    plain: Callable[[int], None],
+    session: Callable[[Any, str], tuple[Any, Callable[[int], None]]],
+    steps: int,
+    checks: int,
+) -> dict[str, Any]:
+    import zkdv
+
+    plain(0)  # the plain first step (compilation, allocation), not timed
+    times: dict[str, list[float]] = {"plain": _timed(plain, steps, 1)}
+    peaks = {"plain": _peak_gb()}
+    with tempfile.TemporaryDirectory(prefix="zkdv-bench-scale-") as tmp:
+        never = zkdv.SamplingPolicy(state_check_probability=0, update_check_probability=0)
+        proof, step = session(never, f"{tmp}/p0")
+        step(100)  # the first step: the derivation, not timed
+        _wait_committed(proof, 1)
+        start = time.perf_counter()
+        times["p=0"] = _timed(step, steps, 101)
+        proof.join()
+        drained = time.perf_counter() - start - sum(times["p=0"])
+        times["p=0"][-1] += drained
+        proof.close()
+        peaks["p=0"] = _peak_gb()
+        times["plain"] += _timed(plain, steps, 200)
+        if checks:
+            proof, step = session(zkdv.SamplingPolicy.DEBUGCheckEvery(1), f"{tmp}/every")
+            step(300)
+            _wait_committed(proof, 1)
+            proof.join()
+            start = time.perf_counter()
+            times["checked"] = _timed(step, checks, 301)
+            proof.join()
+            times["checked"][-1] += time.perf_counter() - start - sum(times["checked"])
+            count = len(proof.checks)
+            proof.close()
+            peaks["checked"] = _peak_gb()
+            failed = [c for c in proof.checks if c.verdict != "pass"]
+            if failed:
+                raise SystemExit(f"an honest check failed: {failed[0]}")
+        else:
+            count = 0
+    return {"parameters": parameters, "times": times, "peaks": peaks, "checks": count}
+
+
+def report(frontend: str, result: dict[str, Any]) -> None:
+    times = result["times"]
+    median = {name: statistics.median(values) for name, values in times.items()}
+    base = median["plain"]
+    print(f"\n{frontend}: {result['parameters'] / 1e6:.1f}M parameters, AdamW, clipping, f32")
+    print(f"  {'variant':<22} {'s/step':>8} {'ratio':>6}   min..max")
+    for name, values in times.items():
+        print(
+            f"  {name:<22} {median[name]:8.3f} {median[name] / base:6.3f}   "
+            f"{min(values):.3f}..{max(values):.3f}"
+        )
+    if "checked" in median:
+        check = (median["checked"] - median["p=0"]) / base
+        estimate = median["p=0"] / base + 2 * 0.01 * check
+        print(f"  a checked step (state + update check) costs {check:.1f} plain steps beyond p = 0")
+        print(f"  p = 0.01, derived: at most {estimate:.3f}x the plain loop")
+    print(
+        "  peak resident memory: "
+        + ", ".join(f"{k} {v:.2f} GB" for k, v in result["peaks"].items())
+    )
+    peaks = result["peaks"]
+    print(f"  peak, p = 0 session / plain block: {peaks['p=0'] / peaks['plain']:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frontend", choices=["torch", "jax", "both"], default="both")
+    parser.add_argument("--size", choices=sorted(SIZES), default="124m")
+    parser.add_argument("--steps", type=int, default=5, help="timed steps per block")
+    parser.add_argument("--checks", type=int, default=3, help="checked steps (0: none)")
+    parser.add_argument("--child", choices=["torch", "jax"], help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    size = SIZES[args.size]
+    if args.child:
+        child = torch_child if args.child == "torch" else jax_child
+        print(json.dumps(child(size, args.steps, args.checks)))
+        return
+    frontends = ["torch", "jax"] if args.frontend == "both" else [args.frontend]
+    for frontend in frontends:
+        command = [sys.executable, "-W", "ignore", __file__, "--child", frontend]
+        command += ["--size", args.size, "--steps", str(args.steps), "--checks", str(args.checks)]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            sys.stderr.write(done.stderr[-4000:])
+            raise SystemExit(f"the {frontend} child failed (exit {done.returncode})")
+        report(frontend, json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+if __name__ == "__main__":
+    main()
