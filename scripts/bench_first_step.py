@@ -90,53 +90,16 @@ def _stages() -> Any:
 def torch_child(seal: bool, size: dict[str, Any]) -> dict[str, Any]:
     import torch
     from torch import nn
-    from torch.nn import functional
 
     import zkdv
 
     _progress = _stages()
     torch.set_num_threads(1)
-    VOCAB, SEQ, WIDTH = size["vocab"], size["length"], size["width"]
-    LAYERS, HEADS, BATCH = size["layers"], size["heads"], size["batch"]
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python" / "tests"))
+    import torch_steps  # the torch twin of jax_steps.Gpt, also scripts/bench scale's
 
-    class Block(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.ln1, self.ln2 = nn.LayerNorm(WIDTH), nn.LayerNorm(WIDTH)
-            self.qkv, self.proj = nn.Linear(WIDTH, 3 * WIDTH), nn.Linear(WIDTH, WIDTH)
-            self.up, self.down = nn.Linear(WIDTH, 4 * WIDTH), nn.Linear(4 * WIDTH, WIDTH)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            b, t, _ = x.shape
-            q, k, v = self.qkv(self.ln1(x)).split(WIDTH, dim=-1)
-            heads = [y.view(b, t, HEADS, WIDTH // HEADS).transpose(1, 2) for y in (q, k, v)]
-            y = functional.scaled_dot_product_attention(*heads, is_causal=True)
-            x = x + self.proj(y.transpose(1, 2).reshape(b, t, WIDTH))
-            return x + self.down(functional.gelu(self.up(self.ln2(x))))
-
-    class Gpt(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.tokens = nn.Embedding(VOCAB, WIDTH)
-            self.positions = nn.Parameter(torch.zeros(SEQ, WIDTH))
-            self.blocks = nn.ModuleList(Block() for _ in range(LAYERS))
-            self.ln = nn.LayerNorm(WIDTH)
-            self.head = nn.Linear(WIDTH, VOCAB, bias=not size["tied"])
-            if size["tied"]:
-                self.head.weight = self.tokens.weight
-
-        def forward(self, ids: torch.Tensor) -> torch.Tensor:
-            x = self.tokens(ids) + self.positions
-            for block in self.blocks:
-                x = block(x)
-            return self.head(self.ln(x))
-
-    def batch(seed: int) -> torch.Tensor:
-        return torch.randint(VOCAB, (BATCH, SEQ + 1), generator=torch.Generator().manual_seed(seed))
-
-    def loss_of(model: nn.Module, ids: torch.Tensor) -> torch.Tensor:
-        logits = model(ids[:, :-1])
-        return functional.cross_entropy(logits.reshape(-1, VOCAB), ids[:, 1:].reshape(-1))
+    torch_steps.GPT.update(size)
+    Gpt, batch, loss_of = torch_steps.Gpt, torch_steps.batch, torch_steps.loss_of
 
     torch.manual_seed(0)
     model = Gpt()
