@@ -51,6 +51,10 @@ class Gpt(nn.Module):
         )
         self.ln = nn.LayerNorm(width)
         self.head = nn.Linear(width, vocab, bias=not GPT["tied"])
+        # GPT-2's initialization of the embedding (std 0.02): torch's default N(0, 1), tied to
+        # the head, gives logits so large that the step's gradients turn subnormal within a
+        # few steps, and each step then takes several times as long on a CPU.
+        nn.init.normal_(self.tokens.weight, std=0.02)
         if GPT["tied"]:
             self.head.weight = self.tokens.weight
 
