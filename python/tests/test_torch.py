@@ -344,6 +344,61 @@ def test_parameters_changed_between_steps_are_caught(tmp_path):
     assert failure.kind == "state" and "changed outside the attested step" in str(failure)
 
 
+@pytest.mark.parametrize("through", ["data", "numpy"])
+def test_parameters_changed_without_their_version_counter_are_caught(tmp_path, through):
+    # ``.data`` and numpy views write without bumping the tensor's version counter: the
+    # continuity check compares the values, so neither escapes it.
+    def fault(when, step, model, optimizer, inputs):
+        if when == "between" and step == 1:
+            if through == "data":
+                model[0].weight.data[1, 2] += 1e-6
+            else:
+                model[0].weight.detach().numpy()[1, 2] += 1e-6
+
+    failure = poisoned(tmp_path, fault)
+    assert failure.step == 2 and "'0.weight'" in str(failure)
+
+
+def test_the_continuity_verdict_comes_before_the_optimizer_moves_the_state(tmp_path):
+    # The parameters and optimizer state are compared beside the forward and backward
+    # passes; optimizer.step() waits for the verdict, raises it, and the transaction restores
+    # the state it began with (what the previous step left, not the edited one).
+    model = mlp()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    proof = session(tmp_path, model, optimizer)
+    batches = data(3)
+    train(proof, model, optimizer, batches[:1])
+    left = [p.detach().clone() for p in model.parameters()]
+    with torch.no_grad():
+        model[0].weight[0, 0] += 1.0
+    reached: list[str] = []
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="changed outside the attested step"):
+        with proof.transaction(batch=batches[1]):
+            proof.backward(functional.cross_entropy(model(batches[1][0]), batches[1][1]))
+            reached.append("backward")
+            optimizer.step()
+            reached.append("step")
+    assert reached == ["backward"]
+    assert all(torch.equal(a, b) for a, b in zip(left, model.parameters(), strict=True))
+    with pytest.raises(zkdv.ZKDVPoisonedError):
+        proof.close()
+
+
+def test_a_transaction_that_does_not_step_still_checks_continuity(tmp_path):
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof = session(tmp_path, model, optimizer)
+    batches = data(3)
+    train(proof, model, optimizer, batches[:1])
+    with torch.no_grad():
+        model[2].bias[1] -= 1e-3
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="changed outside the attested step"):
+        with proof.transaction(batch=batches[1]):
+            model(batches[1][0])  # a forward pass only: the check is awaited at the exit
+    with pytest.raises(zkdv.ZKDVPoisonedError):
+        proof.close()
+
+
 def test_optimizer_state_changed_between_steps_is_caught(tmp_path):
     def fault(when, step, model, optimizer, inputs):
         if when == "between" and step == 2:

@@ -48,7 +48,7 @@ def job(
     indices = tuple(challenge.update_indices()) if challenge.update else ()
     committed = []
     if indices:
-        committed.append(element(pending.deltas, indices[0], host))
+        committed.append(element(pending.update().deltas, indices[0], host))
         if len(indices) > 1:
             committed.append(element(pending.post[n_params:], indices[1], host))
     return CheckJob(

@@ -18,7 +18,7 @@ from zkdv.torch._host import HostCopy, host
 from zkdv.torch._prepared import Prepared
 from zkdv.torch._program import Program
 
-__all__ = ["Open", "Pending"]
+__all__ = ["Open", "Pending", "Update"]
 
 
 @dataclass
@@ -90,18 +90,39 @@ class Open:
 
 
 @dataclass(frozen=True)
-class Pending:
-    """A dispatched transaction on its way to the committer: its pre-state copy, the update
-    (on the state's device) and its sketches (on their way to the host), and the post-state
-    copy."""
+class Update:
+    """A transaction's update (on the state's device), its sketches and, under DDP, the
+    sketches of the rank's own gradients (committed with the update's), both on their way to
+    the host."""
 
-    opened: Open
-    paths: list[str]
     deltas: list[torch.Tensor]
-    updates: HostCopy
-    post: list[torch.Tensor]
+    sketches: HostCopy
     local: HostCopy
-    """Under DDP, the sketches of the rank's own gradients (committed with the update's)."""
+
+
+class Pending:
+    """A dispatched transaction on its way to the committer: its pre-state copy, the copy of
+    its post-state, and its :class:`Update`.
+
+    On a device the update is dispatched with the transaction (queued on the device's stream,
+    nothing waits for it); on the CPU it is computed by the committer thread from the two
+    copies (which nothing changes), beside the next step: at GPT-2 small's size, 0.35 s a
+    step that the training thread no longer spends. The values are the same either way."""
+
+    def __init__(
+        self,
+        opened: Open,
+        paths: list[str],
+        post: list[torch.Tensor],
+        sketches: Callable[[str, torch.Tensor], torch.Tensor],
+        ddp: list[nn.Parameter] | None,
+    ) -> None:
+        self.opened = opened
+        self.paths = paths
+        self.post = post
+        self._sketches = sketches
+        self._ddp = ddp
+        self._update: Update | None = None
 
     @staticmethod
     def of(
@@ -110,20 +131,31 @@ class Pending:
         live: list[torch.Tensor],
         sketches: Callable[[str, torch.Tensor], torch.Tensor],
         ddp: list[nn.Parameter] | None,
+        copy: Callable[[list[torch.Tensor]], list[torch.Tensor]],
     ) -> Pending:
-        """The transaction ``opened`` once its step ran, on the training thread: the update
-        (``live`` minus the pre-state, where the state lives) and its sketches on their way
-        to the host, a DDP rank's own gradients' sketches (``ddp``: the model's parameters),
-        and the copy of the post-state the next step starts from."""
-        n_params = len(paths)
-        deltas = [
-            post - pre for post, pre in zip(live[:n_params], opened.pre[:n_params], strict=True)
-        ]
-        updates = HostCopy([sketches(p, d) for p, d in zip(paths, deltas, strict=True)])
-        local = [
-            sketches(path, opened.local[id(p)])
-            for path, p in zip(paths, ddp or [], strict=ddp is not None)
-            if p.requires_grad
-        ]
-        post = [t.clone() for t in live]
-        return Pending(opened, paths, deltas, updates, post, HostCopy(local))
+        """The transaction ``opened`` once its step ran, on the training thread: the copy of
+        the post-state ``live`` the next step starts from (``copy``:
+        :meth:`zkdv.torch._state.Copies.copy`), and on a device the update (:meth:`update`;
+        ``sketches`` computes a leaf's, ``ddp`` are the model's parameters under DDP)."""
+        pending = Pending(opened, paths, copy(live), sketches, ddp)
+        if any(t.device.type != "cpu" for t in pending.post):
+            pending.update()
+        return pending
+
+    def update(self) -> Update:
+        """The update (the post-state copy minus the pre-state copy, where the state lives),
+        its sketches and a DDP rank's own gradients' sketches; computed once."""
+        if self._update is None:
+            n_params = len(self.paths)
+            post, pre = self.post[:n_params], self.opened.pre[:n_params]
+            deltas = [a - b for a, b in zip(post, pre, strict=True)]
+            sketch = self._sketches
+            updates = HostCopy([sketch(p, d) for p, d in zip(self.paths, deltas, strict=True)])
+            ddp = self._ddp
+            local = [
+                sketch(path, self.opened.local[id(p)])
+                for path, p in zip(self.paths, ddp or [], strict=ddp is not None)
+                if p.requires_grad
+            ]
+            self._update = Update(deltas, updates, HostCopy(local))
+        return self._update

@@ -128,6 +128,16 @@ class Prepared:
         (:func:`zkdv.torch._state.leaves`)."""
         return _state.leaves(*self.parts(), self.scaler)
 
+    def stable(self) -> int:
+        """How many of the state's first leaves only ``optimizer.step()`` changes inside a
+        transaction: the parameters and the optimizer state, not the module buffers (the
+        forward pass updates running statistics) nor the scaler's state."""
+        model, _, _ = self.parts()
+        params, opt = self.leaves()
+        device = params[0][1].device if params else None
+        others = len(list(model.named_buffers())) + len(_scaler.leaves(self.scaler, device))
+        return len(params) + len(opt) - others
+
     def live(self) -> list[torch.Tensor]:
         """The state's tensors now, parameters first, detached."""
         return _state.live(*self.leaves())

@@ -79,8 +79,9 @@ class ZKDV(Session):
         self._programs: dict[tuple[tuple[int, ...], ...], Program] = {}
         """Every program committed, by the shapes of its batch's leaves."""
         self._open: Open | None = None
-        self._last_state: list[torch.Tensor] | None = None
-        """Copies, on their device, of the state the last transaction left."""
+        self._continuous = _state.Continuity()
+        """The state the last transaction left, and the open transaction's continuity check
+        (awaited before its optimizer steps)."""
         self._sketches = DeviceSketches(self._records)
         # Test-only: False skips sealing the AOT Inductor package (tens of seconds per
         # session); the program record's production is then the exported StableHLO step.
@@ -185,6 +186,10 @@ class ZKDV(Session):
         except BaseException:
             opened, self._open = self._open, None
             if opened is not None:
+                # The state is restored once the continuity check has read it.
+                failure = self._continuous.barrier()
+                if failure is not None:
+                    self._flow.poison(failure)
                 opened.restore(self._prepared.live())
                 self._flow.retire()
             raise
@@ -203,6 +208,7 @@ class ZKDV(Session):
         try:
             super().close()
         finally:
+            self._continuous.shutdown()
             for lowered in self._lowerings:
                 lowered.close()
 
@@ -211,7 +217,10 @@ class ZKDV(Session):
     def _before_optimizer_step(self) -> None:
         """Read the dynamic options ``optimizer.step()`` is about to use (a loop may set the
         learning rate anywhere in the step before it), and under DDP and FSDP keep the reduced
-        gradients it is about to apply (the rest of the committed batch)."""
+        gradients it is about to apply (the rest of the committed batch). First, the mutation
+        barrier: the open transaction's continuity check is done before the state changes."""
+        if self._open is not None:
+            self._barrier()
         optimizer = self._prepared.optimizer
         if self._open is not None and optimizer is not None:
             self._open.dynamic = _hooks.dynamic_values(optimizer, self._open.program.traced)
@@ -220,24 +229,29 @@ class ZKDV(Session):
             assert self._prepared.model is not None
             self._open.reduced = _hooks.reduced_gradients(self._prepared.model)
 
-    def _continuity(self, where: str) -> list[torch.Tensor]:
-        """The state now, copied; poisons the session when it is not, bit for bit, what the
-        last transaction left (then that copy is returned as it is)."""
-        live = self._prepared.live()
-        last = self._last_state
-        if last is None:
-            # The first transaction: its state is the reference from now on (also when it
-            # raises, so a retried first step is compared with it).
-            self._last_state = [t.clone() for t in live]
-            return self._last_state
+    def _continuity(self, where: str, *, launch: bool = False) -> list[torch.Tensor]:
+        """The copy of the state the last transaction left (its pre-state); poisons the session
+        when the state now is not, bit for bit, that copy. With ``launch`` (a transaction's
+        entry) the parameters and optimizer state are compared beside the step, and the
+        verdict is :meth:`_barrier`'s (:class:`zkdv.torch._state.Continuity`)."""
 
         def names() -> list[str]:
             return [n for leaves in self._prepared.leaves() for n, _ in leaves]
 
-        failure = _state.discontinuity(live, last, names, self._steps, where)
+        live, stable = self._prepared.live(), self._prepared.stable
+        last, failure = self._continuous.check(
+            live, names, stable, self._steps, where, launch=launch
+        )
         if failure is not None:
             self._flow.poison(failure)
         return last
+
+    def _barrier(self) -> None:
+        """Wait for the open transaction's continuity check; raise its failure."""
+        failure = self._continuous.barrier()
+        if failure is not None:
+            self._flow.poison(failure)
+            raise failure
 
     def lower_step(self, batch: Any, *, seal: bool = True) -> None:
         """Build and commit the programs of a step on ``batch``'s layout without running it.
@@ -319,9 +333,13 @@ class ZKDV(Session):
                 "Train in a session of its own"
             )
         program, host_leaves = self._program_of(batch, "ZKDV.transaction")
-        pre = self._continuity(f"step {self._steps}")
-        self._flow.raise_if_poisoned()
-        self._flow.admit(overlap)
+        pre = self._continuity(f"step {self._steps}", launch=True)
+        try:
+            self._flow.raise_if_poisoned()
+            self._flow.admit(overlap)
+        except BaseException:
+            self._continuous.barrier()
+            raise
         self._open = Open(
             step=self._steps,
             overlap=overlap,
@@ -383,6 +401,12 @@ class ZKDV(Session):
         copy of the post-state the next step starts from; the rest is the committer's."""
         opened = self._open
         assert opened is not None
+        try:
+            self._barrier()  # a transaction that did not step: its check is awaited here
+        except BaseException:
+            self._open = None
+            self._flow.retire()
+            raise
         self._open = None
         try:
             model, optimizer, _ = self._prepared.parts()
@@ -391,11 +415,13 @@ class ZKDV(Session):
             params, opt = self._prepared.leaves()
             ddp = list(model.parameters()) if self._prepared.ddp is not None else None
             live = _state.live(params, opt)
-            pending = Pending.of(opened, [n for n, _ in params], live, self._sketches, ddp)
+            paths = [n for n, _ in params]
+            copy = self._continuous.copies.copy
+            pending = Pending.of(opened, paths, live, self._sketches, ddp, copy)
         except BaseException:
             self._flow.retire()
             raise
-        self._last_state = pending.post
+        self._continuous.last = pending.post
         self._steps += 1
         self._committer.put(pending)
 
@@ -407,7 +433,8 @@ class ZKDV(Session):
         # The program record precedes anything of its first step (sealing first, here on the
         # committer thread, when it is not yet written).
         seq = program.seq
-        paths, updates, local = pending.paths, pending.updates.numpy(), pending.local.numpy()
+        update = pending.update()  # on the CPU, computed here
+        paths, updates, local = pending.paths, update.sketches.numpy(), update.local.numpy()
         n_params = len(paths)
         host_pre: list[np.ndarray] | None = None
         if opened.step % self.replay_snapshot_interval == 0:
@@ -443,7 +470,8 @@ class ZKDV(Session):
     def _final_state(
         self,
     ) -> tuple[list[tuple[str, np.ndarray]], list[tuple[str, np.ndarray]]] | None:
-        if self._last_state is None or self._program is None:
+        last = self._continuous.last
+        if last is None or self._program is None:
             return None
         opt_paths = list(self._program.traced.opt_paths)
-        return _state.on_host(self._prepared.paths(), opt_paths, self._last_state)
+        return _state.on_host(self._prepared.paths(), opt_paths, last)
