@@ -1,8 +1,11 @@
-"""How a torch session's checks replay a step: the replay variant in the Rust runtime, from the
-pre-state copy the committer hands on with the job (:class:`Payload`)."""
+"""How a torch session commits a transaction and checks it: :func:`commit` (on the committer
+thread) writes a due snapshot and the step record and hands the sampled checks on, with what
+they need on the host (:class:`Payload`); :func:`replay` runs a state check's step with the
+replay variant in the Rust runtime, from the pre-state copy."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,13 +13,14 @@ import numpy as np
 from zkdv.config import Group, group_of
 from zkdv.session import CheckJob, Replayed, StateReplay
 from zkdv.session._checker import element
+from zkdv.session._committer import Committer
 from zkdv.session._records import Records
 from zkdv.torch._host import host
 from zkdv.torch._inflight import Pending
 from zkdv.torch._program import Program
 from zkdv.transcript import Challenge
 
-__all__ = ["Payload", "job", "replay"]
+__all__ = ["Payload", "commit", "job", "replay"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,47 @@ class Payload:
     updates: list[np.ndarray]
     post_state: list[np.ndarray]
     local: list[np.ndarray]
+
+
+def commit(
+    pending: Pending,
+    committer: Committer,
+    snapshot_interval: int,
+    trainable: Callable[[list[str]], list[str]],
+) -> None:
+    """Commit one transaction (its snapshot when one is due, its step record), then run or
+    hand over the checks its challenge samples; retires the transaction's slot.
+    ``trainable(paths)`` names the parameters whose own gradients a DDP rank commits."""
+    opened = pending.opened
+    program = opened.program
+    # The program record precedes anything of its first step (sealing first, here on the
+    # committer thread, when it is not yet written).
+    seq = program.seq
+    update = pending.update()  # on the CPU, computed here
+    paths, updates, local = pending.paths, update.sketches.numpy(), update.local.numpy()
+    n_params = len(paths)
+    host_pre: list[np.ndarray] | None = None
+    if opened.step % snapshot_interval == 0:
+        host_pre = [host(t) for t in opened.pre]
+        committer.snapshot(
+            opened.step,
+            list(zip(paths, host_pre[:n_params], strict=True)),
+            list(zip(program.traced.opt_paths, host_pre[n_params:], strict=True)),
+        )
+    packed, hyperparameters = opened.committed_batch()
+    local_paths = [f"local_grad/{p}" for p in trainable(paths)] if local else []
+    challenge, _ = committer.transition(
+        step=opened.step,
+        program=seq,
+        paths=paths,
+        updates=updates,
+        batch=packed,
+        overlap=opened.overlap,
+        # Under DDP the rank's own gradient sketches are committed with the update's.
+        extra=list(zip(local_paths, local, strict=True)),
+        hyperparameters=hyperparameters,
+    )
+    committer.dispatch(opened.overlap, job(pending, challenge, host_pre, packed, updates, local))
 
 
 def job(

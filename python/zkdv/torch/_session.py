@@ -6,16 +6,20 @@ Production runs eagerly, as the user wrote it, inside ``with proof.transaction(b
 and the session brackets each transaction:
 
 - on entry, it checks that the state is, bit for bit, what the previous transaction left
-  (state changed between steps is caught deterministically, not only by sampled checks), keeps
-  a copy of it, and takes host copies of the batch; a batch layout seen for the first time is
-  lowered and committed (:mod:`zkdv.torch._program`); the random draws the step makes are
-  recorded as it runs (:mod:`zkdv.torch._randomness`);
-- on exit, it computes the update (``post - pre``) and its probe sketches on the state's
-  device (:class:`zkdv.torch._host.DeviceSketches`) and queues the transaction;
-- on the committer thread, ``_commit`` writes a due snapshot and the step record (the batch
-  packed losslessly into ``uint32`` words, :mod:`zkdv._packing`) and hands the sampled checks
-  on; ``_replay`` runs a state check's replay program in the Rust runtime from the pre-state
-  copy, with its perturbation ensemble.
+  (state changed between steps is caught deterministically, not only by sampled checks; the
+  parameters and optimizer state are compared beside the forward and backward passes and
+  ``optimizer.step()`` waits for the verdict: :class:`zkdv.torch._state.Continuity`), and
+  takes host copies of the batch; a batch layout seen for the first time is lowered and
+  committed (:mod:`zkdv.torch._program`); the random draws the step makes are recorded as it
+  runs (:mod:`zkdv.torch._randomness`);
+- on exit, it copies the post-state (the next pre-state) into reused buffers and queues the
+  transaction (:class:`zkdv.torch._inflight.Pending`); the update (``post - pre``) and its
+  probe sketches are computed where the state lives, on a device with the transaction and
+  on the CPU by the committer;
+- on the committer thread, :func:`zkdv.torch._checks.commit` writes a due snapshot and the
+  step record (the batch packed losslessly into ``uint32`` words, :mod:`zkdv._packing`) and
+  hands the sampled checks on; ``_replay`` runs a state check's replay program in the Rust
+  runtime from the pre-state copy, with its perturbation ensemble.
 
 What ``prepare()`` installs on the model and the optimizer (DDP's communication hook, the
 optimizer's step) is in :mod:`zkdv.torch._hooks`. Under DDP and FSDP the reduced gradients the
@@ -426,39 +430,9 @@ class ZKDV(Session):
         self._committer.put(pending)
 
     def _commit(self, pending: Pending) -> None:
-        """Commit one transaction (its snapshot when one is due, its step record), then run or
-        hand over the checks its challenge samples; retires the transaction's slot."""
-        opened = pending.opened
-        program = opened.program
-        # The program record precedes anything of its first step (sealing first, here on the
-        # committer thread, when it is not yet written).
-        seq = program.seq
-        update = pending.update()  # on the CPU, computed here
-        paths, updates, local = pending.paths, update.sketches.numpy(), update.local.numpy()
-        n_params = len(paths)
-        host_pre: list[np.ndarray] | None = None
-        if opened.step % self.replay_snapshot_interval == 0:
-            host_pre = [host(t) for t in opened.pre]
-            self._committer.snapshot(
-                opened.step,
-                list(zip(paths, host_pre[:n_params], strict=True)),
-                list(zip(program.traced.opt_paths, host_pre[n_params:], strict=True)),
-            )
-        packed, hyperparameters = opened.committed_batch()
-        local_paths = [f"local_grad/{p}" for p in self._prepared.trainable(paths)] if local else []
-        challenge, _ = self._committer.transition(
-            step=opened.step,
-            program=seq,
-            paths=paths,
-            updates=updates,
-            batch=packed,
-            overlap=opened.overlap,
-            # Under DDP the rank's own gradient sketches are committed with the update's.
-            extra=list(zip(local_paths, local, strict=True)),
-            hyperparameters=hyperparameters,
-        )
-        job = _checks.job(pending, challenge, host_pre, packed, updates, local)
-        self._committer.dispatch(opened.overlap, job)
+        """Commit one transaction and hand on its checks (:func:`zkdv.torch._checks.commit`)."""
+        interval = self.replay_snapshot_interval
+        _checks.commit(pending, self._committer, interval, self._prepared.trainable)
 
     def _replay(self, job: CheckJob[Payload]) -> Replayed:
         paths = self._prepared.paths()
