@@ -401,27 +401,19 @@ class ZKDV(Session):
         return program
 
     def _exit(self) -> None:
-        """On the training thread: the update and its sketches, where the state lives, and the
-        copy of the post-state the next step starts from; the rest is the committer's."""
-        opened = self._open
+        """On the training thread: the copy of the post-state the next step starts from, and
+        the transaction queued for the committer (:meth:`Pending.of`)."""
+        opened, self._open = self._open, None
         assert opened is not None
         try:
             self._barrier()  # a transaction that did not step: its check is awaited here
-        except BaseException:
-            self._open = None
-            self._flow.retire()
-            raise
-        self._open = None
-        try:
             model, optimizer, _ = self._prepared.parts()
             if opened.dynamic is None:
                 opened.dynamic = _hooks.dynamic_values(optimizer, opened.program.traced)
             params, opt = self._prepared.leaves()
             ddp = list(model.parameters()) if self._prepared.ddp is not None else None
-            live = _state.live(params, opt)
-            paths = [n for n, _ in params]
-            copy = self._continuous.copies.copy
-            pending = Pending.of(opened, paths, live, self._sketches, ddp, copy)
+            live, copy = _state.live(params, opt), self._continuous.copies.copy
+            pending = Pending.of(opened, [n for n, _ in params], live, self._sketches, ddp, copy)
         except BaseException:
             self._flow.retire()
             raise
