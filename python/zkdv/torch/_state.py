@@ -187,7 +187,7 @@ class Copies:
     own), and the next copy of the same layout reuses them. At most ``keep`` sets wait here;
     how many are in use at once is bounded by the session's transactions in flight."""
 
-    def __init__(self, keep: int = 2) -> None:
+    def __init__(self, keep: int = 1) -> None:
         self._keep = keep
         self._free: list[list[torch.Tensor]] = []
         self._lock = threading.Lock()
