@@ -176,12 +176,7 @@ def jax_child(size: dict[str, Any]) -> dict[str, Any]:
     def batch(seed: int) -> np.ndarray:
         return np.random.default_rng(seed).integers(0, VOCAB, (BATCH, SEQ + 1), dtype=np.int32)
 
-    def step_body(state: Any, ids: jax.Array) -> Any:
-        def loss(params: Any) -> jax.Array:
-            logits = state.apply_fn({"params": params}, ids[:, :-1])
-            return optax.softmax_cross_entropy_with_integer_labels(logits, ids[:, 1:]).mean()
-
-        return state.apply_gradients(grads=jax.grad(loss)(state.params))
+    step_body = jax_steps.next_token_step
 
     from flax.training import train_state
 

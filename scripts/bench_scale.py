@@ -144,12 +144,7 @@ def jax_child(size: dict[str, Any], steps: int, checks: int) -> dict[str, Any]:
     def batch(seed: int) -> np.ndarray:
         return np.random.default_rng(seed).integers(0, vocab, (rows, length + 1), dtype=np.int32)
 
-    def step_body(state: Any, ids: jax.Array) -> Any:
-        def loss(p: Any) -> jax.Array:
-            logits = state.apply_fn({"params": p}, ids[:, :-1])
-            return optax.softmax_cross_entropy_with_integer_labels(logits, ids[:, 1:]).mean()
-
-        return state.apply_gradients(grads=jax.grad(loss)(state.params))
+    step_body = jax_steps.next_token_step
 
     holder: dict[str, Any] = {
         "plain": train_state.TrainState.create(apply_fn=model.apply, params=params, tx=tx)

@@ -118,6 +118,17 @@ class Gpt(nn.Module):
         return embed.attend(x) if GPT.get("tied") else nn.Dense(GPT["vocab"])(x)
 
 
+def next_token_step(state: Any, ids: jax.Array) -> Any:
+    """One step of :class:`Gpt` on token sequences ``ids`` (inputs and next-token targets):
+    the step ``scripts/bench first-step`` and ``scripts/bench scale`` compile."""
+
+    def loss(params: Any) -> jax.Array:
+        logits = state.apply_fn({"params": params}, ids[:, :-1])
+        return cross_entropy(logits, ids[:, 1:])
+
+    return state.apply_gradients(grads=jax.grad(loss)(state.params))
+
+
 def gpt(proof: Any) -> tuple[Any, Callable[[int], Iterator[tuple[np.ndarray, np.ndarray]]]]:
     """:class:`Gpt` with AdamW; batches of ``GPT["batch"]`` next-token sequences."""
     model = Gpt()
