@@ -43,19 +43,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import bench_first_step
+
 TESTS = Path(__file__).resolve().parent.parent / "python" / "tests"
-SIZES: dict[str, dict[str, Any]] = {
-    "small": {"vocab": 512, "length": 64, "width": 256, "layers": 4, "heads": 4, "batch": 8},
-    "124m": {
-        "vocab": 50257,
-        "length": 128,
-        "width": 768,
-        "layers": 12,
-        "heads": 12,
-        "batch": 2,
-        "tied": True,
-    },
-}
+# The decoder's sizes are the first-step bench's (``small``: 3.4M parameters; ``124m``).
+SIZES: dict[str, dict[str, Any]] = bench_first_step.SIZES
 
 
 def _peak_gb() -> float:
