@@ -14,6 +14,7 @@ scaler's are compared on entry, on the training thread."""
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import threading
 import weakref
 from collections.abc import Callable
@@ -154,9 +155,17 @@ class Continuity:
                 self._worker = concurrent.futures.ThreadPoolExecutor(
                     max_workers=1, thread_name_prefix="zkdv-torch-continuity"
                 )
-            self._verdict = self._worker.submit(
-                discontinuity, now[:k], last[:k], lambda: names()[:k], step, where
-            )
+            streams = _streams(now[:k])
+
+            def compare() -> ZKDVPoisonedError | None:
+                # On the streams the training thread queued the state's last writes on (the
+                # copy at the previous exit), so the comparison reads what they wrote.
+                with contextlib.ExitStack() as using:
+                    for stream in streams:
+                        using.enter_context(torch.cuda.stream(stream))
+                    return discontinuity(now[:k], last[:k], lambda: names()[:k], step, where)
+
+            self._verdict = self._worker.submit(compare)
         return last, failure
 
     def barrier(self) -> ZKDVPoisonedError | None:
@@ -169,6 +178,12 @@ class Continuity:
         if self._worker is not None:
             self._worker.shutdown(wait=True)
             self._worker = None
+
+
+def _streams(tensors: list[torch.Tensor]) -> list[torch.cuda.Stream]:
+    """The calling thread's current stream on each CUDA device ``tensors`` live on."""
+    devices = {t.device for t in tensors if t.device.type == "cuda"}
+    return [torch.cuda.current_stream(d) for d in sorted(devices, key=str)]
 
 
 class _Copy(list[torch.Tensor]):
