@@ -44,6 +44,7 @@ from zkdv.torch import _checks, _hooks, _host, _optim, _program, _randomness, _s
 from zkdv.torch._checks import Payload
 from zkdv.torch._host import DeviceSketches, host
 from zkdv.torch._inflight import Open, Pending
+from zkdv.torch._norms import AccurateNorms
 from zkdv.torch._prepared import Prepared
 from zkdv.torch._program import Program
 
@@ -177,14 +178,14 @@ class ZKDV(Session):
         self._enter(batch, overlap)
         try:
             assert self._open is not None
-            expected = self._open.program.traced.draws
-            if expected:
-                with _randomness.Recorder() as recorder:
-                    yield
-                if self._open is not None:
-                    self._open.drawn = recorder.matched(expected)
-            else:
+            traced = self._open.program.traced
+            with contextlib.ExitStack() as modes:
+                if traced.large_norms:
+                    modes.enter_context(AccurateNorms())
+                recorder = modes.enter_context(_randomness.Recorder()) if traced.draws else None
                 yield
+            if recorder is not None and self._open is not None:
+                self._open.drawn = recorder.matched(traced.draws)
             if self._open is not None:
                 self._open.require_complete(self._prepared)
         except BaseException:

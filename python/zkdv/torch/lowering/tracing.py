@@ -59,7 +59,7 @@ import torch
 from torch import nn
 
 from zkdv import _progress
-from zkdv.torch import _randomness, _scaler
+from zkdv.torch import _norms, _randomness, _scaler
 from zkdv.torch._optim import FunctionalOptimizer, has_option, option, set_option
 from zkdv.torch.lowering.attention import kernels
 from zkdv.torch.lowering.decompositions import default_decompositions
@@ -268,6 +268,9 @@ class Traced:
     draws: tuple[_randomness.Draw, ...] = ()
     """The random draws of the step, in order: inputs after the rest of the batch, which a
     transaction records in production and commits (:mod:`zkdv.torch._randomness`)."""
+    large_norms: bool = False
+    """The step takes the whole 2-norm of a ``float32`` CPU tensor large enough that torch's
+    kernel errs: its transactions compute those norms in chunks (:mod:`zkdv.torch._norms`)."""
 
     def digest(self) -> str:
         """What the StableHLO lowering of :attr:`graph` depends on, hashed: its code, its
@@ -546,7 +549,6 @@ def trace(
                 "anything but the batch's layout"
             )
     _refuse_random_ops(graph)
-    _warn_inexact_norms(graph)
     return Traced(
         graph=graph,
         inputs=tuple(Input.of(x) for x in example),
@@ -557,6 +559,7 @@ def trace(
         local_gradients=n_grad if reduced and not sharded else 0,
         dynamic=dynamic,
         draws=tuple(drawn),
+        large_norms=_large_norms(graph),
     )
 
 
@@ -634,47 +637,16 @@ def _trace(
     return graph
 
 
-INEXACT_NORM_ELEMENTS = 8_000_000
-"""Above this many ``float32`` values on the CPU, ``torch.linalg.vector_norm`` errs by more than
-a state check's tolerance can absorb (see :func:`_warn_inexact_norms`)."""
-
-
-def _warn_inexact_norms(graph: torch.fx.GraphModule) -> None:
-    """Warn when the step takes the 2-norm of a large ``float32`` CPU tensor.
-
-    torch's CPU kernel for ``linalg.vector_norm`` (what ``clip_grad_norm_`` calls per gradient)
-    accumulates ``float32`` without a cascade: measured on one thread, it errs by -6.3e-5 on
-    3.2M values and by -0.27% on 38.6M (GPT-2 small's embedding), where ``(x * x).sum()``
-    errs by 4e-8. The replay computes the norm accurately, so a clipped gradient differs from
-    production's by that ratio and a state check of an honest step can fail
-    (docs/torch.md, "At GPT-2 small's size")."""
-    for node in graph.graph.nodes:
-        if (
-            node.op != "call_function"
-            or node.target is not torch.ops.aten.linalg_vector_norm.default
-        ):
-            continue
-        value = node.args[0].meta.get("val") if node.args else None
-        if not (
-            isinstance(value, torch.Tensor)
-            and value.dtype == torch.float32
-            and value.device.type == "cpu"
-            and value.numel() > INEXACT_NORM_ELEMENTS
-        ):
-            continue
-        module = (node.meta.get("custom") or {}).get(MODULE_KEY)
-        where = f" in module {module!r}" if module else ""
-        warnings.warn(
-            f"zkdv.torch: the attested step takes the norm of a float32 CPU tensor of "
-            f"{value.numel():,} values{where} (clip_grad_norm_ does, per gradient). torch's CPU "
-            "kernel for it loses about 0.3% at 40M values, which the replay does not, and a "
-            "state check of an honest step can fail. Compute the norm as a sum of squares "
-            "instead, for example total = torch.sqrt(sum((g * g).sum() for g in grads)) and "
-            "scale each gradient by min(1, max_norm / (total + 1e-6))",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        return
+def _large_norms(graph: torch.fx.GraphModule) -> bool:
+    """Whether the step takes a whole 2-norm that torch's CPU kernel computes inexactly, which
+    production then computes in chunks (:mod:`zkdv.torch._norms`)."""
+    return any(
+        node.op == "call_function"
+        and node.target is torch.ops.aten.linalg_vector_norm.default
+        and bool(node.args)
+        and _norms.large(node.args[0].meta.get("val"))
+        for node in graph.graph.nodes
+    )
 
 
 def _refuse_random_ops(graph: torch.fx.GraphModule) -> None:
