@@ -132,21 +132,17 @@ def replay(
         arguments = [*payload.pre, *payload.batch]
         n_state, n_params = len(payload.pre), len(paths)
 
-        def flat(values: list[np.ndarray]) -> list[np.ndarray]:
-            return [np.asarray(v, dtype=np.float64).reshape(-1) for v in values]
-
         def sketches(member: int | None = None) -> np.ndarray:
             outputs = [np.asarray(x) for x in program.replay.run(arguments, ensemble=member)]
-            deltas = outputs[n_state : n_state + n_params]
+            del outputs[:n_params]  # the replayed parameters: their updates are compared
+            deltas = outputs[n_state - n_params : n_state]
             values = records.exact_sketches(paths, deltas)
-            replayed_state = outputs[n_params:n_state]
-            local = outputs[n_state + n_params :]
+            local = outputs[n_state :]
             local_values = records.exact_sketches(trainable, local) if local else []
-            return np.concatenate([*flat(values), *flat(replayed_state), *flat(local_values)])
+            del outputs[n_state - n_params :], deltas, local
+            return _joined(values, outputs, local_values)
 
-        committed = np.concatenate(
-            [*flat(payload.updates), *flat(payload.post_state), *flat(payload.local)]
-        )
+        committed = _joined(list(payload.updates), list(payload.post_state), list(payload.local))
         recomputed = sketches()
         # Compared as a state, one run of values per leaf: in a narrow-float program a few
         # discrete flips are admitted as outliers, each within its leaf's largest spread.
@@ -174,3 +170,19 @@ def replay(
             flips=program.flips,
         )
     return Replayed(pre_state=payload.pre, batch=payload.batch, replay_length=0, state=state)
+
+
+def _joined(*parts: list[np.ndarray]) -> np.ndarray:
+    """The values of every array of ``parts`` in order, flat, as ``float64``, in one allocation;
+    each list is emptied as it is copied, so an array nothing else holds is freed as soon as
+    it is copied (at 124M parameters the optimizer state alone is 2 GB in ``float64``, and a
+    list of converted arrays and their concatenation held it twice)."""
+    out = np.empty(sum(int(np.size(x)) for part in parts for x in part), dtype=np.float64)
+    at = 0
+    for part in parts:
+        while part:
+            value = np.asarray(part[0])
+            out[at : at + value.size] = value.reshape(-1)
+            at += value.size
+            del part[0], value
+    return out
