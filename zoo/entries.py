@@ -20,6 +20,8 @@ class Entry:
         ranks: Processes of a torch DDP entry (1: not distributed).
         seal: Whether the honest torch run seals the AOT Inductor package (``--ci`` never
             does).
+        scale: An entry of the scale tier (GPT-2 small's size and up): run on demand only
+            (``--only NAME`` or ``--scale``), never by a whole-zoo run or CI.
     """
 
     name: str
@@ -31,6 +33,7 @@ class Entry:
     devices: int = 1
     ranks: int = 1
     seal: bool = True
+    scale: bool = False
 
 
 T = "zoo.torch_entries:"
@@ -248,4 +251,17 @@ ENTRIES: tuple[Entry, ...] = (
     ),
 )
 
-BY_NAME: dict[str, Entry] = {entry.name: entry for entry in ENTRIES}
+SCALE: tuple[Entry, ...] = (
+    Entry(
+        "gpt2-124m",
+        "torch",
+        "f32",
+        T + "gpt2_124m",
+        f"GPT2LMHeadModel, GPT2Config() (124M), 2 x 128 tokens; {HF}",
+        scale=True,
+    ),
+)
+"""The scale tier, run on demand (``--scale`` or ``--only``): each run takes minutes and, with
+every step checked, about 20 GB of memory on the CPU."""
+
+BY_NAME: dict[str, Entry] = {entry.name: entry for entry in ENTRIES + SCALE}

@@ -45,7 +45,9 @@ def _generator(seed: int = 1) -> torch.Generator:
     return torch.Generator().manual_seed(seed + 1000 * _seed())
 
 
-def _tokens(steps: int, accumulation: int = 1, batch: int = BATCH) -> list[tuple[Any, ...]]:
+def _tokens(
+    steps: int, accumulation: int = 1, batch: int = BATCH, *, vocab: int = VOCAB, seq: int = SEQ
+) -> list[tuple[Any, ...]]:
     """Causal-LM batches: ``{"input_ids", "labels"}`` with labels equal to the inputs (the
     model shifts them), ``accumulation`` micro-batches per step."""
     g = _generator()
@@ -53,7 +55,7 @@ def _tokens(steps: int, accumulation: int = 1, batch: int = BATCH) -> list[tuple
     for _ in range(steps):
         micro = []
         for _ in range(accumulation):
-            ids = torch.randint(VOCAB, (batch, SEQ), generator=g)
+            ids = torch.randint(vocab, (batch, seq), generator=g)
             micro.append({"input_ids": ids, "labels": ids.clone()})
         out.append(tuple(micro))
     return out
@@ -110,14 +112,19 @@ def _first_weight(model: nn.Module) -> torch.Tensor:
 
 
 def _causal_lm(
-    model: nn.Module, steps: int, *, accumulation: int = 1, autocast: Any = None
+    model: nn.Module,
+    steps: int,
+    *,
+    accumulation: int = 1,
+    autocast: Any = None,
+    batches: list[tuple[Any, ...]] | None = None,
 ) -> TorchRecipe:
     optimizer, scheduler = _hf_adamw(model, steps)
     return TorchRecipe(
         model=model,
         optimizer=optimizer,
         scheduler=scheduler,
-        batches=_tokens(steps, accumulation),
+        batches=_tokens(steps, accumulation) if batches is None else batches,
         loss=_hf_loss,
         tamper_parameter=_first_weight(model),
         clip=1.0,
@@ -153,6 +160,19 @@ def gpt2(
         attn_pdrop=dropout,
     )
     return _causal_lm(GPT2LMHeadModel(config), steps, accumulation=accumulation, autocast=autocast)
+
+
+def gpt2_124m(steps: int) -> TorchRecipe:
+    """The scale tier: ``GPT2LMHeadModel`` at GPT-2 small's size (``GPT2Config()``'s defaults:
+    124M parameters, the head tied to the 50,257-token embedding), dropout off, two sequences
+    of 128 tokens per step; AdamW, warmup, clipping."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(_seed())
+    config = GPT2Config(resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
+    model = GPT2LMHeadModel(config)
+    batches = _tokens(steps, batch=2, vocab=config.vocab_size, seq=128)
+    return _causal_lm(model, steps, batches=batches)
 
 
 def gpt2_bf16(steps: int) -> TorchRecipe:

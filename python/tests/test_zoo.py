@@ -8,6 +8,7 @@ dtype's documented threshold (both frontends), a gradient scaled by the same fac
 production's last backward pass (torch), a parameter edited between steps (JAX).
 """
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -271,3 +272,22 @@ def test_a_torch_entrys_seed_draws_other_weights_and_data_and_zero_draws_the_tab
     monkeypatch.setenv(SEED_VARIABLE, "2")
     assert _seed() == 2
     assert not torch.equal(table, torch.randn(4, generator=_generator()))
+
+
+def test_the_scale_tier_runs_only_when_asked_for():
+    def names(**given: object) -> list[str]:
+        args = argparse.Namespace(**{"only": None, "ci": False, "scale": False, **given})
+        return [entry.name for entry in runner.select(args)]
+
+    assert "gpt2-124m" not in names() and "gpt2-124m" not in names(ci=True)
+    assert names(scale=True) == ["gpt2-124m"]
+    assert names(only=["gpt2-124m"]) == ["gpt2-124m"]
+    assert BY_NAME["gpt2-124m"].scale and not BY_NAME["gpt2"].scale
+
+
+def test_a_whole_zoo_run_keeps_the_pages_own_text():
+    # docs/zoo.md is the one source of the page's text: a run rewrites only the results.
+    text = (Path(__file__).resolve().parents[2] / "docs" / "zoo.md").read_text()
+    page = runner.page([], 4, 60.0)
+    head = text[: text.index("\n## Results\n") + 1]
+    assert page.startswith(head + "## Results\n\n4 steps per run; 0 entries")

@@ -137,7 +137,7 @@ def replay(
             del outputs[:n_params]  # the replayed parameters: their updates are compared
             deltas = outputs[n_state - n_params : n_state]
             values = records.exact_sketches(paths, deltas)
-            local = outputs[n_state :]
+            local = outputs[n_state:]
             local_values = records.exact_sketches(trainable, local) if local else []
             del outputs[n_state - n_params :], deltas, local
             return _joined(values, outputs, local_values)

@@ -50,7 +50,6 @@ import contextlib
 import contextvars
 import hashlib
 import importlib.util
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
