@@ -10,7 +10,7 @@
 //! state tree). An artifact is refused unless both hold.
 //!
 //! Encoding (then zstd-compressed, extension `ev.zst`: at level 1 where that
-//! pays, else in zstd's fast mode, [`level_for`]), all integers little-endian:
+//! pays, else in zstd's fast mode: see `level_for`), all integers little-endian:
 //!
 //! ```text
 //! "ZKDVEV1\0"                       8 bytes
