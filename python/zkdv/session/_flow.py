@@ -135,9 +135,6 @@ def commit_loop[T](items: queue.Queue[T | None], flow: Flow, commit: Callable[[T
             commit(item)
         except BaseException as error:  # noqa: BLE001  (reported to the training thread)
             flow.fail(error)
-        # Not kept while waiting for the next one: a transaction holds copies of the state
-        # (its pre-state and update, the size of the model at least) that its checks let go.
-        del item
 
 
 def finish_at_exit(session: Any) -> None:

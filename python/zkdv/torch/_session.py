@@ -426,6 +426,7 @@ class ZKDV(Session):
         """Commit one transaction and hand on its checks (:func:`zkdv.torch._checks.commit`)."""
         interval = self.replay_snapshot_interval
         _checks.commit(pending, self._committer, interval, self._prepared.trainable)
+        pending.committed()
 
     def _replay(self, job: CheckJob[Payload]) -> Replayed:
         paths = self._prepared.paths()
