@@ -57,7 +57,7 @@ impl Transcript {
                 Body::Snapshot(body) => {
                     snapshots.insert(body.step, body.clone());
                 }
-                Body::Check(_) | Body::Close(_) => {}
+                Body::Production(_) | Body::Check(_) | Body::Close(_) => {}
             }
         }
         let root = root.ok_or_else(|| AuditError::Unusable("the transcript has no root".into()))?;

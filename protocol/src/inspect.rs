@@ -16,9 +16,14 @@ use crate::verify::{verify_path, CheckCounts};
 pub struct ProgramSummary {
     /// Sequence number.
     pub seq: u64,
-    /// The record.
+    /// The record, with the production program of its later production
+    /// record when it left it to one.
     #[serde(flatten)]
     pub program: ProgramBody,
+    /// Sequence number of the production record that committed the
+    /// production program after the program record, if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub production_record: Option<u64>,
 }
 
 /// Summary of the leaves of one layout.
@@ -176,11 +181,24 @@ pub fn inspect_path(path: &Path) -> Result<Inspection> {
                 out.signed = root.session_key.is_some();
             }
             Body::Program(program) => {
-                out.artifact_bytes += program.attested.size + program.production.size;
+                let production = program.production.as_ref().map_or(0, |a| a.size);
+                out.artifact_bytes += program.attested.size + production;
                 out.programs.push(ProgramSummary {
                     seq: record.seq(),
                     program: program.clone(),
+                    production_record: None,
                 });
+            }
+            Body::Production(production) => {
+                out.artifact_bytes += production.production.size;
+                let named = out
+                    .programs
+                    .iter_mut()
+                    .find(|p| p.seq == production.program && p.program.production.is_none());
+                if let Some(summary) = named {
+                    summary.program.production = Some(production.production.clone());
+                    summary.production_record = Some(record.seq());
+                }
             }
             Body::Step(step) => {
                 out.steps += 1;

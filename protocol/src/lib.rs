@@ -46,7 +46,7 @@
 //!     name: "train_step".into(),
 //!     format: "stablehlo".into(),
 //!     attested: program.clone(),
-//!     production: program,
+//!     production: Some(program),
 //!     precision: Precision { narrowest: Some("f32".into()), narrow_results: 0 },
 //!     tolerance: writer.root().tolerance,
 //!     replay: None,
@@ -136,8 +136,9 @@ pub use inspect::{inspect_path, HyperparameterRange, Inspection, LayoutSummary, 
 pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
     Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Hyperparameter,
-    Kind, Leaf, Overlap, Payload, Precision, ProgramBody, Rank, RootBody, RootInput, Sampling,
-    SnapshotBody, Status, StepBody, StepEvidence, Verdict, MATMUL_TF32, PROTOCOL_VERSION,
+    Kind, Leaf, Overlap, Payload, Precision, ProductionBody, ProgramBody, Rank, RootBody,
+    RootInput, Sampling, SnapshotBody, Status, StepBody, StepEvidence, Verdict, MATMUL_TF32,
+    PROTOCOL_VERSION,
 };
 pub use tolerance::{
     Outcome, Tolerance, ToleranceError, TolerancePolicy, ENSEMBLE_REPLAYS, ENSEMBLE_SPREAD,

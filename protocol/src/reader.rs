@@ -46,6 +46,7 @@ impl Record {
         let body = match generic.kind {
             Kind::Root => Body::Root(body(&generic)?),
             Kind::Program => Body::Program(body(&generic)?),
+            Kind::Production => Body::Production(body(&generic)?),
             Kind::Step => Body::Step(body(&generic)?),
             Kind::Snapshot => Body::Snapshot(body(&generic)?),
             Kind::Check => Body::Check(body(&generic)?),

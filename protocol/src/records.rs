@@ -25,6 +25,9 @@ pub enum Kind {
     Root,
     /// Hashes of the attested and production programs.
     Program,
+    /// The production program of an earlier program record that left it
+    /// out (compiled while training went on).
+    Production,
     /// One transaction (training step).
     Step,
     /// A full host snapshot of a pre-state.
@@ -41,6 +44,7 @@ impl Kind {
         match self {
             Kind::Root => "root",
             Kind::Program => "program",
+            Kind::Production => "production",
             Kind::Step => "step",
             Kind::Snapshot => "snapshot",
             Kind::Check => "check",
@@ -78,6 +82,8 @@ pub enum Body {
     Root(RootBody),
     /// See [`ProgramBody`].
     Program(ProgramBody),
+    /// See [`ProductionBody`].
+    Production(ProductionBody),
     /// See [`StepBody`].
     Step(StepBody),
     /// See [`SnapshotBody`].
@@ -94,6 +100,7 @@ impl Body {
         match self {
             Body::Root(_) => Kind::Root,
             Body::Program(_) => Kind::Program,
+            Body::Production(_) => Kind::Production,
             Body::Step(_) => Kind::Step,
             Body::Snapshot(_) => Kind::Snapshot,
             Body::Check(_) => Kind::Check,
@@ -109,6 +116,7 @@ impl Serialize for Body {
         match self {
             Body::Root(b) => b.serialize(s),
             Body::Program(b) => b.serialize(s),
+            Body::Production(b) => b.serialize(s),
             Body::Step(b) => b.serialize(s),
             Body::Snapshot(b) => b.serialize(s),
             Body::Check(b) => b.serialize(s),
@@ -319,8 +327,12 @@ pub struct ProgramBody {
     pub format: String,
     /// The hermetic attested program that checks run.
     pub attested: Artifact,
-    /// The production program the steps ran.
-    pub production: Artifact,
+    /// The production program the steps ran. Absent (not encoded) when a
+    /// later [`ProductionBody`] record commits it: a production program
+    /// compiled while training goes on (PyTorch's sealed AOT Inductor
+    /// package) does not hold back the records of the steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub production: Option<Artifact>,
     /// The attested program's precision.
     pub precision: Precision,
     /// The tolerance of this program's checks
@@ -346,6 +358,18 @@ pub struct ProgramBody {
     /// absent, and not encoded, for exact products.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub matmul: Option<String>,
+}
+
+/// Body of a production record: the production program of an earlier
+/// program record written without one ([`ProgramBody::production`]). Every
+/// such program has exactly one, before an `ok` close record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProductionBody {
+    /// Sequence number of the program record.
+    pub program: u64,
+    /// The production program's exact bytes.
+    pub production: Artifact,
 }
 
 /// The only value of [`ProgramBody::matmul`].

@@ -22,8 +22,8 @@ use crate::error::{Error, Position, Problem, Result};
 use crate::hash::Hash32;
 use crate::reader::{resolve, Reader, Record};
 use crate::records::{
-    Artifact, Body, CheckBody, CheckKind, CloseBody, Kind, Leaf, ProgramBody, RootBody, Sampling,
-    SnapshotBody, Status, StepBody, Verdict, MATMUL_TF32,
+    Artifact, Body, CheckBody, CheckKind, CloseBody, Kind, Leaf, ProductionBody, ProgramBody,
+    RootBody, Sampling, SnapshotBody, Status, StepBody, Verdict, MATMUL_TF32,
 };
 
 /// Counts of check records by kind and verdict.
@@ -196,6 +196,9 @@ pub(crate) struct Verifier {
     prev: Hash32,
     session: Option<Session>,
     programs: BTreeMap<u64, ProgramBody>,
+    /// Program records written without their production program, whose
+    /// production record has not come yet.
+    unsealed: BTreeSet<u64>,
     steps: Vec<StepSeen>,
     last_post_state: Hash32,
     snapshots: BTreeSet<u64>,
@@ -219,6 +222,7 @@ impl Verifier {
             prev: Hash32::ZERO,
             session: None,
             programs: BTreeMap::new(),
+            unsealed: BTreeSet::new(),
             steps: Vec::new(),
             last_post_state: Hash32::ZERO,
             snapshots: BTreeSet::new(),
@@ -275,11 +279,13 @@ impl Verifier {
         match record.body() {
             Body::Root(_) => Ok(()),
             Body::Program(program) => Ok(self.program(record.seq(), program)?),
+            Body::Production(production) => Ok(self.production(production)?),
             Body::Step(step) => Ok(self.step(at, record.raw.hash(), step)?),
             Body::Snapshot(snapshot) => Ok(self.snapshot(snapshot)?),
             Body::Check(check) => Ok(self.check_record(at, check)?),
             Body::Close(close) => {
                 self.close_fields(close)?;
+                self.all_sealed(close.status)?;
                 self.check_decisions(&close.challenge_key, close.status)?;
                 self.close = Some(close.clone());
                 Ok(())
@@ -335,7 +341,12 @@ impl Verifier {
             ));
         }
         self.artifact(&program.attested)?;
-        self.artifact(&program.production)?;
+        match &program.production {
+            Some(production) => self.artifact(production)?,
+            None => {
+                self.unsealed.insert(seq);
+            }
+        }
         if let Some(replay) = &program.replay {
             self.artifact(replay)?;
         }
@@ -361,6 +372,34 @@ impl Verifier {
         }
         self.programs.insert(seq, program.clone());
         Ok(())
+    }
+
+    fn production(&mut self, production: &ProductionBody) -> Result<(), Problem> {
+        if !self.unsealed.remove(&production.program) {
+            let why = if self.programs.contains_key(&production.program) {
+                "whose production program is already committed"
+            } else {
+                "which is not an earlier program record"
+            };
+            return Err(Problem::Invalid(format!(
+                "production record names program record {}, {why}",
+                production.program
+            )));
+        }
+        self.artifact(&production.production)
+    }
+
+    /// At an `ok` close, every program's production program is committed. A
+    /// poisoned session may end before a production program was compiled:
+    /// its transcript is invalid anyway.
+    fn all_sealed(&self, status: Status) -> Result<(), Problem> {
+        match self.unsealed.first() {
+            Some(program) if status == Status::Ok => Err(Problem::Invalid(format!(
+                "program record {program} left its production program to a later production \
+                 record, and none came before the close record"
+            ))),
+            _ => Ok(()),
+        }
     }
 
     fn step(&mut self, at: Position, hash: Hash32, step: &StepBody) -> Result<(), Problem> {

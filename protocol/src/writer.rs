@@ -20,8 +20,8 @@ use crate::evidence::{Bundle, EVIDENCE_EXTENSION};
 use crate::hash::{Bytes, Hash32};
 use crate::reader::{Record, RECORDS_FILE};
 use crate::records::{
-    Artifact, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Payload, ProgramBody, RootBody,
-    RootInput, SnapshotBody, Status, StepBody, PROTOCOL_VERSION,
+    Artifact, Body, CheckBody, CheckKind, CloseBody, Failure, Kind, Payload, ProductionBody,
+    ProgramBody, RootBody, RootInput, SnapshotBody, Status, StepBody, PROTOCOL_VERSION,
 };
 use crate::verify::{Mode, Verifier};
 
@@ -237,6 +237,12 @@ impl Writer {
     /// records name.
     pub fn append_program(&mut self, program: ProgramBody) -> Result<u64> {
         self.append(Body::Program(program))
+    }
+
+    /// Append the production record of a program record written without its
+    /// production program.
+    pub fn append_production(&mut self, production: ProductionBody) -> Result<u64> {
+        self.append(Body::Production(production))
     }
 
     /// Append a step record and derive its challenge.

@@ -16,7 +16,7 @@ fn program(writer: &mut Writer, name: &str, batch: Option<Vec<Leaf>>) -> Result<
         name: name.into(),
         format: "stablehlo".into(),
         attested: art.clone(),
-        production: art,
+        production: Some(art),
         precision: Precision {
             narrowest: Some("f32".into()),
             narrow_results: 0,

@@ -265,7 +265,7 @@ fn start(dir: &Path) -> (Writer, u64) {
             name: "f".into(),
             format: "stablehlo".into(),
             attested: art.clone(),
-            production: art,
+            production: Some(art),
             precision: Precision {
                 narrowest: Some("f32".into()),
                 narrow_results: 0,
@@ -593,7 +593,7 @@ fn programs_and_checks_follow_the_tolerance_policy() {
         name: "f".into(),
         format: "stablehlo".into(),
         attested: art.clone(),
-        production: art.clone(),
+        production: Some(art.clone()),
         precision: bf16.clone(),
         tolerance,
         replay: None,
@@ -712,7 +712,7 @@ fn a_program_record_may_say_its_products_were_tensorfloat32_and_nothing_else() {
         name: "f".into(),
         format: "stablehlo".into(),
         attested: art.clone(),
-        production: art.clone(),
+        production: Some(art.clone()),
         precision: Precision {
             narrowest: Some("f32".into()),
             narrow_results: 0,

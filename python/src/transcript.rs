@@ -196,6 +196,15 @@ impl TranscriptWriter {
             .map_err(|e| transcript_error(py, e))
     }
 
+    /// Append the production record of a program record written without its
+    /// production program; returns its sequence number.
+    fn append_production(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let body = from_py("production record", body)?;
+        self.writer()?
+            .append_production(body)
+            .map_err(|e| transcript_error(py, e))
+    }
+
     /// Append a step record; returns its receipt with the step's challenge.
     fn append_step(&mut self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<StepReceipt> {
         let body = from_py("step record", body)?;
@@ -293,6 +302,7 @@ fn read_records(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyList>> {
         let body = match record.body() {
             protocol::Body::Root(b) => to_py(py, b)?,
             protocol::Body::Program(b) => to_py(py, b)?,
+            protocol::Body::Production(b) => to_py(py, b)?,
             protocol::Body::Step(b) => to_py(py, b)?,
             protocol::Body::Snapshot(b) => to_py(py, b)?,
             protocol::Body::Check(b) => to_py(py, b)?,

@@ -83,9 +83,10 @@ def _torch_run(tmp_path, monkeypatch, seal, steps):
     return proof, train
 
 
-def test_the_torch_seal_runs_on_the_committer_thread_while_training_goes_on(tmp_path, monkeypatch):
-    """The first transaction returns before its production package is sealed; the program
-    record, with the package's bytes, precedes the first step record all the same."""
+def test_steps_are_committed_while_the_torch_package_is_sealed(tmp_path, monkeypatch):
+    """The production package is sealed on a thread of its own while training goes on, and
+    the steps are committed meanwhile: the program record is written without the package,
+    and a production record commits it once it is sealed, before the close record."""
     release, started = threading.Event(), threading.Event()
     sealed_on: list[str] = []
 
@@ -95,19 +96,27 @@ def test_the_torch_seal_runs_on_the_committer_thread_while_training_goes_on(tmp_
         assert release.wait(120), "the test never released the seal"
         return b"a sealed package"
 
-    proof, train = _torch_run(tmp_path, monkeypatch, slow_seal, steps=2)
+    proof, train = _torch_run(tmp_path, monkeypatch, slow_seal, steps=4)
     train()
-    # Both transactions returned while the seal, on another thread, waits for the release.
-    assert started.wait(60) and sealed_on[0] != threading.current_thread().name
+    # Every transaction returned, was committed and checked while the seal waits.
+    proof.join()
+    assert started.wait(60) and sealed_on[0] == "zkdv-torch-seal"
+    assert {c.step for c in proof.checks} == {0, 1, 2, 3}
+    assert all(c.verdict == "pass" for c in proof.checks)
     release.set()
     proof.close()
     records = transcript.read_records(tmp_path / "proof")
     kinds = [r["kind"] for r in records]
     assert kinds[:4] == ["root", "program", "snapshot", "step"], kinds
+    assert kinds.count("production") == 1 and kinds.index("production") > kinds.index("step")
+    assert kinds[-1] == "close"
     program = records[1]["body"]
-    stored = (tmp_path / "proof" / program["production"]["name"]).read_bytes()
-    assert stored == b"a sealed package" and program["production"]["name"].endswith(".pt2")
-    assert transcript.verify(tmp_path / "proof")["steps"] == 2
+    assert "production" not in program and program["format"] == "aoti"
+    production = records[kinds.index("production")]["body"]
+    assert production["program"] == records[1]["seq"]
+    stored = (tmp_path / "proof" / production["production"]["name"]).read_bytes()
+    assert stored == b"a sealed package" and production["production"]["name"].endswith(".pt2")
+    assert transcript.verify(tmp_path / "proof")["steps"] == 4
 
 
 def test_eager_torch_goes_on_while_a_real_package_is_sealed(tmp_path, monkeypatch):
@@ -142,7 +151,8 @@ def test_eager_torch_goes_on_while_a_real_package_is_sealed(tmp_path, monkeypatc
     proof.close()
     assert calls > 0
     records = transcript.read_records(tmp_path / "proof")
-    package = (tmp_path / "proof" / records[1]["body"]["production"]["name"]).read_bytes()
+    (production,) = [r["body"] for r in records if r["kind"] == "production"]
+    package = (tmp_path / "proof" / production["production"]["name"]).read_bytes()
     assert package[:2] == b"PK", "an AOT Inductor package is a zip archive"
 
 
@@ -155,3 +165,6 @@ def test_a_seal_that_fails_fails_the_session_at_the_next_transaction(tmp_path, m
         train()
     with pytest.raises(RuntimeError, match="cannot be sealed"):
         proof.close()
+    # The steps committed before the failure stay; no close record claims a package.
+    kinds = [r["kind"] for r in transcript.read_records(tmp_path / "proof")]
+    assert "step" in kinds and "production" not in kinds and kinds[-1] != "close", kinds

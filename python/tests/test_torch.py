@@ -133,10 +133,15 @@ def test_quick_start_runs_as_written_on_cpu(tmp_path):
     assert root["prover"] == "whitebox-torch" and root["versions"]["cpu"]
     # The first transaction sealed the attested step as an AOT Inductor package, committed
     # byte for byte: loaded from the transcript, it replays step 0 from the initial state.
-    (program,) = [r["body"] for r in records if r["kind"] == "program"]
-    package = tmp_path / "proof" / program["production"]["name"]
+    # The program record leaves the package to a production record: it is sealed while
+    # training goes on.
+    (program,) = [r for r in records if r["kind"] == "program"]
+    assert "production" not in program["body"] and program["body"]["format"] == "aoti"
+    (production,) = [r["body"] for r in records if r["kind"] == "production"]
+    assert production["program"] == program["seq"]
+    package = tmp_path / "proof" / production["production"]["name"]
     assert package.suffix == ".pt2"
-    assert blake3.blake3(package.read_bytes()).digest() == program["production"]["blake3"]
+    assert blake3.blake3(package.read_bytes()).digest() == production["production"]["blake3"]
     replay = torch._inductor.aoti_load_package(str(package))
     # AdamW's state before its first step, per parameter: step, exp_avg, exp_avg_sq.
     opt_state = [t for p in initial for t in (torch.tensor(0.0), *[torch.zeros_like(p)] * 2)]

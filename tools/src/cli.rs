@@ -963,14 +963,13 @@ fn render(path: &Path, i: &Inspection) -> String {
     for p in &i.programs {
         let _ = writeln!(
             s,
-            "program      #{} {} ({}): attested {} ({} bytes), production {} ({} bytes)",
+            "program      #{} {} ({}): attested {} ({} bytes), production {}",
             p.seq,
             p.program.name,
             p.program.format,
             short(&p.program.attested.blake3.to_hex()),
             p.program.attested.size,
-            short(&p.program.production.blake3.to_hex()),
-            p.program.production.size,
+            production(p),
         );
         let _ = writeln!(
             s,
@@ -1016,6 +1015,20 @@ fn tolerance(t: &Tolerance) -> String {
         );
     }
     s
+}
+
+/// A program's production program as `zkdv inspect` shows it: its hash and
+/// size, and the record that committed it when that came after the program.
+fn production(p: &zkdv_protocol::ProgramSummary) -> String {
+    match (&p.program.production, p.production_record) {
+        (Some(a), None) => format!("{} ({} bytes)", short(&a.blake3.to_hex()), a.size),
+        (Some(a), Some(seq)) => format!(
+            "{} ({} bytes, committed by record #{seq})",
+            short(&a.blake3.to_hex()),
+            a.size
+        ),
+        (None, _) => "not committed (no production record)".into(),
+    }
 }
 
 fn short(hex: &str) -> &str {

@@ -49,7 +49,7 @@ fn transcript(dir: &Path) {
             name: "step".into(),
             format: "stablehlo".into(),
             attested: art.clone(),
-            production: art,
+            production: Some(art),
             precision: Precision {
                 narrowest: Some("f32".into()),
                 narrow_results: 0,

@@ -57,7 +57,7 @@ pub fn fixture_program(writer: &mut Writer) -> Result<u64> {
         name: "train_step".into(),
         format: "stablehlo".into(),
         attested,
-        production,
+        production: Some(production),
         precision: Precision {
             narrowest: Some("f32".into()),
             narrow_results: 0,

@@ -126,6 +126,10 @@ class Task[T]:
         finally:
             self._done.set()
 
+    def done(self) -> bool:
+        """Whether the work finished (with its result or its error)."""
+        return self._done.is_set()
+
     def result(self) -> T:
         self.run()
         self._done.wait()

@@ -105,6 +105,11 @@ class Flow:
     def fail_io(self, error: OSError) -> None:
         """Record that the transcript could not be written (from any thread); wakes every
         waiter. An I/O failure is not a verdict: it stops the session without poisoning it."""
+        self.stop(error)
+
+    def stop(self, error: BaseException) -> None:
+        """Record an error that stops the session without a verdict (from any thread): an
+        I/O failure, a production program that could not be compiled; wakes every waiter."""
         with self._cond:
             if self.error is None:
                 self.error = error

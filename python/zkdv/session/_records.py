@@ -136,12 +136,13 @@ class Records:
         *,
         name: str,
         attested: str,
-        production: tuple[bytes, str],
+        production: tuple[bytes, str] | None,
         precision: dict[str, Any],
         tolerance: Tolerance,
         replay: str | None,
         batch: tuple[int, int],
         matmul: str = "f32",
+        format: str = "stablehlo",
     ) -> int:
         """Store a program's artifacts and append its program record; returns the record's
         sequence number.
@@ -149,7 +150,9 @@ class Records:
         Args:
             name: The step's name.
             attested: The attested program's StableHLO text.
-            production: The production program's exact bytes and artifact extension.
+            production: The production program's exact bytes and artifact extension; ``None``
+                when it is still being compiled: a later :meth:`production` record commits
+                it (before an ``ok`` close).
             precision: The attested program's precision (:func:`zkdv.passes.precision`).
             tolerance: The tolerance of its checks.
             replay: The replay program's text, stored when the session retains evidence.
@@ -158,12 +161,14 @@ class Records:
             matmul: How production multiplies ``f32`` operands of products that are not
                 ``HIGHEST`` (:class:`zkdv.runtime.Program`'s ``matmul``); the record names
                 ``"tf32"``, so that an auditor's ensemble models it too.
+            format: What the production program is: ``"stablehlo"``, or ``"aoti"`` (a sealed
+                AOT Inductor package).
         """
         body = {
             "name": name,
-            "format": "stablehlo",
+            "format": format,
             "attested": self.artifact(attested.encode(), "mlir"),
-            "production": self.artifact(*production),
+            **({} if production is None else {"production": self.artifact(*production)}),
             "precision": precision,
             "tolerance": tolerance.to_record(),
             # What an auditor replays the retained evidence with.
@@ -173,6 +178,13 @@ class Records:
         }
         with self._lock:
             return self._open_writer().append_program(body)
+
+    def production(self, program: int, production: tuple[bytes, str]) -> int:
+        """Store the production program of program record ``program``, written without it,
+        and append its production record; returns the record's sequence number."""
+        body = {"program": program, "production": self.artifact(*production)}
+        with self._lock:
+            return self._open_writer().append_production(body)
 
     def step(self, body: dict[str, Any]) -> transcript.StepReceipt:
         """Append a step record; the receipt holds the step's challenge."""

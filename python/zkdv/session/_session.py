@@ -93,6 +93,10 @@ class Session(ABC):
         """The state the last transaction left, as named host arrays (parameters, optimizer
         state), for the final snapshot; ``None`` when it is no longer readable."""
 
+    def _before_close(self) -> None:  # noqa: B027  (optional hook)
+        """Write what must precede an ``ok`` close record (a production program compiled
+        beside training); an error here ends the session without a close record."""
+
     def _job_done(self, job: CheckJob[Any]) -> None:  # noqa: B027  (optional hook)
         """Release what ``job`` held (called once its checks finished, whatever the outcome)."""
 
@@ -160,8 +164,14 @@ class Session(ABC):
                 final = self._final_state()
                 if final is not None:
                     self._committer.snapshot(self._steps, *final)
+            if self._flow.failure is None:
+                try:
+                    self._before_close()
+                except Exception as error:  # noqa: BLE001  (raised below, as the session's)
+                    self._flow.stop(error)
             failure = self._flow.failure
-            self._records.close(None if failure is None else failure.to_failure_record())
+            if self._flow.error is None:
+                self._records.close(None if failure is None else failure.to_failure_record())
         self._flow.raise_if_poisoned()
 
     @property

@@ -45,8 +45,8 @@ def commit(
     ``trainable(paths)`` names the parameters whose own gradients a DDP rank commits."""
     opened = pending.opened
     program = opened.program
-    # The program record precedes anything of its first step (sealing first, here on the
-    # committer thread, when it is not yet written).
+    # The program record precedes anything of its first step (written here once the program
+    # is derived; its sealed package follows in a record of its own).
     seq = program.seq
     update = pending.update()  # on the CPU, computed here
     paths, updates, local = pending.paths, update.sketches.numpy(), update.local.numpy()

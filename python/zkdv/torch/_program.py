@@ -36,9 +36,9 @@ __all__ = ["Built", "Deferred", "Program", "build"]
 
 class Deferred:
     """A program record written once, when it is first needed: by the committer thread, before
-    the record of the first step that runs the program. Writing it may seal the AOT Inductor
-    package, tens of seconds during which training goes on (the admission slots bound how far
-    it runs ahead)."""
+    the record of the first step that runs the program, once the program is derived (the
+    lowering, seconds to a minute, during which training goes on as far as the admission slots
+    allow). The sealed package is not waited for: a :class:`Sealing` commits it later."""
 
     def __init__(self, write: Callable[[], int]) -> None:
         self._write: Callable[[], int] | None = write
@@ -53,6 +53,43 @@ class Deferred:
                 self._seq = self._write()
                 self._write = None  # releases what the record was built from
             return self._seq
+
+    @property
+    def written(self) -> bool:
+        """Whether the record is written."""
+        return self._seq is not None
+
+
+class Sealing:
+    """The AOT Inductor package of a program, sealed on the session's sealing thread while
+    training goes on (tens of seconds to minutes), and its production record: the program
+    record is written without it, and the record that commits it follows once it is sealed
+    (docs/protocol.md, "production"), at the latest before the close record.
+
+    Args:
+        seal: The seal under way (its result: the package's bytes).
+        program: The program's record, which the production record names and follows.
+        records: The transcript.
+    """
+
+    def __init__(self, seal: _derive.Task[bytes], program: Deferred, records: Records) -> None:
+        self._seal = seal
+        self._program = program
+        self._records = records
+        self._seq: int | None = None
+        self._lock = threading.Lock()
+
+    def commit(self, *, wait: bool) -> None:
+        """Write the production record once the package is sealed and the program record is
+        written; with ``wait``, wait for the seal first. A seal that failed raises its error
+        (the session's)."""
+        with self._lock:
+            if self._seq is not None or not self._program.written:
+                return
+            if not wait and not self._seal.done():
+                return
+            package = self._seal.result()
+            self._seq = self._records.production(self._program(), (package, "pt2"))
 
 
 @dataclass(frozen=True)
@@ -75,6 +112,8 @@ class Program:
     """Each parameter's ``requires_grad`` when the step was lowered (part of the program)."""
     scaler: tuple[float, float, int] | None = None
     """The prepared GradScaler's constants (:func:`zkdv.torch._scaler.constants`), if any."""
+    sealing: Sealing | None = None
+    """The sealed package's production record, when production is sealed."""
 
     @property
     def seq(self) -> int:
@@ -191,16 +230,24 @@ class Built:
         matmul: Literal["f32", "tf32"],
         batch: Any,
         prepared: Prepared,
+        sealing: _derive.Stage,
     ) -> Program:
         """The session's :class:`Program` of this step, with ``derived`` its derivation (under
         way on the derivation stage), whose record ``records`` gets when it is first needed
-        (``retain``: with the replay variant, for an auditor)."""
+        (``retain``: with the replay variant, for an auditor). A sealed production program is
+        sealed on ``sealing``, beside training, and committed by a record of its own
+        (:class:`Sealing`)."""
         model, optimizer, functional = prepared.parts()
+        seal = sealing.submit(self._seal) if self.sealed else None
 
         def write() -> int:
             ready = derived.result()
-            production = self.production()
-            self.lowering.close()
+            if seal is None:
+                # The StableHLO step is the production program (tests, lower_step(seal=False)).
+                production: tuple[bytes, str] | None = (self.lowering.text().encode(), "mlir")
+                self.lowering.close()
+            else:
+                production = None
             return records.program(
                 name=self.name,
                 attested=ready.attested_text,
@@ -210,10 +257,13 @@ class Built:
                 replay=ready.replay_text if retain else None,
                 batch=self.layout.shape,
                 matmul=matmul,
+                format="stablehlo" if seal is None else "aoti",
             )
 
+        record = Deferred(write)
         return Program(
-            record=Deferred(write),
+            sealing=None if seal is None else Sealing(seal, record, records),
+            record=record,
             derived=derived,
             traced=self.traced,
             layout=self.layout,
@@ -224,14 +274,15 @@ class Built:
             scaler=_scaler.constants(prepared.scaler),
         )
 
-    def production(self) -> tuple[bytes, str]:
-        """The production program's exact bytes and artifact extension: the sealed package
-        (from the derivation cache, or sealed now: tens of seconds to minutes, which the
-        session spends on its committer thread), or the StableHLO step."""
-        if not self.sealed:
-            return self.lowering.text().encode(), "mlir"
+    def _seal(self) -> bytes:
+        """The sealed package's exact bytes (from the derivation cache, or sealed now: tens of
+        seconds to minutes, on the session's sealing thread); the lowering's working directory
+        is removed once it is sealed."""
         _silence_torch_deprecation()
-        return self.lowering.package(), "pt2"
+        try:
+            return self.lowering.package()
+        finally:
+            self.lowering.close()
 
 
 _LEAFSPEC = r"`isinstance\(treespec, LeafSpec\)` is deprecated"

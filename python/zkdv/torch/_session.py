@@ -39,7 +39,7 @@ from torch.utils import _pytree as pytree
 
 from zkdv import hashing
 from zkdv.overlap import Overlap
-from zkdv.session import CheckJob, Replayed, Session
+from zkdv.session import CheckJob, Replayed, Session, _derive
 from zkdv.torch import _checks, _hooks, _host, _optim, _program, _randomness, _state, lowering
 from zkdv.torch._checks import Payload
 from zkdv.torch._host import DeviceSketches, host
@@ -94,6 +94,9 @@ class ZKDV(Session):
         self._hashes_only = False
         self._lowerings: list[lowering.Lowering] = []
         """The working directories of the programs' lowerings (removed at close)."""
+        self._sealing = _derive.Stage("zkdv-torch-seal")
+        """Where the production programs are sealed, beside training and beside the
+        derivation of the next batch layout's program."""
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -214,6 +217,7 @@ class ZKDV(Session):
             super().close()
         finally:
             self._continuous.shutdown()
+            self._sealing.close()
             for lowered in self._lowerings:
                 lowered.close()
 
@@ -280,9 +284,11 @@ class ZKDV(Session):
             self._seal_package = False
             self._hashes_only = True
         program, _ = self._program_of(batch, "ZKDV.lower_step")
-        # Written now (sealing first), not by the committer before a first step: there may be
-        # none.
+        # Written now, and its sealed package after it, not by the committer before a first
+        # step: there may be none.
         program.record()
+        if program.sealing is not None:
+            program.sealing.commit(wait=True)
 
     def state_hash(self) -> str:
         """The commitment of the whole state now (hex): the prepared model's parameters, the
@@ -392,6 +398,7 @@ class ZKDV(Session):
             matmul=matmul,
             batch=batch,
             prepared=self._prepared,
+            sealing=self._sealing,
         )
         self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
         if first is None:
@@ -427,6 +434,22 @@ class ZKDV(Session):
         interval = self.replay_snapshot_interval
         _checks.commit(pending, self._committer, interval, self._prepared.trainable)
         pending.committed()
+        try:
+            self._commit_packages(wait=False)
+        except Exception as error:  # noqa: BLE001  (the session's, raised at the next call)
+            # Not the committed transaction's failure (it is retired): the session's.
+            self._flow.stop(error)
+
+    def _commit_packages(self, *, wait: bool) -> None:
+        """Write the production record of each program whose package is sealed (with
+        ``wait``, of each program, waiting for its seal): on the committer thread after a
+        step, and before the close record."""
+        for program in list(self._programs.values()):
+            if program.sealing is not None:
+                program.sealing.commit(wait=wait)
+
+    def _before_close(self) -> None:
+        self._commit_packages(wait=True)
 
     def _replay(self, job: CheckJob[Payload]) -> Replayed:
         paths = self._prepared.paths()
