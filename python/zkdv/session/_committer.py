@@ -86,6 +86,12 @@ class Committer:
         """Start the accumulated sketches from the exact sketches of the first state."""
         self.sketches = sketches
 
+    def exact_sketches(
+        self, paths: Sequence[str], values: Sequence[np.ndarray]
+    ) -> list[np.ndarray]:
+        """The exact (``float64``) probe sketches of the named host arrays ``values``."""
+        return self._records.exact_sketches(list(paths), list(values))
+
     def snapshot(
         self,
         step: int,

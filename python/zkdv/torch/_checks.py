@@ -54,6 +54,12 @@ def commit(
     host_pre: list[np.ndarray] | None = None
     if opened.step % snapshot_interval == 0:
         host_pre = [host(t) for t in opened.pre]
+    if committer.sketches is None:
+        # The exact sketches of the state the session started from (the first transaction's
+        # pre-state copy), here and not on the training thread.
+        first = host_pre if host_pre is not None else [host(t) for t in opened.pre[:n_params]]
+        committer.begin(committer.exact_sketches(paths, first[:n_params]))
+    if host_pre is not None:
         committer.snapshot(
             opened.step,
             list(zip(paths, host_pre[:n_params], strict=True)),

@@ -23,6 +23,7 @@ __all__ = [
     "HostCopy",
     "all_same_bits",
     "host",
+    "host_dtype",
     "matmul_precision",
     "root_versions",
     "same_bits",
@@ -91,6 +92,17 @@ def host(tensor: torch.Tensor) -> np.ndarray:
 
         return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
     return t.numpy()
+
+
+def host_dtype(dtype: torch.dtype) -> np.dtype:
+    """The numpy dtype :func:`host` gives a tensor of ``dtype``, without copying one (a layout
+    needs only the type: copying the whole state to the host for it took 0.4 s at GPT-2
+    small's size, and on a GPU it is a device-to-host copy of the state)."""
+    if dtype == torch.bfloat16:
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return torch.empty(0, dtype=dtype).numpy().dtype
 
 
 def same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:

@@ -27,7 +27,7 @@ from zkdv.config import Tolerance, ZKDVConfig
 from zkdv.session import Leaf, Root, _derive
 from zkdv.session._records import Records
 from zkdv.torch import _hooks, _optim, _scaler, lowering
-from zkdv.torch._host import host, root_versions, training_flags
+from zkdv.torch._host import host_dtype, root_versions, training_flags
 from zkdv.torch._prepared import Prepared
 from zkdv.torch.lowering import Lowering, Traced
 
@@ -296,7 +296,7 @@ def _silence_torch_deprecation() -> None:
     first step. Only warnings raised from torch's own modules (and from ``copyreg``, through
     which torch copies a tree spec) are filtered: a user's code that makes the check still
     sees it. One process-wide filter, added where it is missing (a test runner restores the
-    filters after each test), because the seal runs on the committer thread and
+    filters after each test), because the seal runs on a thread of its own and
     ``warnings.catch_warnings`` is not thread-safe."""
     for action, message, category, module, _ in warnings.filters:
         if (
@@ -321,7 +321,7 @@ def root(
     params, opt = prepared.leaves()
 
     def leaves(items: list[tuple[str, torch.Tensor]]) -> list[Leaf]:
-        return [Leaf(n, tuple(t.shape), host(t).dtype) for n, t in items]
+        return [Leaf(n, tuple(t.shape), host_dtype(t.dtype)) for n, t in items]
 
     rank = None
     if prepared.distributed:
@@ -384,11 +384,11 @@ def build(
         # The all-reduced gradients of the trainable parameters (a frozen one has none).
         trainable = lowering.trainable_flags(model)
         slots += [
-            (tuple(p.shape), host(p).dtype)
+            (tuple(p.shape), host_dtype(p.dtype))
             for (_, p), t in zip(params, trainable, strict=True)
             if t
         ]
-    slots += [(d.shape, host(torch.empty(0, dtype=d.dtype)).dtype) for d in traced.draws]
+    slots += [(d.shape, host_dtype(d.dtype)) for d in traced.draws]
     # Rows shorter than the rolling window are zero-padded to it (losslessly).
     layout = BatchLayout.of(slots, min_width=rolling_window)
     return Built(name, traced, layout, Lowering(traced, root_versions()), seal)

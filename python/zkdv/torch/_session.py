@@ -375,8 +375,9 @@ class ZKDV(Session):
         # The transcript is created once the step is traced, so a first transaction whose step
         # cannot be traced leaves the directory usable for a retry. Its lowering and derivation
         # run on the derivation stage while training goes on, and its record is written by the
-        # committer before the first step that runs it (sealing first): a failure of either is
-        # the session's error, raised at the next transaction and by close().
+        # committer before the first step that runs it; its package is sealed on the sealing
+        # stage and committed by a record of its own after it (Sealing). A failure of any of
+        # them is the session's error, raised at the next transaction and by close().
         params, _ = self._prepared.leaves()
         matmul = _host.matmul_precision([t for _, t in params])
         self._lowerings.append(built.lowering)
@@ -403,9 +404,6 @@ class ZKDV(Session):
         self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
         if first is None:
             self._program = program
-            self._committer.begin(
-                self._records.exact_sketches([n for n, _ in params], [host(t) for _, t in params])
-            )
         return program
 
     def _exit(self) -> None:
