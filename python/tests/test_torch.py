@@ -1105,6 +1105,36 @@ def test_a_steps_sketches_reach_the_host_in_one_copy_with_their_shapes(device):
     assert HostCopy([]).numpy() == []
 
 
+def test_a_state_copy_is_read_on_the_host_in_place_until_its_last_view_goes():
+    # A snapshot and a check read the state copy a transaction holds as read-only views of its
+    # CPU buffers (bf16 and 0-d leaves too; a strided one is copied), bit for bit what a host
+    # copy holds; its buffers go back to the pool only once the last view is gone, so a later
+    # copy cannot overwrite what a check is about to replay.
+    import gc
+
+    from zkdv.torch._host import host
+    from zkdv.torch._state import Copies, held
+
+    pool = Copies()
+    state = [torch.randn(3, 4), torch.randn(5).to(torch.bfloat16), torch.tensor(3.0)]
+    state.append(torch.randn(4, 3).t())
+    copy = pool.copy(state)
+    views = held(copy)
+    for view, tensor in zip(views, state, strict=True):
+        assert view.dtype == host(tensor).dtype and view.shape == host(tensor).shape
+        assert view.tobytes() == host(tensor).tobytes()
+    assert not any(v.flags.writeable for v in views[:3])
+    first = copy[0].data_ptr()
+    del copy
+    gc.collect()
+    fresh = pool.copy(state)
+    assert fresh[0].data_ptr() != first  # still held: a fresh set
+    del views
+    gc.collect()
+    assert pool.copy(state)[0].data_ptr() == first  # back in the pool
+    del fresh
+
+
 def test_the_continuity_comparison_reads_a_devices_verdicts_back_once():
     # Off the CPU each pair's comparison stays on its device until one read for all of them;
     # its logic (run here on CPU tensors) is same_bits's: bits, not values.

@@ -18,6 +18,7 @@ from zkdv.session._records import Records
 from zkdv.torch._host import host
 from zkdv.torch._inflight import Pending
 from zkdv.torch._program import Program
+from zkdv.torch._state import held
 from zkdv.transcript import Challenge
 
 __all__ = ["Payload", "commit", "job", "replay"]
@@ -53,11 +54,11 @@ def commit(
     n_params = len(paths)
     host_pre: list[np.ndarray] | None = None
     if opened.step % snapshot_interval == 0:
-        host_pre = [host(t) for t in opened.pre]
+        host_pre = held(opened.pre)
     if committer.sketches is None:
         # The exact sketches of the state the session started from (the first transaction's
         # pre-state copy), here and not on the training thread.
-        first = host_pre if host_pre is not None else [host(t) for t in opened.pre[:n_params]]
+        first = host_pre if host_pre is not None else held(opened.pre)
         committer.begin(committer.exact_sketches(paths, first[:n_params]))
     if host_pre is not None:
         committer.snapshot(
@@ -109,10 +110,10 @@ def job(
         indices=indices,
         committed=tuple(committed),
         payload=Payload(
-            pre=host_pre if host_pre is not None else [host(t) for t in opened.pre],
+            pre=host_pre if host_pre is not None else held(opened.pre),
             batch=opened.program.layout.unpack_host(packed),
             updates=updates,
-            post_state=[host(t) for t in pending.post[n_params:]] if challenge.state else [],
+            post_state=held(pending.post)[n_params:] if challenge.state else [],
             local=local,
         ),
     )
