@@ -156,6 +156,19 @@ def test_eager_torch_goes_on_while_a_real_package_is_sealed(tmp_path, monkeypatc
     assert package[:2] == b"PK", "an AOT Inductor package is a zip archive"
 
 
+def test_lower_step_writes_the_program_and_its_sealed_package(tmp_path, monkeypatch):
+    """``lower_step`` (a client deriving the programs it expects) waits for the seal: its
+    transcript holds the program record and the production record, and no step."""
+    proof, _ = _torch_run(tmp_path, monkeypatch, lambda lowered: b"a sealed package", steps=1)
+    from test_torch import data
+
+    proof.lower_step(data(1)[0])
+    kinds = [r["kind"] for r in transcript.read_records(tmp_path / "proof")]
+    assert kinds == ["root", "program", "production"], kinds
+    proof.close()
+    assert transcript.verify(tmp_path / "proof")["steps"] == 0
+
+
 def test_a_seal_that_fails_fails_the_session_at_the_next_transaction(tmp_path, monkeypatch):
     def failing_seal(lowered: object) -> bytes:
         raise ValueError("zkdv.torch: the attested step cannot be sealed: no compiler")
