@@ -573,9 +573,9 @@ def packer(layout: BatchLayout, placement: Placement, split: bool) -> Callable[[
 
 
 class Compiling:
-    """A program compiled on a thread of its own once :meth:`start` is called; calling it
-    waits for the compile (whose error, if any, is raised there), or compiles it there when
-    the thread has not begun it (:class:`zkdv.session._derive.Task`)."""
+    """A program compiled on a thread of its own from its creation; calling it waits for the
+    compile (whose error, if any, is raised there), or compiles it there when the thread has
+    not begun it (:class:`zkdv.session._derive.Task`)."""
 
     _stage = _derive.Stage("zkdv-jax-compile")
 
@@ -584,14 +584,7 @@ class Compiling:
             with _progress.stage(stage):
                 return compile()
 
-        self._compiled = _derive.Task(run)
-        self._started = False
-
-    def start(self) -> None:
-        """Begin the compile on the compiling thread (once; later calls do nothing)."""
-        if not self._started:
-            self._started = True
-            Compiling._stage.enqueue(self._compiled)
+        self._compiled = Compiling._stage.submit(run)
 
     def __call__(self, *args: Any) -> Any:
         return self._compiled.result()(*args)
@@ -625,10 +618,8 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
             donate=inputs.param_donation,
             options=jit_options,
         )
-    # The replay variant only runs for checks: compiled beside the steps once the first one
-    # ran (the session starts it), not before them and not beside the first one's execution,
-    # which it held back by 1.2 s at 124M parameters on two cores. Replays run on copies of
-    # host snapshots: every state buffer can be donated.
+    # The replay variant only runs for checks: compiled beside the first steps, not before
+    # them. Replays run on copies of host snapshots: every state buffer can be donated.
     replay = Compiling(
         f"compiling {call.name}'s replay program (training goes on meanwhile)",
         lambda: (

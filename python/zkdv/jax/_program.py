@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 import jax
 import numpy as np
@@ -23,9 +23,6 @@ from jax.tree_util import PyTreeDef
 from zkdv._packing import BatchLayout
 from zkdv.jax._args import wrap_keys
 from zkdv.overlap import Overlap
-
-if TYPE_CHECKING:
-    from zkdv.jax._build import Compiling
 
 __all__ = ["OutputLayout", "PackedBatch", "Placement", "StepOutputs", "StepProgram"]
 
@@ -328,10 +325,9 @@ class StepProgram:
     production: Callable[..., Any]
     """``(*params, *opt_state, packed, *weights) -> (post_params, post_opt_state, user,
     sketches)``, donating the donated parameter leaves."""
-    replay: Compiling
+    replay: Callable[..., Any]
     """The replay variant: production's outputs with the deltas after the optimizer state;
-    donates every state leaf. Compiled beside the steps once the first one ran
-    (:meth:`~zkdv.jax._build.Compiling.start`)."""
+    donates every state leaf."""
     pack: Callable[..., Any]
     """Packs the batch leaves into the committed ``uint32`` batch, on the device."""
     placement: Placement

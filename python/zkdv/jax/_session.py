@@ -381,8 +381,6 @@ class ZKDV(Session):
         segment = self._segment
         assert segment is not None
         host_batch, sketches = _to_host(pending.batch, pending.sketches)
-        # The step ran (its sketches are here): the replay variant compiles from now on.
-        program.replay.start()
         updates = leaf_sketches(program, sketches, self._records.sketch_shape)
         challenge, batch = self._committer.transition(
             step=pending.step,

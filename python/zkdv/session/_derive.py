@@ -155,17 +155,12 @@ class Stage:
     def submit[T](self, work: Callable[[], T]) -> Task[T]:
         """Queue ``work`` for the derivation thread; the task holds its result or its error."""
         task = Task(work)
-        self.enqueue(task)
-        return task
-
-    def enqueue(self, task: Task[Any]) -> None:
-        """Queue a task made earlier (a task runs once, however often it is queued, and not
-        at all here when a caller of :meth:`Task.result` took it first)."""
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
                 self._thread.start()
             self._queue.put(task)
+        return task
 
     def _serve(self) -> None:
         while (task := self._queue.get()) is not None:
