@@ -86,7 +86,7 @@ def _torch_run(tmp_path, monkeypatch, seal, steps):
 def test_steps_are_committed_while_the_torch_package_is_sealed(tmp_path, monkeypatch):
     """The production package is sealed on a thread of its own while training goes on, and
     the steps are committed meanwhile: the program record is written without the package,
-    and a production record commits it once it is sealed, before the close record."""
+    and a production record commits it before the close record."""
     release, started = threading.Event(), threading.Event()
     sealed_on: list[str] = []
 
@@ -108,8 +108,9 @@ def test_steps_are_committed_while_the_torch_package_is_sealed(tmp_path, monkeyp
     records = transcript.read_records(tmp_path / "proof")
     kinds = [r["kind"] for r in records]
     assert kinds[:4] == ["root", "program", "snapshot", "step"], kinds
-    assert kinds.count("production") == 1 and kinds.index("production") > kinds.index("step")
-    assert kinds[-1] == "close"
+    # Before the close record, wherever the seal ended: the records' order, and so every
+    # challenge, does not depend on how long it took.
+    assert kinds.count("production") == 1 and kinds[-2:] == ["production", "close"], kinds
     program = records[1]["body"]
     assert "production" not in program and program["format"] == "aoti"
     production = records[kinds.index("production")]["body"]

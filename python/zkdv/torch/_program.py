@@ -63,8 +63,10 @@ class Deferred:
 class Sealing:
     """The AOT Inductor package of a program, sealed on the session's sealing thread while
     training goes on (tens of seconds to minutes), and its production record: the program
-    record is written without it, and the record that commits it follows once it is sealed
-    (docs/protocol.md, "production"), at the latest before the close record.
+    record is written without it, and the record that commits it comes before the close
+    record (docs/protocol.md, "production"). Written there and not as soon as the package is
+    sealed, so that where it falls among the records, and so the chain and every later
+    challenge, does not depend on how long the seal took.
 
     Args:
         seal: The seal under way (its result: the package's bytes).
@@ -79,14 +81,15 @@ class Sealing:
         self._seq: int | None = None
         self._lock = threading.Lock()
 
-    def commit(self, *, wait: bool) -> None:
-        """Write the production record once the package is sealed and the program record is
-        written; with ``wait``, wait for the seal first. A seal that failed raises its error
-        (the session's)."""
+    def failure(self) -> BaseException | None:
+        """The seal's error, once it failed (the session's, raised at its next call)."""
+        return self._seal.error()
+
+    def commit(self) -> None:
+        """Write the production record (once), waiting for the seal, when the program record
+        is written. A seal that failed raises its error."""
         with self._lock:
             if self._seq is not None or not self._program.written:
-                return
-            if not wait and not self._seal.done():
                 return
             package = self._seal.result()
             self._seq = self._records.production(self._program(), (package, "pt2"))

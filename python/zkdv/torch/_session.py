@@ -88,6 +88,9 @@ class ZKDV(Session):
         """The state the last transaction left, and the open transaction's continuity check
         (awaited before its optimizer steps)."""
         self._sketches = DeviceSketches(self._records)
+        self._updates = _state.Copies()
+        """Where the transactions' updates (the parameters' deltas) are computed: reused
+        buffers, as the state's copies are."""
         # Test-only: False skips sealing the AOT Inductor package (tens of seconds per
         # session); the program record's production is then the exported StableHLO step.
         self._seal_package = True
@@ -288,7 +291,7 @@ class ZKDV(Session):
         # step: there may be none.
         program.record()
         if program.sealing is not None:
-            program.sealing.commit(wait=True)
+            program.sealing.commit()
 
     def state_hash(self) -> str:
         """The commitment of the whole state now (hex): the prepared model's parameters, the
@@ -419,7 +422,8 @@ class ZKDV(Session):
             params, opt = self._prepared.leaves()
             ddp = list(model.parameters()) if self._prepared.ddp is not None else None
             live, copy = _state.live(params, opt), self._continuous.copies.copy
-            pending = Pending.of(opened, [n for n, _ in params], live, self._sketches, ddp, copy)
+            paths, buffers = [n for n, _ in params], self._updates.like
+            pending = Pending.of(opened, paths, live, self._sketches, ddp, copy, buffers)
         except BaseException:
             self._flow.retire()
             raise
@@ -432,22 +436,18 @@ class ZKDV(Session):
         interval = self.replay_snapshot_interval
         _checks.commit(pending, self._committer, interval, self._prepared.trainable)
         pending.committed()
-        try:
-            self._commit_packages(wait=False)
-        except Exception as error:  # noqa: BLE001  (the session's, raised at the next call)
-            # Not the committed transaction's failure (it is retired): the session's.
-            self._flow.stop(error)
-
-    def _commit_packages(self, *, wait: bool) -> None:
-        """Write the production record of each program whose package is sealed (with
-        ``wait``, of each program, waiting for its seal): on the committer thread after a
-        step, and before the close record."""
         for program in list(self._programs.values()):
-            if program.sealing is not None:
-                program.sealing.commit(wait=wait)
+            failure = None if program.sealing is None else program.sealing.failure()
+            if failure is not None:
+                # Not the committed transaction's failure (it is retired): the session's,
+                # raised at its next transaction.
+                self._flow.stop(failure)
 
     def _before_close(self) -> None:
-        self._commit_packages(wait=True)
+        """The production record of each sealed program, waiting for its seal."""
+        for program in list(self._programs.values()):
+            if program.sealing is not None:
+                program.sealing.commit()
 
     def _replay(self, job: CheckJob[Payload]) -> Replayed:
         paths = self._prepared.paths()
