@@ -167,9 +167,6 @@ class DeviceSketches:
     def __init__(self, records: Records) -> None:
         self._records = records
         self._probes: dict[str, tuple[torch.Tensor, int, int]] = {}
-        self._scratch: dict[tuple[torch.device, torch.dtype], torch.Tensor] = {}
-        """Per device and type, the buffer each weighted leaf is computed into (one leaf at a
-        time, on the one thread that sketches that device's updates)."""
 
     def __call__(self, path: str, delta: torch.Tensor) -> torch.Tensor:
         """The probe sketch of one update leaf, computed on its device in float64 (and left
@@ -188,15 +185,7 @@ class DeviceSketches:
             cached = (weight, long, q)
             self._probes[path] = cached
         weight, long, q = cached
-        leaf = delta.reshape(1) if delta.dim() == 0 else delta
-        # Into a reused buffer: a fresh product costs its pages' faults for every leaf and
-        # step (0.5 GB a step at GPT-2 small's size); the values are the same.
-        key = (leaf.device, torch.result_type(leaf, weight))
-        scratch = self._scratch.get(key)
-        if scratch is None or scratch.numel() < leaf.numel():
-            scratch = torch.empty(leaf.numel(), dtype=key[1], device=leaf.device)
-            self._scratch[key] = scratch
-        x = torch.mul(leaf, weight, out=scratch[: leaf.numel()].view(leaf.shape))
+        x = (delta.reshape(1) if delta.dim() == 0 else delta) * weight
         lead = x.shape[:-1]
         split = long * (q + 1)
         f64 = torch.float64

@@ -116,14 +116,12 @@ class Pending:
         post: list[torch.Tensor],
         sketches: Callable[[str, torch.Tensor], torch.Tensor],
         ddp: list[nn.Parameter] | None,
-        buffers: Callable[[list[torch.Tensor]], list[torch.Tensor]],
     ) -> None:
         self.opened = opened
         self.paths = paths
         self.post = post
         self._sketches = sketches
         self._ddp = ddp
-        self._buffers = buffers
         self._update: Update | None = None
 
     @staticmethod
@@ -134,14 +132,12 @@ class Pending:
         sketches: Callable[[str, torch.Tensor], torch.Tensor],
         ddp: list[nn.Parameter] | None,
         copy: Callable[[list[torch.Tensor]], list[torch.Tensor]],
-        buffers: Callable[[list[torch.Tensor]], list[torch.Tensor]],
     ) -> Pending:
         """The transaction ``opened`` once its step ran, on the training thread: the copy of
         the post-state ``live`` the next step starts from (``copy``:
         :meth:`zkdv.torch._state.Copies.copy`), and on a device the update (:meth:`update`;
-        ``sketches`` computes a leaf's, ``ddp`` are the model's parameters under DDP,
-        ``buffers`` gives the update's: :meth:`zkdv.torch._state.Copies.like`)."""
-        pending = Pending(opened, paths, copy(live), sketches, ddp, buffers)
+        ``sketches`` computes a leaf's, ``ddp`` are the model's parameters under DDP)."""
+        pending = Pending(opened, paths, copy(live), sketches, ddp)
         if any(t.device.type != "cpu" for t in pending.post):
             pending.update()
         return pending
@@ -159,11 +155,7 @@ class Pending:
         if self._update is None:
             n_params = len(self.paths)
             post, pre = self.post[:n_params], self.opened.pre[:n_params]
-            # Into reused buffers: fresh ones cost their pages' faults every step (0.5 GB at
-            # GPT-2 small's size); the values are the same.
-            deltas = self._buffers(post)
-            for delta, a, b in zip(deltas, post, pre, strict=True):
-                torch.sub(a, b, out=delta)
+            deltas = [a - b for a, b in zip(post, pre, strict=True)]
             sketch = self._sketches
             updates = HostCopy([sketch(p, d) for p, d in zip(self.paths, deltas, strict=True)])
             ddp = self._ddp

@@ -88,9 +88,6 @@ class ZKDV(Session):
         """The state the last transaction left, and the open transaction's continuity check
         (awaited before its optimizer steps)."""
         self._sketches = DeviceSketches(self._records)
-        self._updates = _state.Copies()
-        """Where the transactions' updates (the parameters' deltas) are computed: reused
-        buffers, as the state's copies are."""
         # Test-only: False skips sealing the AOT Inductor package (tens of seconds per
         # session); the program record's production is then the exported StableHLO step.
         self._seal_package = True
@@ -422,8 +419,7 @@ class ZKDV(Session):
             params, opt = self._prepared.leaves()
             ddp = list(model.parameters()) if self._prepared.ddp is not None else None
             live, copy = _state.live(params, opt), self._continuous.copies.copy
-            paths, buffers = [n for n, _ in params], self._updates.like
-            pending = Pending.of(opened, paths, live, self._sketches, ddp, copy, buffers)
+            pending = Pending.of(opened, [n for n, _ in params], live, self._sketches, ddp, copy)
         except BaseException:
             self._flow.retire()
             raise

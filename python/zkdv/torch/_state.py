@@ -254,17 +254,6 @@ class Copies:
         weakref.finalize(copies, self._give, list(copies))
         return copies
 
-    def like(self, tensors: list[torch.Tensor]) -> list[torch.Tensor]:
-        """Buffers of ``tensors``' layouts for the caller to fill (their values are whatever
-        they held): reused where a set of this layout is free, and given back, as a copy's
-        are, once nothing refers to the list."""
-        buffers = self._take(tensors)
-        if buffers is None:
-            buffers = [torch.empty_like(t, memory_format=torch.preserve_format) for t in tensors]
-        out = _Copy(buffers)
-        weakref.finalize(out, self._give, list(out))
-        return out
-
     def _take(self, tensors: list[torch.Tensor]) -> list[torch.Tensor] | None:
         def fits(buffers: list[torch.Tensor]) -> bool:
             return len(buffers) == len(tensors) and all(
