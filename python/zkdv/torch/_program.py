@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -31,7 +31,7 @@ from zkdv.torch._host import host_dtype, root_versions, training_flags
 from zkdv.torch._prepared import Prepared
 from zkdv.torch.lowering import Lowering, Traced
 
-__all__ = ["Built", "Deferred", "Program", "build"]
+__all__ = ["Built", "Deferred", "Program", "Sealing", "build", "commit_packages", "seal_failure"]
 
 
 class Deferred:
@@ -310,6 +310,24 @@ def _silence_torch_deprecation() -> None:
         ):
             return
     warnings.filterwarnings("ignore", message=_LEAFSPEC, category=FutureWarning, module=_FROM_TORCH)
+
+
+def seal_failure(programs: Iterable[Program]) -> BaseException | None:
+    """The error of the first of ``programs`` whose seal failed (the session's, raised at its
+    next transaction), checked by the committer after each step."""
+    for program in list(programs):
+        failure = None if program.sealing is None else program.sealing.failure()
+        if failure is not None:
+            return failure
+    return None
+
+
+def commit_packages(programs: Iterable[Program]) -> None:
+    """The production record of each sealed one of ``programs``, waiting for its seal: before
+    the close record (:class:`Sealing`)."""
+    for program in list(programs):
+        if program.sealing is not None:
+            program.sealing.commit()
 
 
 def root(

@@ -94,9 +94,7 @@ class ZKDV(Session):
         self._hashes_only = False
         self._lowerings: list[lowering.Lowering] = []
         """The working directories of the programs' lowerings (removed at close)."""
-        self._sealing = _derive.Stage("zkdv-torch-seal")
-        """Where the production programs are sealed, beside training and beside the
-        derivation of the next batch layout's program."""
+        self._sealing = _derive.Stage("zkdv-torch-seal")  # beside training and derivations
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -284,11 +282,8 @@ class ZKDV(Session):
             self._seal_package = False
             self._hashes_only = True
         program, _ = self._program_of(batch, "ZKDV.lower_step")
-        # Written now, and its sealed package after it, not by the committer before a first
-        # step: there may be none.
-        program.record()
-        if program.sealing is not None:
-            program.sealing.commit()
+        program.record()  # now, and its package after it: there may be no first step
+        _program.commit_packages([program])
 
     def state_hash(self) -> str:
         """The commitment of the whole state now (hex): the prepared model's parameters, the
@@ -376,8 +371,7 @@ class ZKDV(Session):
         # cannot be traced leaves the directory usable for a retry. Its lowering and derivation
         # run on the derivation stage while training goes on, and its record is written by the
         # committer before the first step that runs it; its package is sealed on the sealing
-        # stage and committed by a record of its own after it (Sealing). A failure of any of
-        # them is the session's error, raised at the next transaction and by close().
+        # stage (Sealing). A failure is the session's, raised at the next transaction.
         params, _ = self._prepared.leaves()
         matmul = _host.matmul_precision([t for _, t in params])
         self._lowerings.append(built.lowering)
@@ -432,18 +426,11 @@ class ZKDV(Session):
         interval = self.replay_snapshot_interval
         _checks.commit(pending, self._committer, interval, self._prepared.trainable)
         pending.committed()
-        for program in list(self._programs.values()):
-            failure = None if program.sealing is None else program.sealing.failure()
-            if failure is not None:
-                # Not the committed transaction's failure (it is retired): the session's,
-                # raised at its next transaction.
-                self._flow.stop(failure)
+        if (failure := _program.seal_failure(self._programs.values())) is not None:
+            self._flow.stop(failure)  # the session's (the transaction is retired)
 
     def _before_close(self) -> None:
-        """The production record of each sealed program, waiting for its seal."""
-        for program in list(self._programs.values()):
-            if program.sealing is not None:
-                program.sealing.commit()
+        _program.commit_packages(self._programs.values())
 
     def _replay(self, job: CheckJob[Payload]) -> Replayed:
         paths = self._prepared.paths()
