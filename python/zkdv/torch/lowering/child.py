@@ -124,11 +124,24 @@ def seal(exported: Path, package: Path) -> int:
     return 0
 
 
+def _without_stack_traces() -> None:
+    """Have torch's tracers (``torch.export``, ``run_decompositions``, Inductor's) record no
+    Python stack trace per node (``torch.fx.config.do_not_emit_stack_traces``). Nothing here
+    reads them: a refusal names its module from the traced step's own annotations, and the
+    StableHLO text is printed without locations (it is the same text either way). Collecting
+    them took 4.4 s of a 28.9 s lowering at 124M parameters; the seal took as long either way
+    (34 s for the 3.4M-parameter GPT, two runs each)."""
+    import torch.fx.config
+
+    torch.fx.config.do_not_emit_stack_traces = True
+
+
 def main(argv: list[str]) -> int:
     import os
 
     # Background work: the training loop beside it comes first.
     os.nice(10)
+    _without_stack_traces()
     if argv == ["serve"]:
         return serve()
     if len(argv) == 3 and argv[0] == "seal":
