@@ -11,20 +11,8 @@ use zkdv_protocol::*;
 /// number.
 fn unsealed_program(writer: &mut Writer) -> Result<u64> {
     let attested = writer.put_artifact(b"attested program", "mlir")?;
-    writer.append_program(ProgramBody {
-        name: "train_step".into(),
-        format: "aoti".into(),
-        attested,
-        production: None,
-        precision: Precision {
-            narrowest: Some("f32".into()),
-            narrow_results: 0,
-        },
-        tolerance: writer.root().tolerance,
-        replay: None,
-        batch: None,
-        matmul: None,
-    })
+    let body = program_body(writer, "aoti", attested, None);
+    writer.append_program(body)
 }
 
 fn production(writer: &mut Writer, program: u64) -> Result<u64> {

@@ -171,12 +171,21 @@ def test_lower_step_writes_the_program_and_its_sealed_package(tmp_path, monkeypa
 
 
 def test_a_seal_that_fails_fails_the_session_at_the_next_transaction(tmp_path, monkeypatch):
+    """The seal runs beside training: once it failed, the committer's next commit stops the
+    session, and the transaction after that raises (a loop that ended first gets the error
+    from close())."""
+    failed = threading.Event()
+
     def failing_seal(lowered: object) -> bytes:
+        failed.set()
         raise ValueError("zkdv.torch: the attested step cannot be sealed: no compiler")
 
-    proof, train = _torch_run(tmp_path, monkeypatch, failing_seal, steps=50)
+    proof, train = _torch_run(tmp_path, monkeypatch, failing_seal, steps=1)
+    train()  # the first transaction registers the program: its seal begins
+    assert failed.wait(120), "the seal never ran"
     with pytest.raises(RuntimeError, match="cannot be sealed: no compiler"):
-        train()
+        for _ in range(10):  # two in flight: each waits for the commit of the one before last
+            train()
     with pytest.raises(RuntimeError, match="cannot be sealed"):
         proof.close()
     # The steps committed before the failure stay; no close record claims a package.

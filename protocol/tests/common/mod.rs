@@ -53,11 +53,24 @@ pub fn fixed_options(sign: bool) -> WriterOptions {
 pub fn fixture_program(writer: &mut Writer) -> Result<u64> {
     let attested = writer.put_artifact(b"attested program", "mlir")?;
     let production = writer.put_artifact(b"production program", "mlir")?;
-    writer.append_program(ProgramBody {
+    let body = program_body(writer, "stablehlo", attested, Some(production));
+    writer.append_program(body)
+}
+
+/// A program record's body for the fixture's `f32` step: `format`, the
+/// attested program and the production program (`None`: left to a later
+/// production record).
+pub fn program_body(
+    writer: &Writer,
+    format: &str,
+    attested: Artifact,
+    production: Option<Artifact>,
+) -> ProgramBody {
+    ProgramBody {
         name: "train_step".into(),
-        format: "stablehlo".into(),
+        format: format.into(),
         attested,
-        production: Some(production),
+        production,
         precision: Precision {
             narrowest: Some("f32".into()),
             narrow_results: 0,
@@ -66,7 +79,7 @@ pub fn fixture_program(writer: &mut Writer) -> Result<u64> {
         replay: None,
         batch: None,
         matmul: None,
-    })
+    }
 }
 
 /// The fixture's step record of `step` from state `pre` to `post`.
