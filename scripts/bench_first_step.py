@@ -77,7 +77,11 @@ def _committed_at(proof: Any, start: float) -> concurrent.futures.Future[float]:
             time.sleep(0.005)
         return time.perf_counter() - start
 
-    return concurrent.futures.ThreadPoolExecutor(max_workers=1).submit(watch)
+    watcher = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    try:
+        return watcher.submit(watch)
+    finally:
+        watcher.shutdown(wait=False)  # the thread ends with the watch
 
 
 def _stages() -> Any:

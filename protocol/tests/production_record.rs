@@ -58,12 +58,19 @@ fn steps(writer: &mut Writer, program: u64, steps: u64) -> Result<()> {
     Ok(())
 }
 
-#[test]
-fn a_production_record_after_the_steps_commits_the_program_and_verifies() -> Result<()> {
+/// A transcript of a program written without its production program and
+/// `n` of its steps: the directory, its writer and the program's `seq`.
+fn unsealed_session(n: u64) -> Result<(tempfile::TempDir, Writer, u64)> {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut writer = Writer::create(dir.path(), root_input(), fixed_options(false))?;
     let program = unsealed_program(&mut writer)?;
-    steps(&mut writer, program, 3)?;
+    steps(&mut writer, program, n)?;
+    Ok((dir, writer, program))
+}
+
+#[test]
+fn a_production_record_after_the_steps_commits_the_program_and_verifies() -> Result<()> {
+    let (dir, mut writer, program) = unsealed_session(3)?;
     let seq = production(&mut writer, program)?;
     writer.close(None)?;
     let report = verify_path(dir.path())?;
@@ -80,10 +87,7 @@ fn a_production_record_after_the_steps_commits_the_program_and_verifies() -> Res
 
 #[test]
 fn an_ok_close_without_the_production_record_is_refused() -> Result<()> {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut writer = Writer::create(dir.path(), root_input(), fixed_options(false))?;
-    let program = unsealed_program(&mut writer)?;
-    steps(&mut writer, program, 2)?;
+    let (dir, mut writer, program) = unsealed_session(2)?;
     let refused = writer.close(None).unwrap_err();
     assert!(
         refused
@@ -100,10 +104,7 @@ fn an_ok_close_without_the_production_record_is_refused() -> Result<()> {
 
 #[test]
 fn a_poisoned_close_may_leave_the_production_program_out() -> Result<()> {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut writer = Writer::create(dir.path(), root_input(), fixed_options(false))?;
-    let program = unsealed_program(&mut writer)?;
-    steps(&mut writer, program, 1)?;
+    let (dir, mut writer, _) = unsealed_session(1)?;
     writer.close(Some(Failure {
         step: 0,
         kind: CheckKind::State,
@@ -141,10 +142,7 @@ fn a_production_record_must_name_a_program_that_left_its_production_out() -> Res
 
 #[test]
 fn a_production_records_artifact_is_checked() -> Result<()> {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut writer = Writer::create(dir.path(), root_input(), fixed_options(false))?;
-    let program = unsealed_program(&mut writer)?;
-    steps(&mut writer, program, 1)?;
+    let (dir, mut writer, program) = unsealed_session(1)?;
     production(&mut writer, program)?;
     writer.close(None)?;
     let package = std::fs::read_dir(dir.path().join("artifacts"))

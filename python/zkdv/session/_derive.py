@@ -126,10 +126,6 @@ class Task[T]:
         finally:
             self._done.set()
 
-    def done(self) -> bool:
-        """Whether the work finished (with its result or its error)."""
-        return self._done.is_set()
-
     def error(self) -> BaseException | None:
         """The work's error once it finished with one (``None`` before, and after a result)."""
         return self._error if self._done.is_set() else None
