@@ -69,6 +69,13 @@ class FunctionalOptimizer:
         structure: Named constants derived from the group's options that decide the step's
             structure even where the options are dynamic (SGD's ``momentum != 0``: whether a
             momentum buffer exists). A transaction refuses a change.
+        per_parameter: Whether ``step`` updates each parameter from that parameter, its
+            gradient, its state and the group's options alone (every ``torch.optim``
+            optimizer ZKDV knows does). Tracing then traces one parameter's step once for
+            each layout of its tensors and repeats that graph for the parameters that share
+            it (:mod:`zkdv.torch.lowering.stamping`), which is what makes the optimizer's
+            part of a large model's trace cheap. Leave it ``False`` for a step that couples
+            parameters (a global norm, a shared statistic): each parameter is then traced.
     """
 
     state_keys: tuple[str, ...]
@@ -77,6 +84,7 @@ class FunctionalOptimizer:
     hyperparameters: tuple[str, ...]
     dynamic: tuple[str, ...] = ()
     structure: tuple[tuple[str, Callable[[Mapping[str, Any]], Any]], ...] = ()
+    per_parameter: bool = False
 
 
 def _split(key: str) -> tuple[str, int | None]:
@@ -436,6 +444,7 @@ def builtin() -> dict[type[torch.optim.Optimizer], FunctionalOptimizer]:
             ("lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize"),
             dynamic=("lr", "momentum"),
             structure=(("momentum != 0", lambda group: group["momentum"] != 0),),
+            per_parameter=True,
         ),
         torch.optim.Adam: FunctionalOptimizer(
             ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"),
@@ -443,6 +452,7 @@ def builtin() -> dict[type[torch.optim.Optimizer], FunctionalOptimizer]:
             _adam(decoupled=False),
             _ADAM_HYPER,
             dynamic=("lr", "betas.0"),
+            per_parameter=True,
         ),
         torch.optim.AdamW: FunctionalOptimizer(
             ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"),
@@ -450,18 +460,21 @@ def builtin() -> dict[type[torch.optim.Optimizer], FunctionalOptimizer]:
             _adam(decoupled=True),
             _ADAM_HYPER,
             dynamic=("lr", "betas.0"),
+            per_parameter=True,
         ),
         torch.optim.Adagrad: FunctionalOptimizer(
             ("step", "sum"),
             _adagrad_init,
             _adagrad,
             ("lr", "lr_decay", "weight_decay", "eps", "maximize"),
+            per_parameter=True,
         ),
         torch.optim.RMSprop: FunctionalOptimizer(
             ("step", "square_avg", "momentum_buffer", "grad_avg"),
             _rmsprop_init,
             _rmsprop,
             ("lr", "alpha", "eps", "weight_decay", "momentum", "centered", "maximize"),
+            per_parameter=True,
         ),
         torch.optim.Muon: FunctionalOptimizer(
             ("momentum_buffer",),
@@ -477,12 +490,14 @@ def builtin() -> dict[type[torch.optim.Optimizer], FunctionalOptimizer]:
                 "eps",
                 "adjust_lr_fn",
             ),
+            per_parameter=True,
         ),
         torch.optim.Adadelta: FunctionalOptimizer(
             ("step", "square_avg", "acc_delta"),
             _adadelta_init,
             _adadelta,
             ("lr", "rho", "eps", "weight_decay", "maximize"),
+            per_parameter=True,
         ),
     }
 

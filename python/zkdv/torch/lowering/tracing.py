@@ -64,6 +64,7 @@ from zkdv.torch.lowering.attention import kernels
 from zkdv.torch.lowering.decompositions import default_decompositions
 from zkdv.torch.lowering.export import MODULE_KEY
 from zkdv.torch.lowering.rewrites import float_equalities, normalise_slices
+from zkdv.torch.lowering.stamping import Stamper
 
 __all__ = [
     "Input",
@@ -116,6 +117,9 @@ class Tracing:
     post_params: list[torch.Tensor] = field(default_factory=list)
     scaler: _scaler.TracedScaler | None = None
     """The prepared GradScaler's methods on its traced state, if one is prepared."""
+    stamper: Stamper | None = None
+    """Repeats one parameter's traced optimizer step for the parameters laid out alike
+    (:mod:`zkdv.torch.lowering.stamping`)."""
 
     def forward(self, model: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """``model(*args, **kwargs)`` on the traced parameters and buffers: the root is
@@ -182,13 +186,16 @@ class Tracing:
             used = [
                 (i, g) for i, g in enumerate(grads) if g is not None and self.group_of[i] == index
             ]
-            if used:
-                self.functional.step(
-                    group,
-                    [self.post_params[i] for i, _ in used],
-                    [g for _, g in used],
-                    [self.states[i] for i, _ in used],
-                )
+            if not used:
+                continue
+            params = [self.post_params[i] for i, _ in used]
+            applied = [g for _, g in used]
+            states = [self.states[i] for i, _ in used]
+            stamper = self.stamper
+            if stamper is None or not stamper.step(
+                self.functional, index, group, params, applied, states
+            ):
+                self.functional.step(group, params, applied, states)
 
 
 def unwrap(model: nn.Module) -> nn.Module:
@@ -464,6 +471,7 @@ def trace(
             groups,
             group_of,
             reduced=_per_parameter(extra[n_dyn : n_dyn + n_grad], trainable) if reduced else None,
+            stamper=Stamper(decompositions),
         )
         if constants is not None:
             growth, backoff, interval = constants
@@ -618,11 +626,14 @@ def _trace(
 ) -> torch.fx.GraphModule:
     """``make_fx(step, tracing_mode="fake")`` with ``decompositions``, each node annotated with
     the module it came from."""
+    from torch.fx._lazy_graph_module import _use_lazy_graph_module
     from torch.fx.experimental.proxy_tensor import make_fx
 
     try:
         _scaler.refuse_unprepared()
-        with kernels(), _module_paths(root):
+        # A lazy graph module generates its Python code when it is first read (the derivation
+        # cache's key, on the derivation stage), not twice here: 0.7 s at GPT-2 small's size.
+        with kernels(), _module_paths(root), _use_lazy_graph_module(True):
             graph = make_fx(step, decompositions, tracing_mode="fake")(*example)
     except ValueError:
         raise
