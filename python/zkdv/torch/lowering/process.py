@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import IO
 
 from zkdv import _cache, _progress
-from zkdv.torch.lowering import transfer
 from zkdv.torch.lowering.export import refusal
 from zkdv.torch.lowering.tracing import Traced
 
@@ -181,15 +180,7 @@ class Lowering:
         """Export and lower the step in the lowering process (which keeps the exported program
         for the seal: :meth:`package`)."""
         directory = self._workdir()
-        try:
-            (directory / "step.bin").write_bytes(
-                transfer.pack(self.traced.graph, self.traced.inputs)
-            )
-        except Exception as error:
-            raise ValueError(
-                "zkdv.torch: the traced step cannot be handed to the lowering process: "
-                f"{type(error).__name__}: {error}"
-            ) from error
+        (directory / "step.bin").write_bytes(self.traced.packed)
         with _progress.stage(
             "exporting the attested step and lowering it to StableHLO "
             "(torch-mlir, in a process of its own)"
@@ -228,8 +219,7 @@ class Lowering:
                 if not exported.is_file():
                     if not (directory / "step.bin").is_file():
                         # The lowering came from the cache: hand the step over for the seal.
-                        packed = transfer.pack(self.traced.graph, self.traced.inputs)
-                        (directory / "step.bin").write_bytes(packed)
+                        (directory / "step.bin").write_bytes(self.traced.packed)
                     reply = _SERVER.request("export", str(directory))
                     if "error" in reply or not exported.is_file():
                         raise ValueError(
