@@ -528,9 +528,11 @@ def attested_passes(canonical_text: str, name: str) -> str:
 
 def attest(
     canonical: Canonical, form: CanonicalForm, found: Discovery, user: AttestedFunction | None
-) -> str:
+) -> _derive.Task[str]:
     """The attested program's text: ``user``'s export when given, else derived from the step
-    (re-exported with the contrib states' ``attest_apply_fn`` where one is set)."""
+    (re-exported with the contrib states' ``attest_apply_fn`` where one is set). What can
+    refuse the step (an export, ``user``'s signature) is done now, on the training thread;
+    the passes that derive it from the step are the task's, for the derivation stage."""
     call, inputs = canonical.call, canonical.inputs
     replay_text = form.single_text
     if call.replays_differently():
@@ -542,12 +544,20 @@ def attest(
             "an exportable attest_apply_fn, or register the transition with @proof.attest"
         ) from form.refused
     if user is not None:
-        return user.export_text(
-            jax.tree.unflatten(found.param_tree, inputs.param_avals),
-            jax.tree.unflatten(found.opt_tree, inputs.opt_avals),
-            inputs.packed_aval,
-        )
-    return attested_passes(replay_text, call.name)
+        with _progress.stage(f"exporting {call.name}'s attested function"):
+            text = user.export_text(
+                jax.tree.unflatten(found.param_tree, inputs.param_avals),
+                jax.tree.unflatten(found.opt_tree, inputs.opt_avals),
+                inputs.packed_aval,
+            )
+        return _derive.Task(lambda: text)
+    name = call.name
+
+    def derive() -> str:
+        with _progress.stage(f"deriving {name}'s attested program"):
+            return attested_passes(replay_text, name)
+
+    return _derive.Task(derive)
 
 
 # -- 6. assembly ----------------------------------------------------------------------------------
@@ -573,18 +583,22 @@ def packer(layout: BatchLayout, placement: Placement, split: bool) -> Callable[[
 
 
 class Compiling:
-    """A program compiled on a thread of its own from its creation; calling it waits for the
-    compile (whose error, if any, is raised there), or compiles it there when the thread has
-    not begun it (:class:`zkdv.session._derive.Task`)."""
+    """A program compiled when it is first called, on the caller's thread (a check's, beside
+    training); a concurrent call waits for that compile, and its error, if any, is raised to
+    each (:class:`zkdv.session._derive.Task`).
 
-    _stage = _derive.Stage("zkdv-jax-compile")
+    The replay variant is one: only checks run it. Compiled from the first step on, it took
+    4.7 s of one of the two cores at GPT-2 small's size while the first steps ran (their XLA
+    execution is multi-threaded); compiled after the first step, it competed with the next
+    ones instead (docs/jax.md, "The first step"). A session whose first check comes late, or
+    never (p = 0), no longer pays it among its first steps; its first check pays it."""
 
     def __init__(self, stage: str, compile: Callable[[], Callable[..., Any]]) -> None:
         def run() -> Callable[..., Any]:
             with _progress.stage(stage):
                 return compile()
 
-        self._compiled = Compiling._stage.submit(run)
+        self._compiled = _derive.Task(run)
 
     def __call__(self, *args: Any) -> Any:
         return self._compiled.result()(*args)
@@ -618,18 +632,17 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
             donate=inputs.param_donation,
             options=jit_options,
         )
-    # The replay variant only runs for checks: compiled beside the first steps, not before
-    # them. Replays run on copies of host snapshots: every state buffer can be donated.
+    # The replay variant only runs for checks: compiled by the first one (Compiling). Replays
+    # run on copies of host snapshots: every state buffer can be donated.
     replay = Compiling(
-        f"compiling {call.name}'s replay program (training goes on meanwhile)",
+        f"compiling {call.name}'s replay program (for its first check)",
         lambda: (
             instrument(
                 canonical, form, ratio, drop_deltas=False, donate=range(inputs.n_state), options={}
             ).compiled
         ),
     )
-    with _progress.stage(f"deriving {call.name}'s attested program"):
-        attested_text = attest(canonical, form, found, user)
+    attested = attest(canonical, form, found, user)
     placement = inputs.placement
     return StepProgram(
         name=call.name,
@@ -653,7 +666,7 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
         pack=packer(inputs.layout, placement, form.split),
         placement=placement,
         production_text=production.text,
-        attested_text=attested_text,
+        attested=attested,
         canonical_text=form.single_text,
         sketch_shapes=production.sketch_shapes,
         overlap_of=found.overlap_of,

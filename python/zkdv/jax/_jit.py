@@ -123,7 +123,9 @@ class ProvedFunction:
         static, dyn = split_static(self._spec, args, kwargs)
         flat, tree = jax.tree.flatten(dyn)
         keys = key_impls(flat)
-        return self._program_for(static, tree, unwrap_keys(flat), keys)
+        program = self._program_for(static, tree, unwrap_keys(flat), keys)
+        self._host.commit_program(program)
+        return program
 
     def _program_for(
         self, static: tuple[Any, ...], tree: PyTreeDef, flat: list[Any], keys: tuple[Any, ...]

@@ -54,17 +54,31 @@ __all__ = ["ZKDV"]
 
 @dataclass(frozen=True, eq=False)
 class RegisteredProgram:
-    """A step program as the session committed it."""
+    """A step program as the session committed it. What the training thread needs is here
+    when it is registered; the derived programs come from the derivation stage (reading them
+    waits for it, and raises its error), and the program record is written by the committer
+    before the first step record that names it."""
 
     program: StepProgram
-    seq: int
-    """The sequence number of its program record."""
-    tolerance: Tolerance
-    """The tolerance of its checks (the session's, adjusted to its precision)."""
-    attested: runtime.Program
-    """The attested program, parsed for the Rust runtime."""
+    record: _derive.Deferred
+    derived: _derive.Task[_derive.Derived]
     weights: tuple[Any, ...]
     """The probe weights, placed as the production program's extra arguments."""
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of its program record (written on first use)."""
+        return self.record()
+
+    @property
+    def tolerance(self) -> Tolerance:
+        """The tolerance of its checks (the session's, adjusted to its precision)."""
+        return self.derived.result().tolerance
+
+    @property
+    def attested(self) -> runtime.Program:
+        """The attested program, parsed for the Rust runtime."""
+        return self.derived.result().attested
 
 
 @dataclass(frozen=True)
@@ -238,8 +252,10 @@ class ZKDV(Session):
     # -- what proof.jit calls, through _Host (zkdv.jax._step_host.StepHost) ------------------------
 
     def _register_program(self, program: StepProgram) -> None:
-        """Commit a step program built by proof.jit: its artifacts and program record (the
-        first one also opens the transcript with its layout)."""
+        """Register a step program built by proof.jit (the first one also opens the transcript
+        with its layout): its derivation goes to the derivation stage, and its program record
+        is written by the committer before the record of the program's first step
+        (:meth:`lower_step` writes it at once)."""
         layout = _Layout.of(program)
         with self._lock:
             if self._layout is None:
@@ -253,33 +269,42 @@ class ZKDV(Session):
                 )
             else:
                 self._check_window(program)
+        retain, config = self._retain, self.config
+
+        def derive() -> _derive.Derived:
             replay_text = None
-            if self._retain:
+            if retain:
                 # What an auditor replays the retained evidence with, in the Rust runtime.
                 replay_text = _derive.pipeline(
                     program.canonical_text, "zkdv-replay-pipeline", f"<{program.name}: replay>"
                 )
             # The update check's ensemble rounds products as the production devices may.
-            derived = _derive.derive(
+            return _derive.derive(
                 program.name,
                 program.attested_text,
                 replay_text,
-                config=self.config,
+                config=config,
                 matmul=program.placement.matmul,
                 parse_replay=False,
             )
+
+        derived = self._derivation.submit(derive)
+
+        def write() -> int:
             # A program for another batch layout (a partial last batch, another sequence
             # length) names its own; the root's is the first program's.
-            seq = self._records.program(
+            ready = derived.result()
+            return self._records.program(
                 name=program.name,
-                attested=program.attested_text,
+                attested=ready.attested_text,
                 production=(program.production_text.encode(), "mlir"),
-                precision=derived.precision,
-                tolerance=derived.tolerance,
-                replay=replay_text,
+                precision=ready.precision,
+                tolerance=ready.tolerance,
+                replay=ready.replay_text,
                 batch=program.layout.shape,
                 matmul=program.placement.matmul,
             )
+
         weights = tuple(
             program.placement.put_small(self._records.probe(path, aval.shape).weights())
             for path, aval in zip(program.param_paths, program.param_avals, strict=True)
@@ -287,7 +312,7 @@ class ZKDV(Session):
         )
         with self._lock:
             self._programs[program] = RegisteredProgram(
-                program, seq, derived.tolerance, derived.attested, weights
+                program, _derive.Deferred(write), derived, weights
             )
 
     def _run_step(self, program: StepProgram, flat: list[Any]) -> Any:
@@ -373,6 +398,7 @@ class ZKDV(Session):
         hand over the checks its challenge samples; retires the transaction's slot."""
         registered = pending.program
         program = registered.program
+        registered.record()  # the program's record precedes its first step's snapshot and step
         if pending.snapshot is not None:
             self._take_snapshot(pending)
         if self._flow.failure is not None:
@@ -533,6 +559,9 @@ class _Host:
 
     def register_program(self, program: StepProgram) -> None:
         self._session._register_program(program)
+
+    def commit_program(self, program: StepProgram) -> None:
+        self._session._programs[program].record()
 
     def run_step(self, program: StepProgram, flat: list[Any]) -> Any:
         return self._session._run_step(program, flat)

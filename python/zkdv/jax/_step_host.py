@@ -36,8 +36,14 @@ class StepHost(Protocol):
         ...
 
     def register_program(self, program: StepProgram) -> None:
-        """Commit a newly built program to the transcript (the first one fixes the session's
-        layout); raises when it cannot be committed, and the program is then not used."""
+        """Register a newly built program with the session (the first one opens the transcript
+        and fixes its layout; the program's derivation and record follow beside training);
+        raises when it cannot be registered, and the program is then not used."""
+        ...
+
+    def commit_program(self, program: StepProgram) -> None:
+        """Write the registered ``program``'s record now (it is otherwise written before its
+        first step's), waiting for its derivation."""
         ...
 
     def run_step(self, program: StepProgram, flat: list[Any]) -> Any:

@@ -30,7 +30,7 @@ from typing import Any, Literal
 from zkdv import _cache, _progress, passes, runtime
 from zkdv.config import Tolerance, ZKDVConfig
 
-__all__ = ["Derived", "Stage", "Task", "derive", "pipeline"]
+__all__ = ["Deferred", "Derived", "Stage", "Task", "derive", "pipeline"]
 
 
 def pipeline(text: str, spec: str, source: str) -> str:
@@ -174,3 +174,29 @@ class Stage:
         if thread is not None:
             self._queue.put(None)
             thread.join()
+
+
+class Deferred:
+    """A program record written once, when it is first needed: by the committer thread, before
+    the record of the first step that runs the program, once the program is derived (on the
+    :class:`Stage`, while training goes on as far as the admission slots allow). Written
+    there, its place among the records does not depend on how long the derivation took."""
+
+    def __init__(self, write: Callable[[], int]) -> None:
+        self._write: Callable[[], int] | None = write
+        self._seq: int | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> int:
+        """The record's sequence number, writing the record first if it is not yet written."""
+        with self._lock:
+            if self._seq is None:
+                assert self._write is not None
+                self._seq = self._write()
+                self._write = None  # releases what the record was built from
+            return self._seq
+
+    @property
+    def written(self) -> bool:
+        """Whether the record is written."""
+        return self._seq is not None

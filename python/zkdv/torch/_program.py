@@ -25,39 +25,14 @@ from zkdv import runtime
 from zkdv._packing import BatchLayout
 from zkdv.config import Tolerance, ZKDVConfig
 from zkdv.session import Leaf, Root, _derive
+from zkdv.session._derive import Deferred
 from zkdv.session._records import Records
 from zkdv.torch import _hooks, _optim, _scaler, lowering
 from zkdv.torch._host import host_dtype, root_versions, training_flags
 from zkdv.torch._prepared import Prepared
 from zkdv.torch.lowering import Lowering, Traced
 
-__all__ = ["Built", "Deferred", "Program", "Sealing", "build", "commit_packages", "seal_failure"]
-
-
-class Deferred:
-    """A program record written once, when it is first needed: by the committer thread, before
-    the record of the first step that runs the program, once the program is derived (the
-    lowering, seconds to a minute, during which training goes on as far as the admission slots
-    allow). The sealed package is not waited for: a :class:`Sealing` commits it later."""
-
-    def __init__(self, write: Callable[[], int]) -> None:
-        self._write: Callable[[], int] | None = write
-        self._seq: int | None = None
-        self._lock = threading.Lock()
-
-    def __call__(self) -> int:
-        """The record's sequence number, writing the record first if it is not yet written."""
-        with self._lock:
-            if self._seq is None:
-                assert self._write is not None
-                self._seq = self._write()
-                self._write = None  # releases what the record was built from
-            return self._seq
-
-    @property
-    def written(self) -> bool:
-        """Whether the record is written."""
-        return self._seq is not None
+__all__ = ["Built", "Program", "Sealing", "build", "commit_packages", "seal_failure"]
 
 
 class Sealing:
