@@ -1,6 +1,6 @@
-"""The traced step's export, StableHLO lowering and AOT Inductor seal, each run in a process of
-its own (:mod:`zkdv.torch.lowering.child`, which says why not on a thread), from a thread of
-the session's derivation stage while training goes on.
+"""The traced step's export, StableHLO lowering and AOT Inductor seal, run in the lowering
+process (:mod:`zkdv.torch.lowering.child`, which says why not on a thread), from the session's
+derivation and sealing threads while training goes on.
 
 :class:`Lowering` holds one traced step's working directory: :meth:`Lowering.text` lowers the
 step (or reads the lowering from the derivation cache, keyed by :meth:`Traced.digest
@@ -35,12 +35,6 @@ def _command(*arguments: str) -> tuple[list[str], dict[str, str]]:
     child = Path(__file__).with_name("child.py")
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     return [sys.executable, str(child), *arguments], environment
-
-
-def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
-    """The child with ``arguments``, run to its end."""
-    command, environment = _command(*arguments)
-    return subprocess.run(command, capture_output=True, text=True, check=False, env=environment)
 
 
 class _Server:
@@ -120,14 +114,9 @@ _SERVER = _Server()
 atexit.register(_SERVER.stop)
 
 
-def _last_line(done: subprocess.CompletedProcess[str]) -> str:
-    lines = [line for line in done.stderr.splitlines() if line.strip()]
-    return lines[-1] if lines else f"the process exited with {done.returncode}"
-
-
-def seal(exported: Path) -> bytes:
-    """Compile the exported step saved at ``exported`` into an AOT Inductor package, in the
-    lowering process, and return its exact bytes.
+def seal(directory: Path) -> bytes:
+    """Compile the step lowered in ``directory`` into an AOT Inductor package, in the lowering
+    process, and return its exact bytes.
 
     The bytes differ on every compile (serialization ids, temporary paths, kernel names) and
     are specific to the host (``-march=native``), so the one sealed file is committed and is
@@ -136,12 +125,12 @@ def seal(exported: Path) -> bytes:
     Raises:
         ValueError: the step cannot be compiled.
     """
-    package = exported.with_name("step.pt2")
-    done = _run("seal", str(exported), str(package))
-    if done.returncode != 0 or not package.is_file():
+    reply = _SERVER.request("seal", str(directory))
+    package = directory / "step.pt2"
+    if not reply.get("ok") or not package.is_file():
+        why = reply.get("error", "the lowering process did not write it")
         raise ValueError(
-            f"zkdv.torch: the attested step cannot be sealed as an AOT Inductor package: "
-            f"{_last_line(done)}"
+            f"zkdv.torch: the attested step cannot be sealed as an AOT Inductor package: {why}"
         )
     return package.read_bytes()
 
@@ -215,18 +204,10 @@ class Lowering:
                 _progress.stage("sealing the AOT Inductor package (training goes on meanwhile)"),
             ):
                 directory = self._workdir()
-                exported = directory / "exported.pt2"
-                if not exported.is_file():
-                    if not (directory / "step.bin").is_file():
-                        # The lowering came from the cache: hand the step over for the seal.
-                        (directory / "step.bin").write_bytes(self.traced.packed)
-                    reply = _SERVER.request("export", str(directory))
-                    if "error" in reply or not exported.is_file():
-                        raise ValueError(
-                            "zkdv.torch: the attested step cannot be exported for its seal: "
-                            f"{reply.get('error')}"
-                        )
-                return seal(exported)
+                if not (directory / "step.bin").is_file():
+                    # The lowering came from the cache: hand the step over for the seal.
+                    (directory / "step.bin").write_bytes(self.traced.packed)
+                return seal(directory)
 
         return _cache.cached(_cache.key("seal", text, self._versions), compile)
 
