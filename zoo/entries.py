@@ -260,6 +260,31 @@ SCALE: tuple[Entry, ...] = (
         f"GPT2LMHeadModel, GPT2Config() (124M), 2 x 128 tokens; {HF}",
         scale=True,
     ),
+    Entry(
+        "gpt2-124m-bf16",
+        "torch",
+        "bf16 autocast",
+        T + "gpt2_124m_bf16",
+        f"as gpt2-124m, the forward pass under torch.autocast(bfloat16); {HF}",
+        scale=True,
+    ),
+    Entry(
+        "flax-lm1b-124m",
+        "jax",
+        "f32",
+        J + "lm1b_124m",
+        "lm1b-style decoder at GPT-2 small's size (124M), 2 x 128 tokens, dropout off; "
+        "adamw, rsqrt warmup, global-norm clipping",
+        scale=True,
+    ),
+    Entry(
+        "flax-lm1b-124m-bf16",
+        "jax",
+        "bf16 dtype",
+        J + "lm1b_124m_bf16",
+        "as flax-lm1b-124m, dtype=bfloat16",
+        scale=True,
+    ),
 )
 """The scale tier, run on demand (``--scale`` or ``--only``): each run takes minutes and, with
 every step checked, about 20 GB of memory on the CPU."""

@@ -365,19 +365,30 @@ def _rsqrt_schedule(base: float, warmup: int) -> optax.Schedule:
     return schedule
 
 
-def _lm1b(proof: Any, steps: int, dtype: Any) -> JaxRecipe:
-    model = TransformerLM(dtype=dtype)
+def _lm1b(
+    proof: Any,
+    steps: int,
+    dtype: Any,
+    model: TransformerLM | None = None,
+    shape: tuple[int, int] = (4, 16),
+    clip: float | None = None,
+) -> JaxRecipe:
+    model = TransformerLM(dtype=dtype) if model is None else model
+    rows, length = shape
     rng = np.random.default_rng(0)
-    params = model.init(jax.random.PRNGKey(0), jnp.ones((1, 16), jnp.int32), train=False)["params"]
+    example = jnp.ones((1, length), jnp.int32)
+    params = model.init(jax.random.PRNGKey(0), example, train=False)["params"]
     tx = optax.adamw(
         _rsqrt_schedule(1e-3, max(1, steps // 2)), b1=0.9, b2=0.98, eps=1e-9, weight_decay=0.1
     )
+    if clip is not None:
+        tx = optax.chain(optax.clip_by_global_norm(clip), tx)
     state = TrainState.create(proof=proof, apply_fn=model.apply, params=params, tx=tx)
     dropout_rng = jax.random.PRNGKey(1)
     batches = []
     for _ in range(steps):
-        tokens = rng.integers(1, 128, size=(4, 16)).astype(np.int32)
-        tokens[:, 12:] = 0  # padding at the end of each row
+        tokens = rng.integers(1, model.vocab, size=(rows, length)).astype(np.int32)
+        tokens[:, length * 3 // 4 :] = 0  # padding at the end of each row
         batches.append((tokens, dropout_rng))
     return JaxRecipe(state=state, step=lm1b_step, batches=batches)
 
@@ -390,6 +401,27 @@ def lm1b_f32(proof: Any, steps: int) -> JaxRecipe:
 def lm1b_bf16(proof: Any, steps: int) -> JaxRecipe:
     """The LM1B decoder with ``dtype=bfloat16`` (the example's default on TPU)."""
     return _lm1b(proof, steps, jnp.bfloat16)
+
+
+def _lm1b_124m(proof: Any, steps: int, dtype: Any) -> JaxRecipe:
+    """The scale tier: the LM1B decoder at GPT-2 small's dimensions (a 50,257-token
+    vocabulary, width 768, 12 blocks of 12 heads, MLP 3,072: 124M parameters, the embedding
+    shared with the output projection), dropout off, two sequences of 128 tokens; the
+    example's AdamW and schedule, with global-norm clipping at 1."""
+    model = TransformerLM(
+        vocab=50_257, width=768, heads=12, mlp=3072, layers=12, dropout=0.0, dtype=dtype
+    )
+    return _lm1b(proof, steps, dtype, model=model, shape=(2, 128), clip=1.0)
+
+
+def lm1b_124m(proof: Any, steps: int) -> JaxRecipe:
+    """The scale tier's LM1B decoder in full precision."""
+    return _lm1b_124m(proof, steps, jnp.float32)
+
+
+def lm1b_124m_bf16(proof: Any, steps: int) -> JaxRecipe:
+    """The scale tier's LM1B decoder with ``dtype=bfloat16``."""
+    return _lm1b_124m(proof, steps, jnp.bfloat16)
 
 
 # --- SST-2 (flax/examples/sst2) -----------------------------------------------------------------

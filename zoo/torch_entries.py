@@ -162,7 +162,7 @@ def gpt2(
     return _causal_lm(GPT2LMHeadModel(config), steps, accumulation=accumulation, autocast=autocast)
 
 
-def gpt2_124m(steps: int) -> TorchRecipe:
+def gpt2_124m(steps: int, *, autocast: Any = None) -> TorchRecipe:
     """The scale tier: ``GPT2LMHeadModel`` at GPT-2 small's size (``GPT2Config()``'s defaults:
     124M parameters, the head tied to the 50,257-token embedding), dropout off, two sequences
     of 128 tokens per step; AdamW, warmup, clipping."""
@@ -172,7 +172,12 @@ def gpt2_124m(steps: int) -> TorchRecipe:
     config = GPT2Config(resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
     model = GPT2LMHeadModel(config)
     batches = _tokens(steps, batch=2, vocab=config.vocab_size, seq=128)
-    return _causal_lm(model, steps, batches=batches)
+    return _causal_lm(model, steps, batches=batches, autocast=autocast)
+
+
+def gpt2_124m_bf16(steps: int) -> TorchRecipe:
+    """The scale tier's GPT-2 small with the forward pass under ``torch.autocast(bfloat16)``."""
+    return gpt2_124m(steps, autocast=torch.bfloat16)
 
 
 def gpt2_bf16(steps: int) -> TorchRecipe:

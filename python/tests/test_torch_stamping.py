@@ -96,7 +96,15 @@ def _groups(net: nn.Module) -> list[dict[str, Any]]:
     return [{"params": decay, "weight_decay": 0.1}, {"params": rest, "weight_decay": 0.0}]
 
 
+def _frozen(net: nn.Module) -> torch.optim.Optimizer:
+    # A frozen layer (no gradient, not stepped) before the stamped ones.
+    net[0].weight.requires_grad_(False)
+    return torch.optim.AdamW(net.parameters(), lr=1e-3)
+
+
 OPTIMIZERS = {
+    "sgd": lambda net: torch.optim.SGD(net.parameters(), lr=0.1),
+    "adamw-frozen": _frozen,
     "sgd-nesterov": lambda net: torch.optim.SGD(
         net.parameters(), lr=0.1, momentum=0.9, nesterov=True, weight_decay=1e-4
     ),
@@ -116,10 +124,44 @@ def test_the_stamped_step_is_the_step_traced_parameter_by_parameter(monkeypatch,
     plain, _ = traced(monkeypatch, OPTIMIZERS[name], stamp=False)
     assert canonical(stamped.graph) == canonical(plain.graph)
     (stamper,) = stampers
-    # Every parameter's step was copied from a template, and four layouts (weight and bias
-    # of the 8x8 layers and of the head; in groups, each group its own) were traced.
-    assert stamper.stamped == 8
+    # Every stepped parameter's step was copied from a template, and four layouts (weight
+    # and bias of the 8x8 layers and of the head; in groups, each group its own) were traced.
+    assert stamper.stamped == (7 if name == "adamw-frozen" else 8)
     assert len(stamper._templates) == 4
+
+
+def test_the_lowering_key_is_the_same_for_every_trace_of_a_step_with_a_constant(monkeypatch):
+    # The key hashes the bytes of the tensors the graph reads, not their pickles (a pickled
+    # tensor names its storage's address): a constant made in the forward pass is one.
+    class Scaled(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.linear = nn.Linear(8, 3)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.linear(x) * torch.tensor([1.0, 2.0, 3.0])
+
+    def traced_scaled() -> lowering.Traced:
+        torch.manual_seed(0)
+        net = Scaled()
+        optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+        proof = zkdv.torch.ZKDV(tempfile.mkdtemp())
+        proof.start(rolling_window=8, probe_ratio=0.01)
+        net, optimizer = proof.prepare(net, optimizer)
+
+        @proof.attest
+        def step(model: nn.Module, optimizer: torch.optim.Optimizer, batch: Any) -> None:
+            inputs, targets = batch
+            proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+            optimizer.step()
+
+        _, optimizer, functional_optimizer = proof._prepared.parts()
+        batch = (torch.randn(4, 8), torch.randint(3, (4,)))
+        return lowering.trace(step, net, optimizer, functional_optimizer, batch)
+
+    first, second = traced_scaled(), traced_scaled()
+    assert any(node.op == "get_attr" for node in first.graph.graph.nodes)
+    assert first.digest() == second.digest()
 
 
 def test_a_step_that_couples_its_parameters_is_traced_parameter_by_parameter(monkeypatch):
@@ -154,3 +196,28 @@ def test_a_step_that_is_not_in_place_is_traced_parameter_by_parameter(monkeypatc
     plain, _ = traced(monkeypatch, optimizer, stamp=False, register=rebinding)
     assert canonical(stamped.graph) == canonical(plain.graph)
     assert stampers[0].stamped == 0
+
+
+def test_a_first_copy_that_fails_leaves_no_reference(monkeypatch):
+    # The first transaction's copy of the parameters and optimizer state is made on the
+    # continuity thread; one that fails is raised by the barrier and is no reference: the
+    # next transaction copies the state again.
+    from zkdv.torch import _state as state
+
+    def fail(buffers: Any, tensors: Any) -> None:
+        raise MemoryError("no room for the copy")
+
+    continuity = state.Continuity()
+    now = [torch.ones(3), torch.zeros(2)]
+    monkeypatch.setattr(state, "_fill", fail)
+    continuity.check(now, lambda: ["a", "b"], lambda: 1, 0, "entry", launch=True)
+    with pytest.raises(MemoryError):
+        continuity.barrier()
+    assert continuity.last is None and continuity.barrier() is None
+    monkeypatch.undo()
+    last, failure = continuity.check(now, lambda: ["a", "b"], lambda: 1, 0, "entry", launch=True)
+    assert continuity.barrier() is None and failure is None
+    assert all(torch.equal(a, b) for a, b in zip(last, now, strict=True))
+    now[0].add_(1)  # the copy is the state at the entry, not the live state
+    assert torch.equal(last[0], torch.ones(3))
+    continuity.shutdown()

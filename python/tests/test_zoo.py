@@ -279,8 +279,9 @@ def test_the_scale_tier_runs_only_when_asked_for():
         args = argparse.Namespace(**{"only": None, "ci": False, "scale": False, **given})
         return [entry.name for entry in runner.select(args)]
 
-    assert "gpt2-124m" not in names() and "gpt2-124m" not in names(ci=True)
-    assert names(scale=True) == ["gpt2-124m"]
+    scale = ["gpt2-124m", "gpt2-124m-bf16", "flax-lm1b-124m", "flax-lm1b-124m-bf16"]
+    assert not set(scale) & set(names()) and not set(scale) & set(names(ci=True))
+    assert names(scale=True) == scale
     assert names(only=["gpt2-124m"]) == ["gpt2-124m"]
     assert BY_NAME["gpt2-124m"].scale and not BY_NAME["gpt2"].scale
 

@@ -528,11 +528,11 @@ def attested_passes(canonical_text: str, name: str) -> str:
 
 def attest(
     canonical: Canonical, form: CanonicalForm, found: Discovery, user: AttestedFunction | None
-) -> _derive.Task[str]:
+) -> str:
     """The attested program's text: ``user``'s export when given, else derived from the step
-    (re-exported with the contrib states' ``attest_apply_fn`` where one is set). What can
-    refuse the step (an export, ``user``'s signature) is done now, on the training thread;
-    the passes that derive it from the step are the task's, for the derivation stage."""
+    (re-exported with the contrib states' ``attest_apply_fn`` where one is set). On the
+    training thread, at the first call: the passes refuse what a verifier cannot re-execute
+    (an ``rbg`` key's ``rng_bit_generator``), and that refusal belongs to the call."""
     call, inputs = canonical.call, canonical.inputs
     replay_text = form.single_text
     if call.replays_differently():
@@ -544,20 +544,12 @@ def attest(
             "an exportable attest_apply_fn, or register the transition with @proof.attest"
         ) from form.refused
     if user is not None:
-        with _progress.stage(f"exporting {call.name}'s attested function"):
-            text = user.export_text(
-                jax.tree.unflatten(found.param_tree, inputs.param_avals),
-                jax.tree.unflatten(found.opt_tree, inputs.opt_avals),
-                inputs.packed_aval,
-            )
-        return _derive.Task(lambda: text)
-    name = call.name
-
-    def derive() -> str:
-        with _progress.stage(f"deriving {name}'s attested program"):
-            return attested_passes(replay_text, name)
-
-    return _derive.Task(derive)
+        return user.export_text(
+            jax.tree.unflatten(found.param_tree, inputs.param_avals),
+            jax.tree.unflatten(found.opt_tree, inputs.opt_avals),
+            inputs.packed_aval,
+        )
+    return attested_passes(replay_text, call.name)
 
 
 # -- 6. assembly ----------------------------------------------------------------------------------
@@ -590,8 +582,9 @@ class Compiling:
     The replay variant is one: only checks run it. Compiled from the first step on, it took
     4.7 s of one of the two cores at GPT-2 small's size while the first steps ran (their XLA
     execution is multi-threaded); compiled after the first step, it competed with the next
-    ones instead (docs/jax.md, "The first step"). A session whose first check comes late, or
-    never (p = 0), no longer pays it among its first steps; its first check pays it."""
+    ones instead (docs/jax.md, "The first step"). A session no longer pays it among its first
+    steps: its first check does, or ``close()``, whose last state check replays the last
+    segment with it."""
 
     def __init__(self, stage: str, compile: Callable[[], Callable[..., Any]]) -> None:
         def run() -> Callable[..., Any]:
@@ -642,7 +635,8 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
             ).compiled
         ),
     )
-    attested = attest(canonical, form, found, user)
+    with _progress.stage(f"deriving {call.name}'s attested program"):
+        attested_text = attest(canonical, form, found, user)
     placement = inputs.placement
     return StepProgram(
         name=call.name,
@@ -666,7 +660,7 @@ def build_program(call: FirstCall, ratio: float, user: AttestedFunction | None) 
         pack=packer(inputs.layout, placement, form.split),
         placement=placement,
         production_text=production.text,
-        attested=attested,
+        attested_text=attested_text,
         canonical_text=form.single_text,
         sketch_shapes=production.sketch_shapes,
         overlap_of=found.overlap_of,

@@ -23,7 +23,6 @@ from jax.tree_util import PyTreeDef
 from zkdv._packing import BatchLayout
 from zkdv.jax._args import wrap_keys
 from zkdv.overlap import Overlap
-from zkdv.session import _derive
 
 __all__ = ["OutputLayout", "PackedBatch", "Placement", "StepOutputs", "StepProgram"]
 
@@ -333,20 +332,13 @@ class StepProgram:
     """Packs the batch leaves into the committed ``uint32`` batch, on the device."""
     placement: Placement
     production_text: str
-    attested: _derive.Task[str]
-    """The attested program's text, derived by the first thread that needs it (the session's
-    derivation stage, beside the first steps)."""
+    attested_text: str
     canonical_text: str
     sketch_shapes: tuple[tuple[int, ...], ...]
     """The shapes of the programs' sketch results: one 1-D result, every sketched leaf's
     sketch flattened in order (``--zkdv-insert-commitments=join``), or none."""
     overlap_of: Callable[[], Overlap]
     """The overlap policy of one invocation (read on the host at every call)."""
-
-    @property
-    def attested_text(self) -> str:
-        """The attested program's text (waits for its derivation; raises its error)."""
-        return self.attested.result()
 
     @property
     def n_params(self) -> int:

@@ -398,7 +398,15 @@ class ZKDV(Session):
         hand over the checks its challenge samples; retires the transaction's slot."""
         registered = pending.program
         program = registered.program
-        registered.record()  # the program's record precedes its first step's snapshot and step
+        try:
+            registered.record()  # the program's record precedes its first step's snapshot
+        except OSError:
+            raise  # an I/O failure, as the flow reports it
+        except Exception as error:
+            raise ValueError(
+                f"proof.jit({program.name}): its program cannot be committed: "
+                f"{type(error).__name__}: {error}"
+            ) from error
         if pending.snapshot is not None:
             self._take_snapshot(pending)
         if self._flow.failure is not None:

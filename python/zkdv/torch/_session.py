@@ -192,12 +192,13 @@ class ZKDV(Session):
         except BaseException:
             opened, self._open = self._open, None
             if opened is not None:
-                # The state is restored once the continuity check has read it.
-                failure = self._continuous.barrier()
-                if failure is not None:
-                    self._flow.poison(failure)
-                opened.restore(self._prepared.live())
-                self._flow.retire()
+                try:  # restored once the continuity check (or first copy) has read it
+                    failure = self._continuous.barrier()
+                    if failure is not None:
+                        self._flow.poison(failure)
+                    opened.restore(self._prepared.live())
+                finally:
+                    self._flow.retire()
             raise
         self._exit()
 

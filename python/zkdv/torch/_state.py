@@ -164,6 +164,7 @@ class Continuity:
         """Where the copies of the state come from (:class:`Copies`)."""
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._verdict: concurrent.futures.Future[ZKDVPoisonedError | None] | None = None
+        self._filling = False
 
     def check(
         self,
@@ -186,7 +187,7 @@ class Continuity:
             k = stable() if launch else 0
             first = self.copies.copy(now[k:], now)
             # The leaves only the optimizer changes are copied beside the step.
-            self._launch(now[:k], lambda: _fill(first[:k], now[:k]))
+            self._launch(now[:k], lambda: _fill(first[:k], now[:k]), first=True)
             self.last = first
             return first, None
         k = stable() if launch and len(now) == len(last) else 0
@@ -198,11 +199,17 @@ class Continuity:
         return last, failure
 
     def _launch(
-        self, state: list[torch.Tensor], work: Callable[[], ZKDVPoisonedError | None]
+        self,
+        state: list[torch.Tensor],
+        work: Callable[[], ZKDVPoisonedError | None],
+        *,
+        first: bool = False,
     ) -> None:
         """Run ``work`` on the worker thread, whose verdict :meth:`barrier` returns: on the
         streams the training thread queued ``state``'s last writes on (the copy at the previous
-        exit), so that it reads what they wrote."""
+        exit), so that it reads what they wrote. ``first``: the work fills :attr:`last`, which
+        is no reference if it fails."""
+        self._filling = first
         if not state:
             return
         if self._worker is None:
@@ -220,9 +227,24 @@ class Continuity:
         self._verdict = self._worker.submit(run)
 
     def barrier(self) -> ZKDVPoisonedError | None:
-        """Wait for the launched comparison (none: ``None``) and return its failure."""
-        verdict, self._verdict = self._verdict, None
-        return None if verdict is None else verdict.result()
+        """Wait for the launched work (none: ``None``) and return its failure. Interrupted
+        (a ``KeyboardInterrupt``), the work stays awaited, so that a transaction that raises
+        waits for it again before it restores the state from the copy; a first copy that
+        failed leaves no reference (the next transaction copies the state again) and its
+        error is raised."""
+        verdict = self._verdict
+        if verdict is None:
+            return None
+        try:
+            failure = verdict.result()
+        except BaseException:
+            if verdict.done():
+                self._verdict = None
+                if self._filling:
+                    self.last = None
+            raise
+        self._verdict = None
+        return failure
 
     def shutdown(self) -> None:
         """Stop the worker thread (after the last barrier)."""

@@ -1,10 +1,11 @@
-"""The lowering process: ``python .../zkdv/torch/lowering/child.py serve`` exports traced steps,
-lowers them to StableHLO and seals them, one request per line of its standard input
-(``["lower", DIRECTORY]``, ``["seal", DIRECTORY]``, as JSON), one JSON reply per line on its
-standard output, for as long as the training process lives (it pays for importing torch and
-torch-mlir once).
+"""The lowering process: ``python .../zkdv/torch/lowering/child.py serve`` exports traced steps
+and lowers them to StableHLO, one request per line of its standard input (``["lower",
+DIRECTORY]``, as JSON), one JSON reply per line on its standard output, for as long as the
+training process lives (it pays for importing torch and torch-mlir once);
+``... child.py seal EXPORTED PACKAGE`` compiles an exported step into an AOT Inductor package
+(it imports torch only).
 
-It does not run on a thread of the training process: torch keeps FX tracing metadata in module
+Neither runs on a thread of the training process: torch keeps FX tracing metadata in module
 globals (``torch.fx.traceback``), which ``torch.export``, torch-mlir's importer and Inductor's
 compile reset while eager calls on the training thread (``Optimizer.zero_grad`` enters
 ``torch.fx.traceback.annotate``) edit them, and one then fails with a ``KeyError`` deep inside
@@ -15,9 +16,10 @@ ending the training process. :mod:`zkdv.torch.lowering.process` runs it.
 A ``lower`` request reads ``DIRECTORY/step.bin`` (the traced graph and its arguments'
 layouts, packed by the parent with :mod:`zkdv.torch.lowering.transfer`) and writes
 ``DIRECTORY/step.mlir`` (the StableHLO step in MLIR generic form), keeping the exported
-program, which a ``seal`` request compiles into ``DIRECTORY/step.pt2``. An operator that
-neither lowers nor decomposes is reported in ``DIRECTORY/refused.json`` (reply
-``{"refused": true}``), any other failure in the reply's ``error``.
+program, which an ``["export", DIRECTORY]`` request saves as ``DIRECTORY/exported.pt2`` for
+``seal``. An operator that neither lowers nor decomposes is reported in
+``DIRECTORY/refused.json`` (reply ``{"refused": true}``), any other failure in the reply's
+``error``.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from pathlib import Path
 from typing import Any
 
 _EXPORTED: collections.OrderedDict[Path, Any] = collections.OrderedDict()
-"""The exported programs of the latest lowerings, by directory, until the seal takes one."""
+"""The exported programs of the latest lowerings, by directory, until the seal asks for one
+(saving one takes seconds: 12 s at 124M parameters, which the lowering's reply no longer
+waits for)."""
 _KEEP = 4
 
 
@@ -59,28 +63,19 @@ def lower(directory: Path) -> dict[str, object]:
     return {"ok": True}
 
 
-def seal(directory: Path) -> dict[str, object]:
-    """Compile the exported program of ``directory``'s lowering into an AOT Inductor package,
-    ``DIRECTORY/step.pt2``, lowering it again when this process no longer holds it.
-
-    Here, in the process that holds the exported program, rather than in a process of its own
-    from a saved copy: saving it and loading it there took 12 s and 7 s at 124M parameters,
-    and starting that process another 6 s, of a seal of 110 s. A lowering requested meanwhile
-    (another batch layout) waits for the seal."""
+def export(directory: Path) -> dict[str, object]:
+    """Save the exported program of ``directory``'s lowering as ``exported.pt2`` (for the
+    seal), lowering it again when this process no longer holds it."""
     import torch
 
-    from zkdv.torch.lowering.seal import OPTIONS, reshaping_views
+    from zkdv.torch.lowering.seal import reshaping_views
 
     if directory not in _EXPORTED:
         reply = lower(directory)
         if not reply.get("ok"):
             return reply
     exported = _EXPORTED.pop(directory)
-    torch._inductor.aoti_compile_and_package(
-        reshaping_views(exported),
-        package_path=str(directory / "step.pt2"),
-        inductor_configs=dict(OPTIONS),
-    )
+    torch.export.save(reshaping_views(exported), str(directory / "exported.pt2"))
     return {"ok": True}
 
 
@@ -107,14 +102,29 @@ def serve() -> int:
             return 0
         try:
             request = json.loads(line)
-            if request[0] not in ("lower", "seal") or len(request) != 2:
+            if request[0] not in ("lower", "export") or len(request) != 2:
                 raise ValueError(f"unknown request {request!r}")
-            work = lower if request[0] == "lower" else seal
+            work = lower if request[0] == "lower" else export
             reply = work(Path(request[1]))
         except Exception as error:
             reply = {"error": f"{type(error).__name__}: {error}"}
         replies.write(json.dumps(reply) + "\n")
         replies.flush()
+    return 0
+
+
+def seal(exported: Path, package: Path) -> int:
+    import torch
+    from torch._export.serde.serialize import _reconstruct_fake_tensor
+
+    # The exported step's example arguments are fake tensors (see lower).
+    with torch.serialization.safe_globals([_reconstruct_fake_tensor]):
+        program = torch.export.load(str(exported))
+    from zkdv.torch.lowering.seal import OPTIONS
+
+    torch._inductor.aoti_compile_and_package(
+        program, package_path=str(package), inductor_configs=dict(OPTIONS)
+    )
     return 0
 
 
@@ -138,7 +148,9 @@ def main(argv: list[str]) -> int:
     _without_stack_traces()
     if argv == ["serve"]:
         return serve()
-    print("usage: child.py serve", file=sys.stderr)
+    if len(argv) == 3 and argv[0] == "seal":
+        return seal(Path(argv[1]), Path(argv[2]))
+    print("usage: child.py serve | child.py seal EXPORTED PACKAGE", file=sys.stderr)
     return 2
 
 

@@ -1,6 +1,6 @@
-"""The traced step's export, StableHLO lowering and AOT Inductor seal, run in the lowering
-process (:mod:`zkdv.torch.lowering.child`, which says why not on a thread), from the session's
-derivation and sealing threads while training goes on.
+"""The traced step's export, StableHLO lowering and AOT Inductor seal, each run in a process of
+its own (:mod:`zkdv.torch.lowering.child`, which says why not on a thread), from a thread of
+the session's derivation stage while training goes on.
 
 :class:`Lowering` holds one traced step's working directory: :meth:`Lowering.text` lowers the
 step (or reads the lowering from the derivation cache, keyed by :meth:`Traced.digest
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO
 
 from zkdv import _cache, _progress
+from zkdv.torch.lowering import transfer
 from zkdv.torch.lowering.export import refusal
 from zkdv.torch.lowering.tracing import Traced
 
@@ -35,6 +36,12 @@ def _command(*arguments: str) -> tuple[list[str], dict[str, str]]:
     child = Path(__file__).with_name("child.py")
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     return [sys.executable, str(child), *arguments], environment
+
+
+def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """The child with ``arguments``, run to its end."""
+    command, environment = _command(*arguments)
+    return subprocess.run(command, capture_output=True, text=True, check=False, env=environment)
 
 
 class _Server:
@@ -114,9 +121,14 @@ _SERVER = _Server()
 atexit.register(_SERVER.stop)
 
 
-def seal(directory: Path) -> bytes:
-    """Compile the step lowered in ``directory`` into an AOT Inductor package, in the lowering
-    process, and return its exact bytes.
+def _last_line(done: subprocess.CompletedProcess[str]) -> str:
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    return lines[-1] if lines else f"the process exited with {done.returncode}"
+
+
+def seal(exported: Path) -> bytes:
+    """Compile the exported step saved at ``exported`` into an AOT Inductor package, in the
+    lowering process, and return its exact bytes.
 
     The bytes differ on every compile (serialization ids, temporary paths, kernel names) and
     are specific to the host (``-march=native``), so the one sealed file is committed and is
@@ -125,12 +137,12 @@ def seal(directory: Path) -> bytes:
     Raises:
         ValueError: the step cannot be compiled.
     """
-    reply = _SERVER.request("seal", str(directory))
-    package = directory / "step.pt2"
-    if not reply.get("ok") or not package.is_file():
-        why = reply.get("error", "the lowering process did not write it")
+    package = exported.with_name("step.pt2")
+    done = _run("seal", str(exported), str(package))
+    if done.returncode != 0 or not package.is_file():
         raise ValueError(
-            f"zkdv.torch: the attested step cannot be sealed as an AOT Inductor package: {why}"
+            f"zkdv.torch: the attested step cannot be sealed as an AOT Inductor package: "
+            f"{_last_line(done)}"
         )
     return package.read_bytes()
 
@@ -169,7 +181,15 @@ class Lowering:
         """Export and lower the step in the lowering process (which keeps the exported program
         for the seal: :meth:`package`)."""
         directory = self._workdir()
-        (directory / "step.bin").write_bytes(self.traced.packed)
+        try:
+            (directory / "step.bin").write_bytes(
+                transfer.pack(self.traced.graph, self.traced.inputs)
+            )
+        except Exception as error:
+            raise ValueError(
+                "zkdv.torch: the traced step cannot be handed to the lowering process: "
+                f"{type(error).__name__}: {error}"
+            ) from error
         with _progress.stage(
             "exporting the attested step and lowering it to StableHLO "
             "(torch-mlir, in a process of its own)"
@@ -204,10 +224,19 @@ class Lowering:
                 _progress.stage("sealing the AOT Inductor package (training goes on meanwhile)"),
             ):
                 directory = self._workdir()
-                if not (directory / "step.bin").is_file():
-                    # The lowering came from the cache: hand the step over for the seal.
-                    (directory / "step.bin").write_bytes(self.traced.packed)
-                return seal(directory)
+                exported = directory / "exported.pt2"
+                if not exported.is_file():
+                    if not (directory / "step.bin").is_file():
+                        # The lowering came from the cache: hand the step over for the seal.
+                        packed = transfer.pack(self.traced.graph, self.traced.inputs)
+                        (directory / "step.bin").write_bytes(packed)
+                    reply = _SERVER.request("export", str(directory))
+                    if "error" in reply or not exported.is_file():
+                        raise ValueError(
+                            "zkdv.torch: the attested step cannot be exported for its seal: "
+                            f"{reply.get('error')}"
+                        )
+                return seal(exported)
 
         return _cache.cached(_cache.key("seal", text, self._versions), compile)
 

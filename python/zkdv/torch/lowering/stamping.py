@@ -18,9 +18,12 @@ promises, cannot tell the parameters of one layout apart).
 Preconditions: called inside a ``make_fx`` trace (its proxy mode active on this thread); the
 group's tensor options that are traced inputs (the dynamic ones) become inputs of the
 template, any other tensor the step reads makes the template unusable. Where a template
-cannot be used (it reads a constant tensor, its step is not in place, the trace is not a
-``make_fx`` one), :meth:`Stamper.step` returns ``False`` before it has recorded anything and
-the caller traces the step op by op, as before.
+cannot be used (it reads a constant tensor or a traced tensor it is not given, its step is not
+in place or fails to trace alone, the trace is not a ``make_fx`` one), :meth:`Stamper.step`
+returns ``False`` before it has recorded anything and the caller traces the step op by op,
+as before. Stamped tensors keep their ``requires_grad``, where the step traced op by op could
+make them require gradients (through a dynamic option): nothing after ``optimizer.step()``
+differentiates them.
 """
 
 from __future__ import annotations
@@ -181,7 +184,12 @@ class Stamper:
                     ).requires_grad_(t.requires_grad)
                     for t in example
                 ]
-            graph = make_fx(one, self._decompositions, tracing_mode="fake")(*tensors)
+            try:
+                graph = make_fx(one, self._decompositions, tracing_mode="fake")(*tensors)
+            except Exception:  # noqa: BLE001  (traced parameter by parameter, as before)
+                # A step that reads a traced tensor its arguments do not reach (a closure,
+                # an option in a container): tracing it per parameter raises what it must.
+                return None
         if not all(in_place) or len(in_place) != 1 + n_state:
             return None
         if any(node.op == "get_attr" for node in graph.graph.nodes):

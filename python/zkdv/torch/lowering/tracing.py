@@ -48,9 +48,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import functools
 import hashlib
 import importlib.util
+import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -280,28 +280,30 @@ class Traced:
     """The step takes the whole 2-norm of a ``float32`` CPU tensor large enough that torch's
     kernel errs: its transactions compute those norms in chunks (:mod:`zkdv.torch._norms`)."""
 
-    @functools.cached_property
-    def packed(self) -> bytes:
-        """The step as the lowering process receives it (:func:`~zkdv.torch.lowering.transfer.pack`:
-        its nodes, the tensors they read and its arguments' layouts), made once.
+    def digest(self) -> str:
+        """What the StableHLO lowering of :attr:`graph` depends on, hashed (the derivation
+        cache's key, with the versions): what the lowering process receives of it (its
+        nodes, the bytes of the tensors they read, its arguments' layouts). Not the graph's
+        generated Python code: generating it is 0.4 s at GPT-2 small's size, holding the
+        interpreter lock that the training thread needs beside it.
 
         Raises:
-            ValueError: a node cannot be handed to another process (it calls a function
-                that has no importable name)."""
+            ValueError: a node cannot be named for the lowering process.
+        """
         try:
-            return transfer.pack(self.graph, self.inputs)
+            nodes = transfer.nodes(self.graph)
         except Exception as error:
             raise ValueError(
                 "zkdv.torch: the traced step cannot be handed to the lowering process: "
                 f"{type(error).__name__}: {error}"
             ) from error
-
-    def digest(self) -> str:
-        """What the StableHLO lowering of :attr:`graph` depends on, hashed (the derivation
-        cache's key, with the versions): :attr:`packed`, all the lowering process reads. Not
-        the graph's generated Python code, which is 0.4 s of codegen at GPT-2 small's size
-        and holds the interpreter lock the training thread needs."""
-        return hashlib.blake2b(self.packed, digest_size=32).hexdigest()
+        h = hashlib.blake2b(digest_size=32)
+        h.update(pickle.dumps((nodes, self.inputs)))
+        for name, value in sorted(transfer.constants(self.graph).items()):
+            flat = value.detach().cpu().contiguous().reshape(-1)
+            h.update(repr((name, tuple(value.shape), str(value.dtype))).encode())
+            h.update(flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b"")
+        return h.hexdigest()
 
     @property
     def role_options(self) -> str:
@@ -638,8 +640,8 @@ def _trace(
 
     try:
         _scaler.refuse_unprepared()
-        # A lazy graph module generates its Python code when it is first read (the derivation
-        # cache's key, on the derivation stage), not twice here: 0.7 s at GPT-2 small's size.
+        # A lazy graph module generates its Python code only if it is read (nothing in a
+        # session reads it), not twice here: 0.7 s at GPT-2 small's size.
         with kernels(), _module_paths(root), _use_lazy_graph_module(True):
             graph = make_fx(step, decompositions, tracing_mode="fake")(*example)
     except ValueError:

@@ -19,7 +19,7 @@ from typing import Any
 
 import torch
 
-__all__ = ["pack", "unpack"]
+__all__ = ["constants", "nodes", "pack", "unpack"]
 
 
 @dataclass(frozen=True)
@@ -95,23 +95,37 @@ def _decode(value: Any, nodes: dict[str, torch.fx.Node]) -> Any:
     return value
 
 
+def nodes(graph: torch.fx.GraphModule) -> list[tuple[Any, ...]]:
+    """``graph``'s nodes as :func:`pack` sends them: opcode, name, target and arguments, with
+    no tensor (deterministic under ``pickle``, unlike a tensor, which pickles its storage's
+    address).
+
+    Raises:
+        ValueError: a node calls something that cannot be named for another process.
+    """
+    return [
+        (node.op, node.name, _target(node.target), _encode(node.args), _encode(node.kwargs))
+        for node in graph.graph.nodes
+    ]
+
+
+def constants(graph: torch.fx.GraphModule) -> dict[str, torch.Tensor]:
+    """The tensors ``graph``'s ``get_attr`` nodes read, by their path."""
+    return {
+        node.target: _attribute(graph, node.target)
+        for node in graph.graph.nodes
+        if node.op == "get_attr" and isinstance(node.target, str)
+    }
+
+
 def pack(graph: torch.fx.GraphModule, extra: Any = None) -> bytes:
     """``graph``'s nodes and the tensors they read (with ``extra``, any picklable value).
 
     Raises:
         ValueError: a node calls something that cannot be named for another process.
     """
-    nodes = [
-        (node.op, node.name, _target(node.target), _encode(node.args), _encode(node.kwargs))
-        for node in graph.graph.nodes
-    ]
-    tensors = {
-        node.target: _attribute(graph, node.target)
-        for node in graph.graph.nodes
-        if node.op == "get_attr" and isinstance(node.target, str)
-    }
     # Plain pickle: torch.save's pickler refuses memory formats (``torch.contiguous_format``).
-    return pickle.dumps({"nodes": nodes, "tensors": tensors, "extra": extra})
+    return pickle.dumps({"nodes": nodes(graph), "tensors": constants(graph), "extra": extra})
 
 
 def _attribute(module: torch.nn.Module, path: str) -> Any:
