@@ -31,8 +31,6 @@ from typing import Any, overload
 import jax
 import numpy as np
 
-from zkdv import runtime
-from zkdv.config import Tolerance
 from zkdv.jax._attest import AttestedFunction
 from zkdv.jax._checks import (
     closure,
@@ -53,32 +51,15 @@ __all__ = ["ZKDV"]
 
 
 @dataclass(frozen=True, eq=False)
-class RegisteredProgram:
+class RegisteredProgram(_derive.Registered):
     """A step program as the session committed it. What the training thread needs is here
-    when it is registered; the derived programs come from the derivation stage (reading them
-    waits for it, and raises its error), and the program record is written by the committer
-    before the first step record that names it."""
+    when it is registered; the derived programs come from the derivation stage, and the
+    program record is written by the committer before the first step record that names it
+    (:class:`~zkdv.session._derive.Registered`)."""
 
     program: StepProgram
-    record: _derive.Deferred
-    derived: _derive.Task[_derive.Derived]
     weights: tuple[Any, ...]
     """The probe weights, placed as the production program's extra arguments."""
-
-    @property
-    def seq(self) -> int:
-        """The sequence number of its program record (written on first use)."""
-        return self.record()
-
-    @property
-    def tolerance(self) -> Tolerance:
-        """The tolerance of its checks (the session's, adjusted to its precision)."""
-        return self.derived.result().tolerance
-
-    @property
-    def attested(self) -> runtime.Program:
-        """The attested program, parsed for the Rust runtime."""
-        return self.derived.result().attested
 
 
 @dataclass(frozen=True)
@@ -312,7 +293,7 @@ class ZKDV(Session):
         )
         with self._lock:
             self._programs[program] = RegisteredProgram(
-                program, _derive.Deferred(write), derived, weights
+                record=_derive.Deferred(write), derived=derived, program=program, weights=weights
             )
 
     def _run_step(self, program: StepProgram, flat: list[Any]) -> Any:

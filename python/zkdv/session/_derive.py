@@ -30,7 +30,7 @@ from typing import Any, Literal
 from zkdv import _cache, _progress, passes, runtime
 from zkdv.config import Tolerance, ZKDVConfig
 
-__all__ = ["Deferred", "Derived", "Stage", "Task", "derive", "pipeline"]
+__all__ = ["Deferred", "Derived", "Registered", "Stage", "Task", "derive", "pipeline"]
 
 
 def pipeline(text: str, spec: str, source: str) -> str:
@@ -200,3 +200,28 @@ class Deferred:
     def written(self) -> bool:
         """Whether the record is written."""
         return self._seq is not None
+
+
+@dataclass(frozen=True, eq=False)
+class Registered:
+    """A program as a session registered it, what each frontend's program extends: its record,
+    written when first needed (:class:`Deferred`), and its derivation, waited for when first
+    read (:class:`Task`; its error is raised there)."""
+
+    record: Deferred
+    derived: Task[Derived]
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of its program record (written on first use)."""
+        return self.record()
+
+    @property
+    def tolerance(self) -> Tolerance:
+        """The tolerance of its checks (the session's, adjusted to its precision)."""
+        return self.derived.result().tolerance
+
+    @property
+    def attested(self) -> runtime.Program:
+        """The attested program, parsed for the Rust runtime."""
+        return self.derived.result().attested

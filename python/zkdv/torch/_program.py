@@ -23,7 +23,7 @@ from torch.utils import _pytree as pytree
 
 from zkdv import runtime
 from zkdv._packing import BatchLayout
-from zkdv.config import Tolerance, ZKDVConfig
+from zkdv.config import ZKDVConfig
 from zkdv.session import Leaf, Root, _derive
 from zkdv.session._derive import Deferred
 from zkdv.session._records import Records
@@ -71,14 +71,12 @@ class Sealing:
 
 
 @dataclass(frozen=True)
-class Program:
+class Program(_derive.Registered):
     """The committed programs of the session's step for one batch layout, with what checks
     need to run them. What the training thread needs is here when the step is traced; the
     derived programs (:attr:`derived`) come from the derivation stage, and reading them waits
     for it (a failure there is raised here)."""
 
-    record: Deferred
-    derived: _derive.Task[_derive.Derived]
     traced: Traced
     layout: BatchLayout
     hyperparameters: tuple[Any, ...]
@@ -92,20 +90,6 @@ class Program:
     """The prepared GradScaler's constants (:func:`zkdv.torch._scaler.constants`), if any."""
     sealing: Sealing | None = None
     """The sealed package's production record, when production is sealed."""
-
-    @property
-    def seq(self) -> int:
-        """The sequence number of its program record (written on first use; see
-        :class:`Deferred`)."""
-        return self.record()
-
-    @property
-    def tolerance(self) -> Tolerance:
-        return self.derived.result().tolerance
-
-    @property
-    def attested(self) -> runtime.Program:
-        return self.derived.result().attested
 
     @property
     def replay(self) -> runtime.Program:
