@@ -58,8 +58,9 @@ def traced(
     *,
     stamp: bool,
     register: zkdv.torch.FunctionalOptimizer | None = None,
+    make: Callable[[], nn.Module] = model,
 ) -> tuple[lowering.Traced, list[stamping.Stamper]]:
-    net = model()
+    net = make()
     optimizer = optimizer_of(net)
     proof = zkdv.torch.ZKDV(tempfile.mkdtemp())
     proof.start(rolling_window=8, probe_ratio=0.01)
@@ -143,21 +144,8 @@ def test_the_lowering_key_is_the_same_for_every_trace_of_a_step_with_a_constant(
 
     def traced_scaled() -> lowering.Traced:
         torch.manual_seed(0)
-        net = Scaled()
-        optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
-        proof = zkdv.torch.ZKDV(tempfile.mkdtemp())
-        proof.start(rolling_window=8, probe_ratio=0.01)
-        net, optimizer = proof.prepare(net, optimizer)
-
-        @proof.attest
-        def step(model: nn.Module, optimizer: torch.optim.Optimizer, batch: Any) -> None:
-            inputs, targets = batch
-            proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
-            optimizer.step()
-
-        _, optimizer, functional_optimizer = proof._prepared.parts()
-        batch = (torch.randn(4, 8), torch.randint(3, (4,)))
-        return lowering.trace(step, net, optimizer, functional_optimizer, batch)
+        sgd = OPTIMIZERS["sgd"]
+        return traced(monkeypatch, sgd, stamp=True, make=Scaled)[0]
 
     first, second = traced_scaled(), traced_scaled()
     assert any(node.op == "get_attr" for node in first.graph.graph.nodes)
