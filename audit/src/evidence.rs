@@ -15,51 +15,59 @@ use crate::values::{tensor, values};
 use crate::AuditError;
 
 /// The snapshot's tensors in root order (parameters, then optimizer state),
-/// checked against the snapshot record's commitment and the root's layout.
+/// from its retained artifact or the checkpoint file bound to it, checked
+/// against the snapshot record's commitment and the root's layout.
 pub(crate) fn load_state(
     t: &Transcript,
     snapshot: &SnapshotBody,
 ) -> Result<Vec<Tensor>, AuditError> {
-    let artifact = snapshot.artifact.as_ref().ok_or_else(|| {
-        AuditError::Unusable(format!("snapshot {} was not retained", snapshot.step))
-    })?;
-    let bundle = t.bundle(artifact)?;
+    let (bundle, refused): (Bundle, Box<dyn Fn(String) -> AuditError>) =
+        match (&snapshot.artifact, t.checkpoints.get(&snapshot.step)) {
+            (Some(artifact), _) => (
+                t.bundle(artifact)?,
+                Box::new(move |why| evidence_error(artifact, why)),
+            ),
+            (None, Some(file)) => (
+                t.read_checkpoint(file)?,
+                Box::new(move |why| AuditError::Evidence {
+                    artifact: file.display().to_string(),
+                    why,
+                }),
+            ),
+            (None, None) => {
+                return Err(AuditError::Unusable(format!(
+                    "snapshot {} was not retained, and no checkpoint of it was given",
+                    snapshot.step
+                )))
+            }
+        };
     let digest = bundle
         .tree_commitment()
-        .map_err(|e| evidence_error(artifact, e.to_string()))?;
+        .map_err(|e| refused(e.to_string()))?;
     if digest.as_bytes() != snapshot.state.as_bytes() {
-        return Err(evidence_error(
-            artifact,
-            format!(
-                "does not re-hash to snapshot {}'s state commitment",
-                snapshot.step
-            ),
-        ));
+        return Err(refused(format!(
+            "does not re-hash to snapshot {}'s state commitment",
+            snapshot.step
+        )));
     }
     if let Some(params) = &snapshot.params {
         let model = bundle
             .commitment_of(|p| p.starts_with("params/"))
-            .map_err(|e| evidence_error(artifact, e.to_string()))?;
+            .map_err(|e| refused(e.to_string()))?;
         if model.as_bytes() != params.as_bytes() {
-            return Err(evidence_error(
-                artifact,
-                format!(
-                    "its parameters do not re-hash to snapshot {}'s model commitment",
-                    snapshot.step
-                ),
-            ));
+            return Err(refused(format!(
+                "its parameters do not re-hash to snapshot {}'s model commitment",
+                snapshot.step
+            )));
         }
     }
     let layout: Vec<_> = t.root.params.iter().chain(&t.root.opt_state).collect();
     if layout.len() != bundle.leaves.len() {
-        return Err(evidence_error(
-            artifact,
-            format!(
-                "holds {} tensors, the root's layout {}",
-                bundle.leaves.len(),
-                layout.len()
-            ),
-        ));
+        return Err(refused(format!(
+            "holds {} tensors, the root's layout {}",
+            bundle.leaves.len(),
+            layout.len()
+        )));
     }
     bundle
         .leaves
@@ -67,20 +75,17 @@ pub(crate) fn load_state(
         .zip(layout)
         .map(|(leaf, expected)| {
             if leaf.shape != expected.shape || leaf.dtype.tag() != expected.dtype {
-                return Err(evidence_error(
-                    artifact,
-                    format!(
-                        "tensor {:?} is {} {:?}, the root's {} is {} {:?}",
-                        leaf.path,
-                        leaf.dtype.tag(),
-                        leaf.shape,
-                        expected.path,
-                        expected.dtype,
-                        expected.shape
-                    ),
-                ));
+                return Err(refused(format!(
+                    "tensor {:?} is {} {:?}, the root's {} is {} {:?}",
+                    leaf.path,
+                    leaf.dtype.tag(),
+                    leaf.shape,
+                    expected.path,
+                    expected.dtype,
+                    expected.shape
+                )));
             }
-            tensor(leaf).map_err(|e| evidence_error(artifact, e))
+            tensor(leaf).map_err(&refused)
         })
         .collect()
 }
@@ -108,7 +113,7 @@ pub(crate) fn prepare_step(
     let evidence = step.evidence.as_ref().ok_or_else(|| {
         AuditError::Unusable(format!(
             "step {j} has no retained batch: the session retained snapshots only \
-             (ZKDV(..., retain=\"all\") retains what an audit replays)"
+             (ZKDV(..., retain=\"checkpoints\") retains what an audit replays)"
         ))
     })?;
     let words = batch_words(t, j, step, evidence)?;

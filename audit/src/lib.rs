@@ -83,6 +83,10 @@ pub struct Options {
     pub seed: String,
     /// Segments replayed in parallel (at least 1).
     pub jobs: usize,
+    /// The client's checkpoint files (`--checkpoint`): full states, each
+    /// bound to the snapshot records whose state commitment it re-hashes
+    /// to, from which segments may start.
+    pub checkpoints: Vec<PathBuf>,
     /// The client's expectations the transcript must meet.
     pub expect: Expectations,
 }
@@ -435,7 +439,9 @@ pub fn audit(
         }
         _ => {}
     }
-    let transcript = Transcript::read(dir)?;
+    let mut transcript = Transcript::read(dir)?;
+    transcript.bind_checkpoints(&options.checkpoints)?;
+    let transcript = transcript;
     let key = audit_key(options.seed.as_bytes());
     // An expected first or last model binds the first or last transition:
     // those steps are audited whatever the draw (module `expect`).
@@ -473,23 +479,23 @@ pub fn audit(
     // Segments: the audited steps that share their newest retained snapshot.
     let mut segments: BTreeMap<u64, BTreeMap<u64, AuditChallenge>> = BTreeMap::new();
     for (&step, &challenge) in &chosen {
-        let start = transcript
-            .snapshots
-            .range(..=step)
-            .rev()
-            .find(|(_, s)| s.artifact.is_some())
-            .map(|(&s, _)| s)
-            .ok_or_else(|| {
-                AuditError::Unusable(format!(
-                    "step {step} has no retained snapshot at or before it: the session did not \
-                     retain evidence (ZKDV(..., retain=\"all\"))"
-                ))
-            })?;
+        let start = transcript.segment_start(step).ok_or_else(|| {
+            AuditError::Unusable(format!(
+                "step {step} has no retained state at or before it: the session retained no \
+                 full state there (ZKDV(..., retain=\"checkpoints\")), and no checkpoint of \
+                 it was given (--checkpoint FILE)"
+            ))
+        })?;
         segments.entry(start).or_default().insert(step, challenge);
     }
     let total: u64 = segments
         .iter()
-        .map(|(s, audited)| audited.keys().max().map_or(0, |end| end - s + 1))
+        .map(|(&s, audited)| {
+            audited
+                .keys()
+                .max()
+                .map_or(0, |&last| transcript.segment_end(s, last) - s + 1)
+        })
         .sum();
     let done = AtomicU64::new(0);
     let started = Instant::now();
@@ -642,6 +648,7 @@ mod tests {
             selection,
             seed: "s".into(),
             jobs: 1,
+            checkpoints: Vec::new(),
             expect: Expectations::default(),
         };
         let none = |_: u64, _: u64| {};

@@ -9,10 +9,8 @@
 //! the root is looked up by its path, must have the root's dtype and shape,
 //! and the others (buffers such as BatchNorm statistics) are ignored.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
 use zkdv_hashing::{commit_tensor, commit_tree, DType};
 use zkdv_protocol::{Hash32, Leaf};
 
@@ -43,71 +41,19 @@ impl ModelExpectation {
     }
 }
 
-#[derive(Deserialize)]
-struct Entry {
-    dtype: String,
-    shape: Vec<u64>,
-    data_offsets: [u64; 2],
-}
-
-/// The safetensors dtype name of a dtype tag.
-fn safetensors_dtype(tag: &str) -> Option<&'static str> {
-    Some(match tag {
-        "f64" => "F64",
-        "f32" => "F32",
-        "f16" => "F16",
-        "bf16" => "BF16",
-        "i64" => "I64",
-        "i32" => "I32",
-        "i16" => "I16",
-        "i8" => "I8",
-        "u8" => "U8",
-        "bool" => "BOOL",
-        _ => return None,
-    })
-}
-
 fn safetensors_commitment(path: &Path, params: &[Leaf]) -> Result<Hash32, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let n = bytes
-        .get(..8)
-        .map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
-        .ok_or("not a safetensors file (shorter than its header length)")?;
-    let end = usize::try_from(n)
-        .ok()
-        .and_then(|n| n.checked_add(8))
-        .filter(|&e| e <= bytes.len())
-        .ok_or("not a safetensors file (its header length exceeds the file)")?;
-    let header: HashMap<String, serde_json::Value> = serde_json::from_slice(&bytes[8..end])
-        .map_err(|e| format!("not a safetensors file (header: {e})"))?;
-    let data = &bytes[end..];
+    let expected = params
+        .iter()
+        .map(|leaf| {
+            let dtype = DType::from_tag(&leaf.dtype).map_err(|e| e.to_string())?;
+            Ok((leaf.path.clone(), dtype, leaf.shape.clone()))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let bundle = zkdv_protocol::safetensors::read(&bytes, &expected).map_err(|e| e.to_string())?;
     let mut digests = Vec::with_capacity(params.len());
-    for leaf in params {
-        let entry = header
-            .get(&leaf.path)
-            .ok_or_else(|| format!("holds no tensor {:?}", leaf.path))?;
-        let entry: Entry = serde_json::from_value(entry.clone())
-            .map_err(|e| format!("tensor {:?}: {e}", leaf.path))?;
-        let expected = safetensors_dtype(&leaf.dtype).ok_or_else(|| {
-            format!(
-                "a parameter of dtype {} has no safetensors form",
-                leaf.dtype
-            )
-        })?;
-        if entry.dtype != expected || entry.shape != leaf.shape {
-            return Err(format!(
-                "tensor {:?} is {} {:?}, the transcript's parameter {} {:?}",
-                leaf.path, entry.dtype, entry.shape, expected, leaf.shape
-            ));
-        }
-        let [begin, stop] = entry.data_offsets;
-        let slice = usize::try_from(begin)
-            .ok()
-            .zip(usize::try_from(stop).ok())
-            .and_then(|(b, s)| data.get(b..s))
-            .ok_or_else(|| format!("tensor {:?}: its data lie outside the file", leaf.path))?;
-        let dtype = DType::from_tag(&leaf.dtype).map_err(|e| e.to_string())?;
-        let c = commit_tensor(dtype, &leaf.shape, slice)
+    for leaf in &bundle.leaves {
+        let c = commit_tensor(leaf.dtype, &leaf.shape, &leaf.data)
             .map_err(|e| format!("tensor {:?}: {e}", leaf.path))?;
         digests.push((format!("params/{}", leaf.path), c.digest()));
     }
@@ -164,7 +110,7 @@ mod tests {
         let (_d, other) = file(&safetensors(bf16, &data[..4]));
         let err = other.commitment(&[leaf("w")]).unwrap_err();
         assert!(
-            err.contains("is BF16 [2], the transcript's parameter F32 [2]"),
+            err.contains("is BF16 [2], the transcript's F32 [2]"),
             "{err}"
         );
     }

@@ -9,8 +9,11 @@
 //! the ensemble to measure the rounding spread of every compared value
 //! ([`zkdv_protocol::Tolerance::measure_spread`]); the replay starts from a
 //! snapshot, so a value's spread includes what rounding carried over from
-//! the segment's earlier steps.
+//! the segment's earlier steps. Each member's state is kept where it was
+//! last measured (within [`MEMBER_CACHE_BYTES`]), so a long segment between
+//! checkpoints costs each member one replay of it, not one per measurement.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 use zkdv_hashing::ProbeMap;
@@ -19,7 +22,7 @@ use zkdv_protocol::noise::{self, Coherence, Residuals};
 use zkdv_protocol::{
     Artifact, AuditChallenge, Precision, StepBody, Tolerance, ToleranceError, ENSEMBLE_REPLAYS,
 };
-use zkdv_runtime::{Program, Tensor};
+use zkdv_runtime::{Data, Program, Tensor};
 
 use crate::compare;
 use crate::data::{self, DataExpectation};
@@ -253,6 +256,15 @@ pub(crate) struct Compared {
     pub(crate) worst_leaf_rms: f64,
 }
 
+/// An ensemble member's replay so far: the steps replayed, the state after
+/// them and the last one's update sketches.
+type Member = (usize, Vec<Tensor>, Vec<f64>);
+
+/// The most bytes of ensemble members' states a segment keeps between two
+/// measurements of its spread; beyond it, a member replays the segment from
+/// its start each time (the same values, computed again).
+pub(crate) const MEMBER_CACHE_BYTES: usize = 4 << 30;
+
 /// A segment being replayed: its snapshot's state and the steps replayed so
 /// far, each with the program record it ran (a segment may cross a program
 /// change, another batch layout, and every step replays with its own
@@ -266,6 +278,12 @@ struct Segment<'a> {
     rule: NoiseRule,
     /// The noise test across the snapshots compared.
     coherence: Coherence,
+    /// Each ensemble member's state after the first `n` steps, as its last
+    /// replay left it, with the sketches of step `n`: `member -> (n, state,
+    /// sketches)`.
+    members: RefCell<HashMap<u64, Member>>,
+    /// How many members' states fit [`MEMBER_CACHE_BYTES`].
+    member_slots: usize,
 }
 
 impl Segment<'_> {
@@ -349,9 +367,10 @@ impl Segment<'_> {
     /// values, then the state values after it, as [`Segment::measure`]
     /// flattens the nominal replay's.
     fn member(&self, programs: &mut Programs, m: u64) -> Result<Vec<f64>, StepError> {
-        let mut state = self.initial.clone();
-        let mut sketches = Vec::new();
-        for (program, inputs) in &self.steps {
+        let cached = self.members.borrow_mut().remove(&m);
+        let (done, mut state, mut sketches) =
+            cached.unwrap_or_else(|| (0, self.initial.clone(), Vec::new()));
+        for (program, inputs) in &self.steps[done..] {
             let (replay, _) = programs.get(self.t, *program)?;
             let arguments = [state.as_slice(), &inputs.batch].concat();
             let out = run_replay(
@@ -365,8 +384,13 @@ impl Segment<'_> {
             state = out.state().to_vec();
             sketches = out.sketches.concat();
         }
-        sketches.extend(state_values(&state)?.concat());
-        Ok(sketches)
+        let mut values = sketches.clone();
+        values.extend(state_values(&state)?.concat());
+        let mut members = self.members.borrow_mut();
+        if members.len() < self.member_slots {
+            members.insert(m, (self.steps.len(), state, sketches));
+        }
+        Ok(values)
     }
 
     /// Step `j`'s update sketches against the retained ones, measuring the
@@ -540,6 +564,21 @@ impl Segment<'_> {
     }
 }
 
+/// The bytes `state`'s elements take in the runtime.
+fn state_bytes(state: &[Tensor]) -> usize {
+    state
+        .iter()
+        .map(|t| {
+            let element = match &t.data {
+                Data::F32(_) => 4,
+                Data::C128(_) => 16,
+                _ => 8,
+            };
+            t.data.len().saturating_mul(element)
+        })
+        .sum()
+}
+
 /// Replay the segment from the retained snapshot of step `start` to the
 /// last of the `audited` steps; `tick` is called after each transition.
 pub(crate) fn replay_segment(
@@ -551,7 +590,8 @@ pub(crate) fn replay_segment(
     rule: NoiseRule,
     tick: &dyn Fn(),
 ) -> Result<SegmentOutcome, Located> {
-    let end = audited.keys().max().copied().unwrap_or(start);
+    let last = audited.keys().max().copied().unwrap_or(start);
+    let end = t.segment_end(start, last);
     let n_params = t.root.params.len();
     let n_state = n_params + t.root.opt_state.len();
     let snapshot = t.snapshots.get(&start).ok_or_else(|| {
@@ -562,6 +602,7 @@ pub(crate) fn replay_segment(
     })?;
     let initial = load_state(t, snapshot).map_err(|e| (start, e))?;
     let mut state = initial.clone();
+    let member_slots = MEMBER_CACHE_BYTES / state_bytes(&initial).max(1);
     let mut segment = Segment {
         t,
         initial,
@@ -569,6 +610,8 @@ pub(crate) fn replay_segment(
         n_state,
         rule,
         coherence: Coherence::default(),
+        members: RefCell::new(HashMap::new()),
+        member_slots,
     };
     let mut outcome = SegmentOutcome {
         transitions: 0,
@@ -656,7 +699,7 @@ pub(crate) fn replay_segment(
         state = nominal.state().to_vec();
         // The next snapshot, when retained: the replayed state must be its
         // tensors, within the tolerance and the ensemble's spread.
-        if let Some(next) = t.snapshots.get(&(j + 1)).filter(|s| s.artifact.is_some()) {
+        if let Some(next) = t.snapshots.get(&(j + 1)).filter(|s| t.retained(s.step)) {
             let production = load_state(t, next).map_err(|e| (j + 1, e))?;
             let (failure, compared) = segment
                 .check_snapshot(

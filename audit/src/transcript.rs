@@ -1,9 +1,10 @@
-//! The transcript an audit reads: its verified records, by kind, and the
-//! artifacts they name.
+//! The transcript an audit reads: its verified records, by kind, the
+//! artifacts they name, and the client's checkpoints bound to its snapshots.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+use zkdv_hashing::DType;
 use zkdv_protocol::evidence::Bundle;
 use zkdv_protocol::{
     read_verified, Artifact, Body, Hash32, ProgramBody, RootBody, SnapshotBody, StepBody,
@@ -25,6 +26,9 @@ pub(crate) struct Transcript {
     pub(crate) snapshots: BTreeMap<u64, SnapshotBody>,
     /// Whether the transcript was closed (else it is a killed run's prefix).
     pub(crate) closed: bool,
+    /// The checkpoint files given for snapshots the session did not retain
+    /// (`--checkpoint`), by step: each re-hashed to the snapshot's state.
+    pub(crate) checkpoints: BTreeMap<u64, PathBuf>,
 }
 
 impl Transcript {
@@ -68,7 +72,114 @@ impl Transcript {
             steps,
             snapshots,
             closed: verified.report.is_some(),
+            checkpoints: BTreeMap::new(),
         })
+    }
+
+    /// Whether the full state before `step` is at hand: its snapshot record
+    /// names a retained artifact, or a checkpoint file was bound to it.
+    pub(crate) fn retained(&self, step: u64) -> bool {
+        self.snapshots
+            .get(&step)
+            .is_some_and(|s| s.artifact.is_some())
+            || self.checkpoints.contains_key(&step)
+    }
+
+    /// The newest step `<= step` whose full state is at hand.
+    pub(crate) fn segment_start(&self, step: u64) -> Option<u64> {
+        self.snapshots
+            .range(..=step)
+            .rev()
+            .map(|(&s, _)| s)
+            .find(|&s| self.retained(s))
+    }
+
+    /// The last step a segment from `start` replays, given its last audited
+    /// step `last`: the step before the next state at hand, so that the
+    /// replayed state is compared with it in full, or `last` when no later
+    /// state is at hand.
+    pub(crate) fn segment_end(&self, start: u64, last: u64) -> u64 {
+        let next = self
+            .snapshots
+            .range(start + 1..)
+            .map(|(&s, _)| s)
+            .find(|&s| self.retained(s) && s <= self.steps.len() as u64);
+        next.map_or(last, |n| (n - 1).max(last))
+    }
+
+    /// The root's state layout, as a checkpoint names its tensors.
+    pub(crate) fn state_layout(&self) -> Result<Vec<(String, DType, Vec<u64>)>, AuditError> {
+        let root = &self.root;
+        let named = |prefix: &str, leaves: &[zkdv_protocol::Leaf]| {
+            leaves
+                .iter()
+                .map(|l| {
+                    let dtype = DType::from_tag(&l.dtype)
+                        .map_err(|e| AuditError::Unusable(format!("leaf {:?}: {e}", l.path)))?;
+                    Ok((format!("{prefix}/{}", l.path), dtype, l.shape.clone()))
+                })
+                .collect::<Result<Vec<_>, AuditError>>()
+        };
+        Ok([
+            named("params", &root.params)?,
+            named("opt_state", &root.opt_state)?,
+        ]
+        .concat())
+    }
+
+    /// The state a checkpoint file holds, in the root's order: an evidence
+    /// bundle (`ev.zst`, what `zkdv.torch`/`zkdv.jax` `save_state` write
+    /// with that extension) or a safetensors file.
+    pub(crate) fn read_checkpoint(&self, path: &Path) -> Result<Bundle, AuditError> {
+        let unusable = |why: String| AuditError::Unusable(format!("{}: {why}", path.display()));
+        let bytes = std::fs::read(path).map_err(|e| unusable(format!("cannot be read: {e}")))?;
+        let layout = self.state_layout()?;
+        if bytes.starts_with(&ZSTD_MAGIC) {
+            let bundle = Bundle::decode(&bytes).map_err(|e| unusable(e.to_string()))?;
+            let names: Vec<_> = bundle.leaves.iter().map(|l| l.path.as_str()).collect();
+            let expected: Vec<_> = layout.iter().map(|(p, _, _)| p.as_str()).collect();
+            if names != expected {
+                return Err(unusable(
+                    "its tensors are not the transcript's state leaves, in order".into(),
+                ));
+            }
+            return Ok(bundle);
+        }
+        zkdv_protocol::safetensors::read(&bytes, &layout).map_err(|e| unusable(e.to_string()))
+    }
+
+    /// Bind each checkpoint file to the snapshots whose state commitment its
+    /// tensors re-hash to.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read, or that matches no snapshot record.
+    pub(crate) fn bind_checkpoints(&mut self, files: &[PathBuf]) -> Result<(), AuditError> {
+        for file in files {
+            let bundle = self.read_checkpoint(file)?;
+            let digest = bundle
+                .tree_commitment()
+                .map_err(|e| AuditError::Unusable(format!("{}: {e}", file.display())))?;
+            let steps: Vec<u64> = self
+                .snapshots
+                .values()
+                .filter(|s| s.state.as_bytes() == digest.as_bytes())
+                .map(|s| s.step)
+                .collect();
+            if steps.is_empty() {
+                return Err(AuditError::Unusable(format!(
+                    "{}: its state is the state of no snapshot record of the transcript (a \
+                     checkpoint binds to the state before a step that is a multiple of the \
+                     snapshot interval, {}, or after the last step)",
+                    file.display(),
+                    self.root.snapshot_interval
+                )));
+            }
+            for step in steps {
+                self.checkpoints.insert(step, file.clone());
+            }
+        }
+        Ok(())
     }
 
     /// The evidence bundle `artifact` names, whose bytes must have the
@@ -105,6 +216,9 @@ impl Transcript {
             .unwrap_or_else(|| format!("state leaf {index}"))
     }
 }
+
+/// The first bytes of a zstd frame (an evidence bundle).
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// Evidence `artifact` refused for `why`.
 pub(crate) fn evidence_error(artifact: &Artifact, why: String) -> AuditError {

@@ -123,6 +123,7 @@ mod writer;
 pub mod evidence;
 pub mod noise;
 pub mod packing;
+pub mod safetensors;
 pub use challenge::{
     audit_key, derive_audit_challenge, derive_challenge, key_commitment, AuditChallenge, Challenge,
 };

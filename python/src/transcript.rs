@@ -687,6 +687,61 @@ fn read_evidence(py: Python<'_>, path: PathBuf) -> PyResult<Vec<EvidenceTensor<'
         .collect())
 }
 
+/// Write named arrays (a whole state: `params/<path>`, then
+/// `opt_state/<path>`) to `path` as a checkpoint an audit can bind to a
+/// snapshot (`zkdv audit --checkpoint`): safetensors when the name ends in
+/// `.safetensors`, an evidence bundle when it ends in `.ev.zst`. Written to
+/// a temporary file beside it, synced, then renamed, so a crash leaves the
+/// old file or the new one, never a part.
+#[pyfunction]
+fn save_state(
+    py: Python<'_>,
+    path: PathBuf,
+    leaves: Vec<(String, Bound<'_, PyAny>)>,
+) -> PyResult<()> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let safetensors = name.ends_with(".safetensors");
+    if !safetensors && !name.ends_with(".ev.zst") {
+        return Err(value_error(format!(
+            "{}: a state is saved as .safetensors or .ev.zst",
+            path.display()
+        )));
+    }
+    let mut bundle = protocol::evidence::Bundle::default();
+    for (leaf, array) in &leaves {
+        let guard = crate::arrays::InputGuard::extract(array)
+            .map_err(|e| value_error(format!("state leaf {leaf:?}: {e}")))?;
+        let (dtype, shape, bytes) = guard.le_bytes()?;
+        bundle.leaves.push(protocol::evidence::EvidenceLeaf {
+            path: leaf.clone(),
+            dtype,
+            shape,
+            data: bytes.into_owned(),
+        });
+    }
+    let os_error = |e: std::io::Error| {
+        pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
+    };
+    py.detach(|| -> PyResult<()> {
+        let bytes = if safetensors {
+            protocol::safetensors::write(&bundle)
+        } else {
+            bundle.encode()
+        }
+        .map_err(|e| value_error(format!("{}: {e}", path.display())))?;
+        let mut tmp = path.clone().into_os_string();
+        tmp.push(".partial");
+        let tmp = PathBuf::from(tmp);
+        {
+            use std::io::Write;
+            let mut file = std::fs::File::create(&tmp).map_err(os_error)?;
+            file.write_all(&bytes).map_err(os_error)?;
+            file.sync_all().map_err(os_error)?;
+        }
+        std::fs::rename(&tmp, &path).map_err(os_error)
+    })
+}
+
 /// A packed batch's `(rows, width)` and each leaf's little-endian bytes.
 type Unpacked<'py> = ((u64, u64), Vec<Bound<'py, PyBytes>>);
 
@@ -730,6 +785,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(inspect, m)?)?;
     m.add_function(wrap_pyfunction!(read_records, m)?)?;
     m.add_function(wrap_pyfunction!(read_evidence, m)?)?;
+    m.add_function(wrap_pyfunction!(save_state, m)?)?;
     m.add_function(wrap_pyfunction!(unpack_batch, m)?)?;
     m.add_function(wrap_pyfunction!(derive_challenge, m)?)?;
     m.add_function(wrap_pyfunction!(key_commitment, m)?)?;

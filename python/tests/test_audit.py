@@ -59,13 +59,22 @@ def run(
     data=None,
     nudge=None,
     before_step=None,
+    checkpoint_interval=None,
+    save_state=None,
 ):
     """Train under ZKDV; at the steps in ``corrupt`` a dishonest prover nudges a parameter
     after the optimizer step and writes passing check records for that step itself.
-    ``before_step(optimizer, step)`` runs between ``backward()`` and ``optimizer.step()``."""
+    ``before_step(optimizer, step)`` runs between ``backward()`` and ``optimizer.step()``;
+    ``save_state(proof, step)`` before each transaction."""
     model = model or mlp()
     optimizer = optimizer(model.parameters())
-    proof = zkdv.torch.ZKDV(directory, config, retain=retain, replay_snapshot_interval=interval)
+    proof = zkdv.torch.ZKDV(
+        directory,
+        config,
+        retain=retain,
+        replay_snapshot_interval=interval,
+        checkpoint_interval=checkpoint_interval,
+    )
     proof._seal_package = False
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
@@ -99,6 +108,8 @@ def run(
 
     proof._checker.run = run_checks
     for step, (inputs, targets) in enumerate(data or batches(steps)):
+        if save_state is not None:
+            save_state(proof, step)
         with proof.transaction(batch=(inputs, targets)):
             proof.backward(functional.cross_entropy(model(inputs), targets))
             if before_step is not None:
@@ -464,7 +475,7 @@ def test_the_cli_refuses_what_is_not_a_transcript_or_an_option(tmp_path):
 def test_a_transcript_without_evidence_cannot_be_audited(tmp_path):
     run(tmp_path / "proof", 2, retain=None)
     code, out = audit(tmp_path / "proof", "--seed", "n")
-    assert code == 2 and 'retain="all"' in out["error"], out
+    assert code == 2 and 'retain="checkpoints"' in out["error"], out
     run(tmp_path / "snapshots", 2, retain="snapshots")
     code, out = audit(tmp_path / "snapshots", "--seed", "n")
     assert code == 2 and "no retained batch" in out["error"], out

@@ -7,6 +7,7 @@ Do not mutate an array while a call that reads it is running.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -26,6 +27,7 @@ __all__ = [
     "dtype_tag",
     "numpy_dtype",
     "probe_map",
+    "save_state",
     "sketch",
     "window_hashes",
 ]
@@ -167,6 +169,24 @@ def commit_state(
     snapshot. The frontends compute it from their framework's objects (``proof.state_hash()``
     in PyTorch, ``zkdv.jax.state_hash`` in JAX)."""
     return commit_tensor_tree(state_leaves(params, opt_state))
+
+
+def save_state(
+    path: str | os.PathLike[str],
+    params: Iterable[tuple[str, np.ndarray]],
+    opt_state: Iterable[tuple[str, np.ndarray]],
+) -> None:
+    """Write a whole state as a checkpoint ``zkdv audit --checkpoint`` binds to the snapshot
+    whose ``state`` it re-hashes to: safetensors when ``path`` ends in ``.safetensors``, an
+    evidence bundle when it ends in ``.ev.zst``, written atomically. The frontends call it with
+    their framework's objects (``proof.save_state`` in PyTorch, ``zkdv.jax.save_state``).
+
+    Raises:
+        ValueError: for another file name, or an array the core cannot read.
+        OSError: when the file cannot be written.
+    """
+    leaves = [(p, _native_array(a)) for p, a in state_leaves(params, opt_state)]
+    _native.save_state(os.fspath(path), leaves)
 
 
 def commit_tree(leaves: Iterable[tuple[str, bytes]]) -> bytes:

@@ -93,6 +93,13 @@ struct AuditArgs {
     /// Segments replayed in parallel (1 to 256).
     #[arg(long, default_value_t = 1, value_parser = parse_jobs)]
     jobs: usize,
+    /// A full state the client holds (a checkpoint: `save_state` of
+    /// `zkdv.torch` or `zkdv.jax`, as safetensors or ev.zst); repeat for
+    /// each. Each must re-hash to a snapshot record's state commitment,
+    /// and a segment may then start from it, as from a retained snapshot
+    /// (a session with `retain="steps"` keeps no full state of its own).
+    #[arg(long = "checkpoint", value_name = "FILE")]
+    checkpoints: Vec<PathBuf>,
     /// The model the run had to start from: its model commitment (64
     /// hex digits, from `zkdv.torch.model_hash(model)` or
     /// `zkdv.jax.model_hash(params)`), or a safetensors file of its
@@ -200,6 +207,7 @@ where
                 fraction,
                 seed,
                 jobs,
+                checkpoints,
                 initial,
                 final_model,
                 programs,
@@ -248,7 +256,7 @@ where
                 max_outliers,
                 hyperparameters,
             };
-            audit(&path, selection, seed, jobs, expect, json)
+            audit(&path, selection, seed, (jobs, checkpoints), expect, json)
         }
     }
 }
@@ -591,7 +599,7 @@ fn audit(
     path: &Path,
     selection: zkdv_audit::Selection,
     seed: Option<String>,
-    jobs: usize,
+    (jobs, checkpoints): (usize, Vec<PathBuf>),
     expect: zkdv_audit::Expectations,
     json: bool,
 ) -> u8 {
@@ -614,6 +622,7 @@ fn audit(
         selection,
         seed,
         jobs,
+        checkpoints,
         expect,
     };
     let bar = !json && std::io::stderr().is_terminal();

@@ -16,6 +16,7 @@ Loaded lazily by ``zkdv.jax``; needs ``pip install 'zkdv[jax]'``.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import jax
@@ -27,7 +28,13 @@ from zkdv.jax._build import _paths
 from zkdv.jax._session import ZKDV
 from zkdv.jax._transaction import Transaction, index
 
-__all__ = ["ZKDV", "Transaction", "contrib", "index", "model_hash", "state_hash"]
+__all__ = ["ZKDV", "Transaction", "contrib", "index", "model_hash", "save_state", "state_hash"]
+
+
+def _named(tree: Any) -> list[tuple[str, np.ndarray]]:
+    """The leaves of ``tree`` as host arrays, named by their paths."""
+    leaves = [np.asarray(x) for x in jax.tree.leaves(tree)]
+    return list(zip(_paths(tree), leaves, strict=True))
 
 
 def model_hash(params: Any) -> str:
@@ -37,8 +44,7 @@ def model_hash(params: Any) -> str:
     and final snapshots. A client computes it from the model it gave and the model it was
     delivered.
     """
-    leaves = [np.asarray(x) for x in jax.tree.leaves(params)]
-    return hashing.commit_model(zip(_paths(params), leaves, strict=True)).hex()
+    return hashing.commit_model(_named(params)).hex()
 
 
 def state_hash(params: Any, opt_state: Any) -> str:
@@ -55,9 +61,25 @@ def state_hash(params: Any, opt_state: Any) -> str:
         state = zkdv.jax.contrib.TrainState.create(proof=proof, apply_fn=f, params=p, tx=tx)
         initial = zkdv.jax.state_hash(state.params, state.opt_state)
     """
+    return hashing.commit_state(_named(params), _named(opt_state)).hex()
 
-    def named(tree: Any) -> list[tuple[str, np.ndarray]]:
-        leaves = [np.asarray(x) for x in jax.tree.leaves(tree)]
-        return list(zip(_paths(tree), leaves, strict=True))
 
-    return hashing.commit_state(named(params), named(opt_state)).hex()
+def save_state(path: str | os.PathLike[str], params: Any, opt_state: Any) -> None:
+    """Save the parameter tree ``params`` and the optimizer state ``opt_state`` (a
+    ``Transaction``'s, or ``state.params`` and ``state.opt_state`` of a
+    :class:`~zkdv.jax.contrib.TrainState`) as a checkpoint ``zkdv audit --checkpoint`` can
+    start a segment from: safetensors when ``path`` ends in ``.safetensors``, an evidence
+    bundle when it ends in ``.ev.zst``, written atomically.
+
+    The audit binds the file to the snapshot record whose state commitment it re-hashes to
+    (:func:`state_hash`): save the state before a step that is a multiple of the session's
+    ``replay_snapshot_interval``. With ``retain="steps"`` these files are the run's only full
+    states. A state restored from an Orbax checkpoint is saved the same way.
+
+    Example::
+
+        if step % 1200 == 0:
+            zkdv.jax.save_state(f"ckpt/{step}.safetensors", state.params, state.opt_state)
+        state, loss = train_step(state, batch)
+    """
+    hashing.save_state(path, _named(params), _named(opt_state))

@@ -131,11 +131,18 @@ class ZKDV(Session):
         replay_snapshot_interval: ``N``: a full host copy of the pre-state is taken every
             ``N`` steps, so a check replays at most ``N - 1`` transitions (at least 1;
             default 12).
-        retain: What to store beside the transcript for an auditor (``zkdv audit``):
-            ``"all"`` (each step's packed batch, update sketches and full pre-state, as a
-            snapshot every step, and the replay program), ``"snapshots"`` (the snapshots and
-            the replay program), or ``None`` (nothing; the default). The committer thread
-            writes each artifact before the record that names it.
+        retain: What to store beside the transcript for an auditor (``zkdv audit``), each
+            artifact written by the committer thread before the record that names it:
+            ``"checkpoints"`` (each step's packed batch and update sketches, a few kilobytes,
+            and the full state every ``checkpoint_interval`` steps and after the last),
+            ``"steps"`` (each step's batch and sketches; the full states are your own
+            checkpoints, written with :func:`zkdv.jax.save_state` at snapshot steps and given to
+            ``zkdv audit --checkpoint``), ``"all"`` (each step's batch, sketches and full
+            pre-state: a snapshot every step), ``"snapshots"`` (the full state at each
+            snapshot, no step evidence), or ``None`` (nothing; the default). Every mode but
+            ``None`` stores the replay program too.
+        checkpoint_interval: Steps between the full states ``retain="checkpoints"`` stores: a
+            multiple of ``replay_snapshot_interval`` (default 10 snapshot intervals).
 
     Call :meth:`start` before compiling a step, decorate the step with :meth:`jit`, and call
     :meth:`close` once after the loop.
@@ -250,7 +257,7 @@ class ZKDV(Session):
                 )
             else:
                 self._check_window(program)
-        retain, config = self._retain, self.config
+        retain, config = self._retain.any, self.config
 
         def derive() -> _derive.Derived:
             replay_text = None
@@ -314,7 +321,7 @@ class ZKDV(Session):
             if failure is not None:
                 self._flow.poison(failure)
             snapshot, pooled = None, False
-            if step % self.replay_snapshot_interval == 0:
+            if self._retain.snapshot_due(step):
                 snapshot, pooled = self._snapshots.launch(
                     params + opt_state, self._flow.raise_if_poisoned
                 )

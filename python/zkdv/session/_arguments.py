@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from zkdv.config import ZKDVConfig
 
-__all__ = ["RETAIN", "retention", "session_config", "start_arguments"]
+__all__ = ["RETAIN", "Retention", "retention", "session_config", "start_arguments"]
 
-RETAIN = ("all", "snapshots")
+RETAIN = ("all", "checkpoints", "steps", "snapshots")
 """What a session may retain as evidence for an auditor (``retain=``; ``None`` retains none)."""
+
+CHECKPOINTS_PER_INTERVAL = 10
+"""The default checkpoint interval, in snapshot intervals (``retain="checkpoints"``)."""
 
 
 def session_config(
@@ -73,16 +77,90 @@ def start_arguments(directory: Path, rolling_window: int, probe_ratio: float) ->
     return float(probe_ratio)
 
 
-def retention(retain: str | None) -> str | None:
-    """Check a session's ``retain`` argument.
+@dataclass(frozen=True)
+class Retention:
+    """What a session stores beside its records for an auditor (docs/protocol.md, section 8a).
 
-    ``"snapshots"`` retains each snapshot's full pre-state and the replay program; ``"all"``
-    also each step's packed batch and update sketches, which an audit replays
-    (docs/protocol.md, "Evidence").
+    ``mode`` is the session's ``retain`` argument:
+
+    - ``None``: nothing;
+    - ``"all"``: each step's packed batch and update sketches, and the full state before every
+      step (a snapshot every step);
+    - ``"checkpoints"``: each step's batch and sketches, and the full state every
+      ``checkpoint_interval`` steps (a multiple of the snapshot interval) and after the last;
+    - ``"steps"``: each step's batch and sketches only; the full states are the user's own
+      checkpoints, bound by the snapshot records' commitments (``zkdv audit --checkpoint``);
+    - ``"snapshots"``: the full state at every snapshot, and no step evidence.
+
+    Every mode but ``None`` also stores the replay program.
+    """
+
+    mode: str | None
+    snapshot_interval: int
+    """The session's snapshot interval (1 under ``"all"``)."""
+    checkpoint_interval: int
+    """Steps between retained full states under ``"checkpoints"`` (else the snapshot
+    interval)."""
+
+    @property
+    def any(self) -> bool:
+        """Whether the session retains anything (and so its replay program)."""
+        return self.mode is not None
+
+    @property
+    def steps(self) -> bool:
+        """Whether each step's packed batch and update sketches are retained."""
+        return self.mode in ("all", "checkpoints", "steps")
+
+    def snapshot_due(self, step: int) -> bool:
+        """Whether the pre-state of ``step`` gets a snapshot record."""
+        return step % self.snapshot_interval == 0
+
+    def keeps_state(self, step: int, final: bool = False) -> bool:
+        """Whether the snapshot of ``step`` stores the state itself (``final``: the snapshot
+        of the state the session delivered, after its last step)."""
+        if self.mode in ("all", "snapshots"):
+            return True
+        if self.mode == "checkpoints":
+            return final or step % self.checkpoint_interval == 0
+        return False
+
+
+def retention(
+    retain: str | None, replay_snapshot_interval: int, checkpoint_interval: int | None
+) -> Retention:
+    """Check a session's ``retain`` and ``checkpoint_interval`` arguments (see
+    :class:`Retention`); ``replay_snapshot_interval`` is already checked.
 
     Raises:
-        ValueError: for anything else than ``"all"``, ``"snapshots"`` or ``None``.
+        TypeError, ValueError: for another ``retain`` than those of :data:`RETAIN` or
+            ``None``, or a ``checkpoint_interval`` that is not a positive multiple of the
+            snapshot interval, or that is given without ``retain="checkpoints"``.
     """
     if retain is not None and retain not in RETAIN:
-        raise ValueError(f"ZKDV: retain must be 'all', 'snapshots' or None, got {retain!r}")
-    return retain
+        known = ", ".join(repr(r) for r in RETAIN)
+        raise ValueError(f"ZKDV: retain must be one of {known} or None, got {retain!r}")
+    if checkpoint_interval is not None:
+        if retain != "checkpoints":
+            raise ValueError(
+                "ZKDV: checkpoint_interval is the interval of retain='checkpoints', "
+                f"got retain={retain!r}"
+            )
+        if isinstance(checkpoint_interval, bool) or not isinstance(checkpoint_interval, int):
+            raise TypeError(
+                f"ZKDV: checkpoint_interval must be an integer, got {checkpoint_interval!r}"
+            )
+        if checkpoint_interval < 1 or checkpoint_interval % replay_snapshot_interval:
+            raise ValueError(
+                "ZKDV: checkpoint_interval must be a positive multiple of "
+                f"replay_snapshot_interval ({replay_snapshot_interval}): a full state is "
+                f"retained at a snapshot, got {checkpoint_interval}"
+            )
+    # Retaining everything, every step's pre-state is a snapshot: an audit replays each step
+    # from production's own state.
+    interval = 1 if retain == "all" else replay_snapshot_interval
+    if retain == "checkpoints":
+        every = checkpoint_interval or CHECKPOINTS_PER_INTERVAL * interval
+    else:
+        every = interval
+    return Retention(retain, interval, every)

@@ -27,6 +27,7 @@ import numpy as np
 
 from zkdv import hashing, transcript
 from zkdv.overlap import Overlap
+from zkdv.session._arguments import Retention
 from zkdv.session._checker import Checker, CheckJob
 from zkdv.session._flow import Flow, commit_loop
 from zkdv.session._records import Records
@@ -45,10 +46,10 @@ class Committer:
         records: The transcript.
         flow: The session's flow state (slots retired here).
         checker: Runs the sampled checks.
-        retain: What evidence the session retains (``"all"``, ``"snapshots"`` or ``None``).
+        retain: What evidence the session retains.
     """
 
-    def __init__(self, records: Records, flow: Flow, checker: Checker, retain: str | None) -> None:
+    def __init__(self, records: Records, flow: Flow, checker: Checker, retain: Retention) -> None:
         self._records = records
         self._flow = flow
         self._checker = checker
@@ -97,16 +98,19 @@ class Committer:
         step: int,
         params: Sequence[tuple[str, np.ndarray]],
         opt_state: Sequence[tuple[str, np.ndarray]],
+        final: bool = False,
     ) -> None:
         """Write the snapshot record of step ``step``'s pre-state (named host arrays): the
         commitment of the whole state and of the model alone (the parameters), with the state
-        itself as evidence when the session retains any."""
+        itself as evidence where the session retains it (``final``: the state after the last
+        step)."""
         leaves = hashing.state_leaves(params, opt_state)
         digests = [(p, hashing.commit_tensor(x).digest) for p, x in leaves]
         state = hashing.commit_tree(digests)
         # The model alone, which a client can compute from the parameters it holds.
         model = hashing.commit_tree(digests[: len(params)])
-        artifact = self._records.evidence(leaves) if self._retain else None
+        keep = self._retain.keeps_state(step, final)
+        artifact = self._records.evidence(leaves) if keep else None
         self._records.snapshot(
             {"step": step, "state": state, "params": model, "artifact": artifact}
         )
@@ -148,7 +152,7 @@ class Committer:
         self._post = post
         update_leaves = [*zip(paths, updates, strict=True), *extra]
         evidence = None
-        if self._retain == "all":
+        if self._retain.steps:
             evidence = {
                 "batch": self._records.evidence([("batch", batch)]),
                 "update": self._records.evidence(update_leaves),

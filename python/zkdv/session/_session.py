@@ -46,15 +46,13 @@ class Session(ABC):
         max_in_flight: int = 2,
         replay_snapshot_interval: int = 12,
         retain: str | None = None,
+        checkpoint_interval: int | None = None,
     ) -> None:
         config = session_config(config, max_in_flight, replay_snapshot_interval)
         self.directory = Path(directory)
         self.config = config
-        self._retain = retention(retain)
-        # Retaining everything, every step's pre-state is a snapshot: an audit replays each
-        # step from production's own state, since a replay carried over several steps may
-        # diverge where rounding flips a relu (docs/protocol.md section 8a).
-        self.replay_snapshot_interval = 1 if retain == "all" else replay_snapshot_interval
+        self._retain = retention(retain, replay_snapshot_interval, checkpoint_interval)
+        self.replay_snapshot_interval = self._retain.snapshot_interval
         self._state = "created"
         self._rolling_window = 0
         self._probe_ratio = 0.01
@@ -163,7 +161,7 @@ class Session(ABC):
                 # The final snapshot: the delivered state, which `zkdv audit --final` binds.
                 final = self._final_state()
                 if final is not None:
-                    self._committer.snapshot(self._steps, *final)
+                    self._committer.snapshot(self._steps, *final, final=True)
             if self._flow.failure is None:
                 try:
                     self._before_close()

@@ -29,6 +29,8 @@ optimizer applies are committed with the batch (docs/torch.md).
 from __future__ import annotations
 
 import contextlib
+import os
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -60,12 +62,18 @@ class ZKDV(Session):
         config: The session's :class:`zkdv.ZKDVConfig` (``ZKDVConfig()`` when omitted).
         max_in_flight: How many transactions may be dispatched and not yet committed (at
             least 1; default 2), as in the JAX session.
-        retain: What to store beside the transcript for an auditor (``zkdv audit``):
-            ``"all"`` (each step's packed batch, update sketches and full pre-state, as a
-            snapshot every step, and the replay program), ``"snapshots"`` (the pre-state every
-            ``replay_snapshot_interval`` steps and the replay program), or ``None`` (nothing;
-            the default). Evidence is written by the committer thread, each artifact before the
-            record that names it.
+        retain: What to store beside the transcript for an auditor (``zkdv audit``), each
+            artifact written by the committer thread before the record that names it:
+            ``"checkpoints"`` (each step's packed batch and update sketches, a few kilobytes,
+            and the full state every ``checkpoint_interval`` steps and after the last),
+            ``"steps"`` (each step's batch and sketches; the full states are your own
+            checkpoints, written with :meth:`save_state` at snapshot steps and given to
+            ``zkdv audit --checkpoint``), ``"all"`` (each step's batch, sketches and full
+            pre-state: a snapshot every step), ``"snapshots"`` (the full state at each
+            snapshot, no step evidence), or ``None`` (nothing; the default). Every mode but
+            ``None`` stores the replay program too.
+        checkpoint_interval: Steps between the full states ``retain="checkpoints"`` stores: a
+            multiple of ``replay_snapshot_interval`` (default 10 snapshot intervals).
         replay_snapshot_interval: A snapshot record (the full commitment of the pre-state) is
             written every ``N`` steps (at least 1; default 12).
 
@@ -310,6 +318,45 @@ class ZKDV(Session):
         named = [(n, host(t)) for n, t in params], [(n, host(t)) for n, t in opt]
         return hashing.commit_state(*named).hex()
 
+    def save_state(self, path: str | os.PathLike[str]) -> None:
+        """Save the whole state now (parameters, optimizer state, buffers: what
+        :meth:`state_hash` commits) as a checkpoint ``zkdv audit --checkpoint`` can start a
+        segment from: safetensors when ``path`` ends in ``.safetensors`` (it loads with
+        ``safetensors.torch.load_file``), an evidence bundle when it ends in ``.ev.zst``.
+
+        Call it between transactions, before a step that is a multiple of
+        ``replay_snapshot_interval``: the audit binds the file to that step's snapshot record,
+        whose state commitment it must re-hash to. With ``retain="steps"`` these files are the
+        run's only full states, so keep them as you keep your own checkpoints.
+
+        Example::
+
+            for step, batch in enumerate(loader):
+                if step % 1200 == 0:
+                    proof.save_state(f"ckpt/{step}.safetensors")
+                with proof.transaction(batch=batch):
+                    ...
+
+        Raises:
+            RuntimeError: inside a transaction, or when the session is not running.
+            ValueError: for a name without one of the two extensions.
+        """
+        self._require_running("save the state")
+        if self._open is not None:
+            raise RuntimeError("ZKDV.save_state: a transaction is open")
+        if self._steps % self.replay_snapshot_interval:
+            warnings.warn(
+                f"ZKDV.save_state: the state before step {self._steps} has no snapshot record "
+                f"(one every {self.replay_snapshot_interval} steps), so no audit can bind "
+                f"{os.fspath(path)!r} to the transcript",
+                stacklevel=2,
+            )
+        _, optimizer, functional = self._prepared.parts()
+        _state.initialize(optimizer, functional)
+        params, opt = self._prepared.leaves()
+        named = [(n, host(t)) for n, t in params], [(n, host(t)) for n, t in opt]
+        hashing.save_state(path, *named)
+
     def _program_of(self, batch: Any, caller: str) -> tuple[Program, list[np.ndarray]]:
         """The program of ``batch``'s layout (registered on its first use) and the batch's
         host leaves."""
@@ -386,7 +433,7 @@ class ZKDV(Session):
                 snapshot_interval=self.replay_snapshot_interval,
             )
             self._records.open(self.directory, root, self.config)
-        retain = self._retain is not None
+        retain = self._retain.any
         program = built.program(
             derived,
             self._records,
