@@ -14,7 +14,9 @@ Beyond the four, the client knows the whole state it handed out (``proof.state_h
 own session before a step: ``--initial-state``) and its learning-rate schedule
 (``zkdv.torch.hyperparameters``: ``--hyperparameters``), and the auditor admits as many
 outliers as an honest run of the same code does (``--max-outliers``; none in ``f32``).
-``--bf16`` runs the MLP's forward pass under ``bf16`` autocast. Each row says which rule caught
+``--bf16`` runs the MLP's forward pass under ``bf16`` autocast. ``--checkpoints K`` runs every
+prover with ``retain="checkpoints"`` (a full state every ``K`` steps, and each step's batch and
+update sketches) over ``3 K`` steps, in place of ``retain="all"``. Each row says which rule caught
 it, and how far the delivered model is from the honest one, as a fraction of the honest run's
 whole movement ``||theta_H - theta_0||``. A second table audits the new classes without the
 options that bind them, to show what each one closes.
@@ -43,8 +45,28 @@ warnings.filterwarnings("ignore")
 torch.set_num_threads(1)
 ROOT = Path(__file__).resolve().parent.parent
 ZKDV = ROOT / "target" / "release" / "zkdv"
-STEPS = 6
 LR = 1e-2
+
+
+def _checkpoints() -> int | None:
+    argv = sys.argv[1:]
+    if "--checkpoints" not in argv:
+        return None
+    return int(argv[argv.index("--checkpoints") + 1])
+
+
+CHECKPOINTS = _checkpoints()
+"""``--checkpoints K``: a full state every ``K`` steps (``retain="checkpoints"``)."""
+STEPS = 6 if CHECKPOINTS is None else 3 * CHECKPOINTS
+RETAIN: dict[str, Any] = (
+    {"retain": "all"}
+    if CHECKPOINTS is None
+    else {
+        "retain": "checkpoints",
+        "replay_snapshot_interval": CHECKPOINTS,
+        "checkpoint_interval": CHECKPOINTS,
+    }
+)
 
 
 def mlp() -> nn.Module:
@@ -91,16 +113,19 @@ def prove(
     after_step: Callable[[nn.Module, Any, int], None] | None = None,
     before: Callable[[nn.Module, Any], None] | None = None,
     lr: Callable[[int], float] | None = None,
+    between: Callable[[Any, nn.Module, Any, int], None] | None = None,
 ) -> nn.Module:
     """Train under a session whose checks the prover forges; returns the trained model.
 
     ``after_step(model, optimizer, index)`` edits the state inside the transaction, after the
     optimizer stepped (the edit is committed as the step's own); ``before(model, optimizer)``
     edits the prepared state before the first step; ``lr(index)`` is the learning rate the
-    prover sets before each step's ``optimizer.step()``."""
+    prover sets before each step's ``optimizer.step()``; ``between(proof, model, optimizer, index)``
+    edits the state before step ``index``'s transaction, outside any (the session's own
+    continuity check, which would see it, is skipped: the prover runs its own machine)."""
     model = model or mlp()
     optimizer = torch.optim.AdamW(model.parameters(), lr=LR)
-    proof = zkdv.torch.ZKDV(directory, config, retain="all")
+    proof = zkdv.torch.ZKDV(directory, config, **RETAIN)
     proof._seal_package = False
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
@@ -129,7 +154,12 @@ def prove(
         _state.initialize(optimizer, proof._prepared.parts()[2])
         with torch.no_grad():
             before(model, optimizer)
+    if between is not None:
+        _state.discontinuity = lambda *args, **kwargs: None  # type: ignore[assignment]
     for index, batch in enumerate(batches):
+        if between is not None:
+            with torch.no_grad():
+                between(proof, model, optimizer, index)
         with proof.transaction(batch=batch):
             if lr is not None:
                 for group in optimizer.param_groups:
@@ -384,6 +414,25 @@ def main() -> None:
 
         model = prove(work / "concentrate", batches, after_step=concentrate)
         judge("noise budget concentrated on two parameters a step", work / "concentrate", model)
+
+        # Between checkpoints: the state edited outside any transaction before step 1 and the
+        # edit undone before step 3 (before the first full state after it when K >= 4). The
+        # session measures step 1's update from its own copy of the state step 0 left, so the
+        # edit is part of step 1's committed update sketches.
+        for size in (1e-2, 1e-4):
+
+            def edit(
+                proof: Any, model: nn.Module, optimizer: Any, index: int, size: float = size
+            ) -> None:
+                if index in (1, 3):
+                    next(model.parameters()).add_((size if index == 1 else -size) * direction[0])
+
+            model = prove(work / f"between{size}", batches, between=edit)
+            judge(
+                f"state moved by {size:g} along the backdoor before step 1, undone before step 3",
+                work / f"between{size}",
+                model,
+            )
 
     header = "| strategy | zkdv verify | zkdv audit | what the audit names | moved |"
     for table in (rows, without):

@@ -36,9 +36,20 @@ def test_checkpoints_keep_every_steps_evidence_and_a_state_every_k_steps(tmp_pat
     run(tmp_path / "proof", 13, interval=2, retain="checkpoints", checkpoint_interval=6)
     steps = bodies(tmp_path / "proof", "step")
     assert all(s["evidence"] is not None for s in steps)
-    snapshots = {s["step"]: s["artifact"] is not None for s in bodies(tmp_path / "proof", "snapshot")}
+    snapshots = {
+        s["step"]: s["artifact"] is not None for s in bodies(tmp_path / "proof", "snapshot")
+    }
     # A record every snapshot interval; the state itself at 0, 6, 12 and after the last step.
-    assert snapshots == {0: True, 2: False, 4: False, 6: True, 8: False, 10: False, 12: True, 13: True}
+    assert snapshots == {
+        0: True,
+        2: False,
+        4: False,
+        6: True,
+        8: False,
+        10: False,
+        12: True,
+        13: True,
+    }
     code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "k")
     assert code == 0, out
     report = out["report"]
@@ -106,8 +117,13 @@ def test_the_users_own_checkpoints_are_bound_by_the_snapshots_commitments(tmp_pa
     # A checkpoint of the wrong state binds to no snapshot; one altered is refused.
     shutil.copy(files[0], tmp_path / "0.safetensors")
     with pytest.warns(UserWarning, match="no snapshot record"):
-        run(tmp_path / "other", 3, interval=4, retain="steps",
-            save_state=lambda p, s: s == 1 and p.save_state(tmp_path / "x.safetensors"))
+        run(
+            tmp_path / "other",
+            3,
+            interval=4,
+            retain="steps",
+            save_state=lambda p, s: s == 1 and p.save_state(tmp_path / "x.safetensors"),
+        )
     code, out = audit(directory, "--seed", "u", "--checkpoint", str(tmp_path / "x.safetensors"))
     assert code == 2 and "no snapshot record" in out["error"], out
 
@@ -115,8 +131,13 @@ def test_the_users_own_checkpoints_are_bound_by_the_snapshots_commitments(tmp_pa
 def test_an_altered_checkpoint_is_refused(tmp_path):
     directory, states = tmp_path / "proof", tmp_path / "ckpt"
     states.mkdir()
-    run(directory, 6, interval=3, retain="steps",
-        save_state=lambda p, s: s % 3 == 0 and p.save_state(states / f"{s}.safetensors"))
+    run(
+        directory,
+        6,
+        interval=3,
+        retain="steps",
+        save_state=lambda p, s: s % 3 == 0 and p.save_state(states / f"{s}.safetensors"),
+    )
     path = states / "0.safetensors"
     data = bytearray(path.read_bytes())
     data[-1] ^= 1  # the last byte of the last tensor
@@ -159,3 +180,46 @@ def test_bad_retention_arguments_are_named(tmp_path, kwargs, message):
         zkdv.torch.ZKDV(tmp_path / "p", **kwargs)
     with pytest.raises(TypeError, match="checkpoint_interval must be an integer"):
         zkdv.torch.ZKDV(tmp_path / "p", retain="checkpoints", checkpoint_interval=12.0)
+
+
+def test_a_jax_session_keeps_checkpoints_and_saves_the_users_states(tmp_path):
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    optax = pytest.importorskip("optax")
+
+    def apply_fn(variables, batch):
+        return jnp.tanh(variables["params"] * batch)
+
+    def step(state, batch):
+        def loss(params):
+            return jnp.mean(state.apply_fn({"params": params}, batch) ** 2)
+
+        return state.apply_gradients(grads=jax.grad(loss)(state.params))
+
+    def train(directory, steps, save=None, **kwargs):
+        proof = zkdv.jax.ZKDV(directory, replay_snapshot_interval=2, **kwargs)
+        proof.start(rolling_window=2, probe_ratio=0.5)
+        state = zkdv.jax.contrib.TrainState.create(
+            proof=proof, apply_fn=apply_fn, params=jnp.linspace(-1, 1, 8), tx=optax.adam(1e-2)
+        )
+        jitted = proof.jit(step)
+        for k in range(steps):
+            if save is not None and k % 4 == 0:
+                zkdv.jax.save_state(save / f"{k}.safetensors", state.params, state.opt_state)
+            state = jitted(state, jnp.full((2, 8), 0.5 + k, dtype=jnp.float32))
+        proof.close()
+
+    train(tmp_path / "k", 9, retain="checkpoints", checkpoint_interval=4)
+    kept = {s["step"]: s["artifact"] is not None for s in bodies(tmp_path / "k", "snapshot")}
+    assert kept == {0: True, 2: False, 4: True, 6: False, 8: True, 9: True}
+    code, out = audit(tmp_path / "k", "--fraction", "1", "--seed", "j")
+    assert code == 0 and out["report"]["transitions"] == 9, out
+
+    (tmp_path / "ckpt").mkdir()
+    train(tmp_path / "s", 9, save=tmp_path / "ckpt", retain="steps")
+    given = [a for f in sorted((tmp_path / "ckpt").iterdir()) for a in ("--checkpoint", str(f))]
+    code, out = audit(tmp_path / "s", "--fraction", "1", "--seed", "j", *given)
+    # From the checkpoints at 0, 4 and 8: steps 0-3 and 4-7 reach the next one; 8 has no
+    # later state at hand (the final one is the user's too, and was not given).
+    assert code == 0 and out["report"]["transitions"] == 9, out
+    assert out["report"]["snapshots_compared"] == 2, out
