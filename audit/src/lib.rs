@@ -40,6 +40,7 @@ mod evidence;
 mod expect;
 mod hyper;
 mod model;
+mod parts;
 mod replay;
 mod transcript;
 mod values;
@@ -51,7 +52,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use zkdv_protocol::noise::{Coherence, Residuals, DRIFT_LIMIT, NOISE_RMS};
 use zkdv_protocol::{
     audit_key, derive_audit_challenge, AuditChallenge, Hash32, Problem, MATMUL_TF32,
@@ -61,6 +62,7 @@ pub use crate::data::DataExpectation;
 pub use crate::expect::{Expectation, Expectations, Products, Status, DEFAULT_CEILING};
 pub use crate::hyper::HyperExpectation;
 pub use crate::model::ModelExpectation;
+pub use crate::parts::{Part, PartState};
 use crate::replay::{replay_segment, Programs, SegmentOutcome};
 use crate::transcript::Transcript;
 
@@ -83,6 +85,11 @@ pub struct Options {
     pub seed: String,
     /// Segments replayed in parallel (at least 1).
     pub jobs: usize,
+    /// Replay only this part of the segments (`--part I/N`).
+    pub part: Option<Part>,
+    /// Replay nothing: merge these parts' files (`--merge`), made by audits
+    /// of the same transcript with the same options.
+    pub merge: Vec<PathBuf>,
     /// The client's checkpoint files (`--checkpoint`): full states, each
     /// bound to the snapshot records whose state commitment it re-hashes
     /// to, from which segments may start.
@@ -92,7 +99,7 @@ pub struct Options {
 }
 
 /// Where a failed audit found a difference.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Failure {
     /// The step whose transition differs.
     pub step: u64,
@@ -118,7 +125,7 @@ pub struct Failure {
 }
 
 /// Which test an audit's [`Failure`] failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureKind {
     /// One pair out of the tolerance.
@@ -195,6 +202,14 @@ pub struct Report {
     pub closed: bool,
     /// The audited steps, in order.
     pub audited: Vec<u64>,
+    /// What was replayed: each segment, from a full state to the step
+    /// before the next (this part's, for a part).
+    pub segments: Vec<SegmentReport>,
+    /// The part of the audit this report is (`--part I/N`), if one.
+    pub part: Option<Part>,
+    /// How many parts this report merged (`--merge`), 0 for an audit that
+    /// replayed its segments itself.
+    pub merged: u64,
     /// Transitions replayed (a step replayed by two segments counts twice).
     pub transitions: u64,
     /// Snapshots whose full tensors were compared with a replayed state.
@@ -214,6 +229,50 @@ pub struct Report {
     /// 5a): the prover's word, which widens the spreads of such products;
     /// `None` for exact products.
     pub matmul: Option<String>,
+    /// A part's findings, for `--merge` ([`PartState::write`]).
+    #[serde(skip)]
+    pub part_state: Option<PartState>,
+}
+
+/// One segment of an audit: replayed from the full state before `start`
+/// through step `end`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SegmentReport {
+    /// Its first step (whose pre-state is a retained snapshot or a bound
+    /// checkpoint).
+    pub start: u64,
+    /// Its last step replayed.
+    pub end: u64,
+    /// The drawn steps in it, where the attested program ran.
+    pub audited: Vec<u64>,
+}
+
+/// The blake3 of the transcript's records file (hex): what a part of an
+/// audit was made from.
+fn records_digest(dir: &Path) -> Result<String, AuditError> {
+    let (path, _) = zkdv_protocol::resolve(dir).map_err(AuditError::Invalid)?;
+    let bytes = std::fs::read(&path)
+        .map_err(|e| AuditError::Unusable(format!("{}: {e}", path.display())))?;
+    Ok(Hash32::of(&bytes).to_hex())
+}
+
+/// What makes two audits of one transcript replay the same: the auditor's
+/// key, the selection, the checkpoints bound and to which steps, the
+/// client's data and the noise limit (hex blake3).
+fn fingerprint(t: &Transcript, key: &Hash32, options: &Options, noise_limit: f64) -> String {
+    let data = options.expect.data.as_ref().map(|d| {
+        let examples: Vec<String> = d.examples.iter().map(|e| e.to_hex()).collect();
+        format!("{} {:?} {:?} {:?}", d.leaves, examples, d.order, d.layout)
+    });
+    let text = format!(
+        "{} {:?} {:?} {:?} {}",
+        key.to_hex(),
+        options.selection,
+        t.checkpoints.keys().collect::<Vec<_>>(),
+        data,
+        noise_limit
+    );
+    Hash32::of(text.as_bytes()).to_hex()
 }
 
 impl Report {
@@ -225,7 +284,7 @@ impl Report {
 }
 
 /// The noise test's account over an audit's snapshot comparisons.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Noise {
     /// Every compared float value, all comparisons together.
     pub total: Residuals,
@@ -291,6 +350,7 @@ pub(crate) struct NoiseRule {
 }
 
 /// What a replay of every segment found, the segments together.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Pass {
     transitions: u64,
     snapshots_compared: u64,
@@ -303,15 +363,8 @@ struct Pass {
 }
 
 impl Pass {
-    /// The segments' outcomes together: the earliest failure and the
-    /// earliest data difference by step, or the evidence problem of the
-    /// earliest step (so that the result is the same however the segments
-    /// were scheduled).
-    fn of(
-        outcomes: Vec<Result<SegmentOutcome, (u64, AuditError)>>,
-        limit: f64,
-    ) -> Result<Pass, AuditError> {
-        let mut pass = Pass {
+    fn empty(limit: f64) -> Pass {
+        Pass {
             transitions: 0,
             snapshots_compared: 0,
             noise: Noise {
@@ -323,28 +376,61 @@ impl Pass {
             data_differs: None,
             unnamed_scalars: 0,
             failure: None,
-        };
+        }
+    }
+
+    /// Add what another set of segments found: the earliest failure and the
+    /// earliest data difference by step win.
+    fn absorb(&mut self, other: Pass) {
+        self.transitions += other.transitions;
+        self.snapshots_compared += other.snapshots_compared;
+        self.noise = self.noise.merged(other.noise);
+        self.coherence = std::mem::take(&mut self.coherence).merged(other.coherence);
+        self.data_checked += other.data_checked;
+        self.unnamed_scalars = self.unnamed_scalars.max(other.unnamed_scalars);
+        if let Some(d) = other.data_differs {
+            if self.data_differs.as_ref().is_none_or(|e| d.0 < e.0) {
+                self.data_differs = Some(d);
+            }
+        }
+        if let Some(f) = other.failure {
+            if self.failure.as_ref().is_none_or(|g| f.step < g.step) {
+                self.failure = Some(f);
+            }
+        }
+    }
+
+    /// The passes of an audit's parts as one.
+    fn merged(parts: impl IntoIterator<Item = Pass>, limit: f64) -> Pass {
+        let mut pass = Pass::empty(limit);
+        for part in parts {
+            pass.absorb(part);
+        }
+        pass
+    }
+
+    /// The segments' outcomes together: the earliest failure and the
+    /// earliest data difference by step, or the evidence problem of the
+    /// earliest step (so that the result is the same however the segments
+    /// were scheduled).
+    fn of(
+        outcomes: Vec<Result<SegmentOutcome, (u64, AuditError)>>,
+        limit: f64,
+    ) -> Result<Pass, AuditError> {
+        let mut pass = Pass::empty(limit);
         let mut errors = Vec::new();
         for outcome in outcomes {
             match outcome {
-                Ok(segment) => {
-                    pass.transitions += segment.transitions;
-                    pass.snapshots_compared += segment.snapshots_compared;
-                    pass.noise = pass.noise.merged(segment.noise);
-                    pass.coherence = pass.coherence.merged(segment.coherence);
-                    pass.data_checked += segment.data_checked;
-                    pass.unnamed_scalars = pass.unnamed_scalars.max(segment.unnamed_scalars);
-                    if let Some(d) = segment.data_differs {
-                        if pass.data_differs.as_ref().is_none_or(|e| d.0 < e.0) {
-                            pass.data_differs = Some(d);
-                        }
-                    }
-                    if let Some(f) = segment.failure {
-                        if pass.failure.as_ref().is_none_or(|g| f.step < g.step) {
-                            pass.failure = Some(f);
-                        }
-                    }
-                }
+                Ok(segment) => pass.absorb(Pass {
+                    transitions: segment.transitions,
+                    snapshots_compared: segment.snapshots_compared,
+                    noise: segment.noise,
+                    coherence: segment.coherence,
+                    data_checked: segment.data_checked,
+                    data_differs: segment.data_differs,
+                    unnamed_scalars: segment.unnamed_scalars,
+                    failure: segment.failure,
+                }),
                 Err((step, error)) => errors.push((step, error)),
             }
         }
@@ -488,6 +574,26 @@ pub fn audit(
         })?;
         segments.entry(start).or_default().insert(step, challenge);
     }
+    // The plan: each segment's first and last step, in order. A part
+    // replays its share of it; a merge takes the parts' passes instead.
+    let plan: Vec<(u64, u64)> = segments
+        .iter()
+        .map(|(&s, audited)| {
+            let last = audited.keys().max().copied().unwrap_or(s);
+            (s, transcript.segment_end(s, last))
+        })
+        .collect();
+    let segments: BTreeMap<u64, BTreeMap<u64, AuditChallenge>> = match options.part {
+        Some(part) => segments
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| part.owns(*k))
+            .map(|(_, s)| s)
+            .collect(),
+        None => segments,
+    };
+    let records = records_digest(dir)?;
+    let fingerprint = fingerprint(&transcript, &key, options, noise_limit);
     let total: u64 = segments
         .iter()
         .map(|(&s, audited)| {
@@ -543,13 +649,42 @@ pub fn audit(
         });
         Pass::of(outcomes, rule.limit)
     };
+    // A part measures every snapshot's spread: the merged drift is then
+    // what the second pass below would measure.
     let rule = NoiseRule {
         limit: noise_limit,
-        always_spread: false,
+        always_spread: options.part.is_some(),
     };
-    let mut pass = replay_all(rule)?;
     let drift_limit = options.expect.max_drift.unwrap_or(DRIFT_LIMIT);
-    if pass.failure.is_none() && pass.coherence.drift() > drift_limit {
+    let (mut pass, merged_seconds) = if options.merge.is_empty() {
+        (replay_all(rule)?, None)
+    } else {
+        let (pass, seconds) =
+            parts::merge(&options.merge, &records, &fingerprint, &plan, noise_limit)?;
+        (pass, Some(seconds))
+    };
+    let part_state = options.part.map(|part| {
+        let mine = plan
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| part.owns(*k))
+            .map(|(_, s)| *s)
+            .collect();
+        let seconds = started.elapsed().as_secs_f64();
+        PartState::new(
+            records.clone(),
+            fingerprint.clone(),
+            part,
+            mine,
+            pass.clone(),
+            seconds,
+        )
+    });
+    if options.merge.is_empty()
+        && options.part.is_none()
+        && pass.failure.is_none()
+        && pass.coherence.drift() > drift_limit
+    {
         // Measured in ulps where no spread was needed, an honest replay's
         // rounding may look like drift; the ensemble measures every
         // snapshot's spread before a drift is reported.
@@ -628,10 +763,23 @@ pub fn audit(
         steps: transcript.steps.len() as u64,
         closed: transcript.closed,
         audited: chosen.keys().copied().collect(),
+        segments: plan
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| options.part.is_none_or(|p| p.owns(*k)))
+            .map(|(_, &(start, end))| SegmentReport {
+                start,
+                end,
+                audited: chosen.range(start..=end).map(|(&t, _)| t).collect(),
+            })
+            .collect(),
+        part: options.part,
+        merged: options.merge.len() as u64,
         transitions,
         snapshots_compared,
         noise,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: merged_seconds.unwrap_or_else(|| started.elapsed().as_secs_f64()),
+        part_state,
         failure,
         expectations,
         matmul: tf32.then(|| MATMUL_TF32.to_owned()),
@@ -648,6 +796,8 @@ mod tests {
             selection,
             seed: "s".into(),
             jobs: 1,
+            part: None,
+            merge: Vec::new(),
             checkpoints: Vec::new(),
             expect: Expectations::default(),
         };

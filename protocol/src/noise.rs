@@ -835,7 +835,7 @@ pub fn noise_unit(dtype: DType, committed: f64, recomputed: f64, spread: f64) ->
 }
 
 /// A running account of a comparison's noise units.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Residuals {
     /// Float values accounted for.
     pub values: u64,
@@ -1013,7 +1013,7 @@ pub const DRIFT_LIMIT: f64 = 0.5;
 /// [`DRIFT_LIMIT`] by default. A bias that an honest replay keeps from step
 /// to step (another `tanh`) counts as drift too, which is why the limit is a
 /// fixed share of a noise unit rather than a bound that shrinks with `K`.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Coherence {
     /// Per state leaf, each coordinate's sum of signed noise units (empty
     /// for a leaf that holds no float values).

@@ -223,3 +223,31 @@ def test_a_jax_session_keeps_checkpoints_and_saves_the_users_states(tmp_path):
     # later state at hand (the final one is the user's too, and was not given).
     assert code == 0 and out["report"]["transitions"] == 9, out
     assert out["report"]["snapshots_compared"] == 2, out
+
+
+def test_an_audit_split_into_parts_merges_into_the_same_report(tmp_path):
+    run(tmp_path / "proof", 12, interval=2, retain="checkpoints", checkpoint_interval=4)
+    options = ("--fraction", "1", "--seed", "parts")
+    code, whole = audit(tmp_path / "proof", *options)
+    assert code == 0, whole
+    parts = [tmp_path / f"part{i}.cbor" for i in range(2)]
+    for i, part in enumerate(parts):
+        code, out = audit(tmp_path / "proof", *options, "--part", f"{i}/2", "--out", str(part))
+        assert code == 0 and out["report"]["part"] == {"index": i, "of": 2}, out
+        # Segments 0..=3 and 8..=11 are part 0's, 4..=7 part 1's.
+        starts = [g["start"] for g in out["report"]["segments"]]
+        assert starts == ([0, 8] if i == 0 else [4]), out["report"]["segments"]
+    code, merged = audit(tmp_path / "proof", *options, "--merge", *map(str, parts))
+    assert code == 0 and merged["report"]["merged"] == 2, merged
+    for key in ("audited", "segments", "transitions", "snapshots_compared", "failure"):
+        assert merged["report"][key] == whole["report"][key], key
+    assert merged["report"]["noise"]["outliers"] == whole["report"]["noise"]["outliers"]
+    # A part missing, given twice, or made with another seed is refused as unusable.
+    code, out = audit(tmp_path / "proof", *options, "--merge", str(parts[0]))
+    assert code == 2 and "part 1/2 is missing" in out["error"], out
+    code, out = audit(tmp_path / "proof", *options, "--merge", str(parts[0]), str(parts[0]))
+    assert code == 2 and "given twice" in out["error"], out
+    code, out = audit(
+        tmp_path / "proof", "--fraction", "1", "--seed", "other", "--merge", *map(str, parts)
+    )
+    assert code == 2 and "another seed" in out["error"], out

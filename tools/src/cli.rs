@@ -100,6 +100,20 @@ struct AuditArgs {
     /// (a session with `retain="steps"` keeps no full state of its own).
     #[arg(long = "checkpoint", value_name = "FILE")]
     checkpoints: Vec<PathBuf>,
+    /// Replay only part I of N of the audit's segments (0 <= I < N, the
+    /// segments in order, one in N from the I-th) and write what it found
+    /// to --out, for a later --merge: a long run's audit spread over
+    /// machines. Every option must be the same in every part.
+    #[arg(long, value_name = "I/N", requires = "out", conflicts_with = "merge")]
+    part: Option<zkdv_audit::Part>,
+    /// Where --part writes its findings.
+    #[arg(long, value_name = "FILE", requires = "part")]
+    out: Option<PathBuf>,
+    /// Replay nothing: merge the files the N parts of this audit wrote
+    /// (--part I/N --out FILE, with the same transcript and options) and
+    /// report as one audit.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    merge: Vec<PathBuf>,
     /// The model the run had to start from: its model commitment (64
     /// hex digits, from `zkdv.torch.model_hash(model)` or
     /// `zkdv.jax.model_hash(params)`), or a safetensors file of its
@@ -208,6 +222,9 @@ where
                 seed,
                 jobs,
                 checkpoints,
+                part,
+                out,
+                merge,
                 initial,
                 final_model,
                 programs,
@@ -256,7 +273,14 @@ where
                 max_outliers,
                 hyperparameters,
             };
-            audit(&path, selection, seed, (jobs, checkpoints), expect, json)
+            let split = Split {
+                jobs,
+                checkpoints,
+                part,
+                out,
+                merge,
+            };
+            audit(&path, selection, seed, split, expect, json)
         }
     }
 }
@@ -599,7 +623,7 @@ fn audit(
     path: &Path,
     selection: zkdv_audit::Selection,
     seed: Option<String>,
-    (jobs, checkpoints): (usize, Vec<PathBuf>),
+    split: Split,
     expect: zkdv_audit::Expectations,
     json: bool,
 ) -> u8 {
@@ -618,10 +642,19 @@ fn audit(
             bytes.iter().map(|b| format!("{b:02x}")).collect()
         }
     };
+    let Split {
+        jobs,
+        checkpoints,
+        part,
+        out,
+        merge,
+    } = split;
     let options = zkdv_audit::Options {
         selection,
         seed,
         jobs,
+        part,
+        merge,
         checkpoints,
         expect,
     };
@@ -641,6 +674,12 @@ fn audit(
     if bar {
         eprintln!();
     }
+    let result = result.and_then(|report| {
+        if let (Some(state), Some(out)) = (&report.part_state, &out) {
+            state.write(out)?;
+        }
+        Ok(report)
+    });
     match result {
         Ok(report) => {
             let passed = report.passed();
@@ -671,6 +710,15 @@ fn audit(
             code
         }
     }
+}
+
+/// How an audit's work is split: threads, checkpoint files, parts.
+struct Split {
+    jobs: usize,
+    checkpoints: Vec<PathBuf>,
+    part: Option<zkdv_audit::Part>,
+    out: Option<PathBuf>,
+    merge: Vec<PathBuf>,
 }
 
 fn render_audit(r: &zkdv_audit::Report) -> String {
@@ -704,6 +752,34 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
         r.seconds,
         plural(r.snapshots_compared, "snapshot"),
     );
+    let shown: Vec<String> = r
+        .segments
+        .iter()
+        .take(8)
+        .map(|g| format!("{}..={}", g.start, g.end))
+        .collect();
+    let more = if r.segments.len() > 8 { ", ..." } else { "" };
+    let _ = writeln!(
+        s,
+        "segments     {}: {}{more}",
+        r.segments.len(),
+        shown.join(", ")
+    );
+    if let Some(part) = r.part {
+        let _ = writeln!(
+            s,
+            "part         {} of {} (0-based): this report covers its segments only; merge \
+             every part's --out with --merge for the audit's verdict",
+            part.index, part.of
+        );
+    }
+    if r.merged > 0 {
+        let _ = writeln!(
+            s,
+            "merged       {} parts (their replay times summed)",
+            r.merged
+        );
+    }
     if r.snapshots_compared > 0 {
         let _ = writeln!(
             s,
