@@ -25,8 +25,12 @@ and after each session (``ru_maxrss``, which only grows).
 torch runs on one CPU thread (``torch.set_num_threads(1)``) and JAX on XLA's defaults; the
 derivation cache is the user's (``ZKDV_CACHE_DIR``), so a second run does not seal again.
 
+With ``--retain MODE`` a p = 0 session that retains evidence (``retain=MODE``: ``steps`` or
+``checkpoints``, whose full states then come every 120 steps, none inside the timed block)
+runs after the p = 0 block, timed the same way, with the bytes it kept per step.
+
 Run: ``scripts/bench scale [--frontend torch|jax|both] [--size small|124m] [--steps K]
-[--checks K]``.
+[--checks K] [--retain steps|checkpoints]``.
 """
 
 from __future__ import annotations
@@ -68,7 +72,9 @@ def _wait_committed(proof: Any, steps: int) -> None:
         time.sleep(0.01)
 
 
-def torch_child(size: dict[str, Any], steps: int, checks: int) -> dict[str, Any]:
+def torch_child(
+    size: dict[str, Any], steps: int, checks: int, retain: str | None
+) -> dict[str, Any]:
     import torch
 
     import zkdv
@@ -92,8 +98,10 @@ def torch_child(size: dict[str, Any], steps: int, checks: int) -> dict[str, Any]
     def plain(seed: int) -> None:
         body(seed, lambda loss: loss.backward())
 
-    def session(policy: Any, directory: str) -> tuple[Any, Callable[[int], None]]:
-        proof = zkdv.torch.ZKDV(directory, zkdv.ZKDVConfig(sampling_policy=policy))
+    def session(
+        policy: Any, directory: str, keep: str | None = None
+    ) -> tuple[Any, Callable[[int], None]]:
+        proof = zkdv.torch.ZKDV(directory, zkdv.ZKDVConfig(sampling_policy=policy), retain=keep)
         proof.start(rolling_window=8, probe_ratio=0.01)
         prepared, _ = proof.prepare(model, optimizer)
 
@@ -111,10 +119,10 @@ def torch_child(size: dict[str, Any], steps: int, checks: int) -> dict[str, Any]
 
         return proof, checked
 
-    return _measure(parameters, plain, session, steps, checks)
+    return _measure(parameters, plain, session, steps, checks, retain)
 
 
-def jax_child(size: dict[str, Any], steps: int, checks: int) -> dict[str, Any]:
+def jax_child(size: dict[str, Any], steps: int, checks: int, retain: str | None) -> dict[str, Any]:
     import jax
     import jax.numpy as jnp
     import numpy as np
@@ -146,8 +154,10 @@ def jax_child(size: dict[str, Any], steps: int, checks: int) -> dict[str, Any]:
     def plain(seed: int) -> None:
         holder["plain"] = jax.block_until_ready(plain_step(holder["plain"], batch(seed)))
 
-    def session(policy: Any, directory: str) -> tuple[Any, Callable[[int], None]]:
-        proof = zkdv.jax.ZKDV(directory, zkdv.ZKDVConfig(sampling_policy=policy))
+    def session(
+        policy: Any, directory: str, keep: str | None = None
+    ) -> tuple[Any, Callable[[int], None]]:
+        proof = zkdv.jax.ZKDV(directory, zkdv.ZKDVConfig(sampling_policy=policy), retain=keep)
         proof.start(rolling_window=8, probe_ratio=0.01)
         holder["proof"] = zkdv.jax.contrib.TrainState.create(
             proof=proof, apply_fn=model.apply, params=holder["plain"].params, tx=tx
@@ -159,15 +169,16 @@ def jax_child(size: dict[str, Any], steps: int, checks: int) -> dict[str, Any]:
 
         return proof, checked
 
-    return _measure(parameters, plain, session, steps, checks)
+    return _measure(parameters, plain, session, steps, checks, retain)
 
 
 def _measure(
     parameters: int,
     plain: Callable[[int], None],
-    session: Callable[[Any, str], tuple[Any, Callable[[int], None]]],
+    session: Callable[..., tuple[Any, Callable[[int], None]]],
     steps: int,
     checks: int,
+    retain: str | None = None,
 ) -> dict[str, Any]:
     import zkdv
 
@@ -186,6 +197,22 @@ def _measure(
         times["p=0"][-1] += drained
         proof.close()
         peaks["p=0"] = _peak_gb()
+        kept = None
+        if retain:
+            name = f"p=0 retain={retain}"
+            proof, step = session(never, f"{tmp}/kept", retain)
+            step(400)
+            _wait_committed(proof, 1)
+            proof.join()
+            size_before = sum(f.stat().st_size for f in Path(f"{tmp}/kept").rglob("*"))
+            start = time.perf_counter()
+            times[name] = _timed(step, steps, 401)
+            proof.join()
+            times[name][-1] += time.perf_counter() - start - sum(times[name])
+            size_after = sum(f.stat().st_size for f in Path(f"{tmp}/kept").rglob("*"))
+            kept = (size_after - size_before) / steps
+            proof.close()
+            peaks[name] = _peak_gb()
         times["plain"] += _timed(plain, steps, 200)
         if checks:
             proof, step = session(zkdv.SamplingPolicy.DEBUGCheckEvery(1), f"{tmp}/every")
@@ -204,7 +231,13 @@ def _measure(
                 raise SystemExit(f"an honest check failed: {failed[0]}")
         else:
             count = 0
-    return {"parameters": parameters, "times": times, "peaks": peaks, "checks": count}
+    return {
+        "parameters": parameters,
+        "times": times,
+        "peaks": peaks,
+        "checks": count,
+        "kept_per_step": kept,
+    }
 
 
 def report(frontend: str, result: dict[str, Any]) -> None:
@@ -235,6 +268,12 @@ def report(frontend: str, result: dict[str, Any]) -> None:
     )
     peaks = result["peaks"]
     print(f"  peak, p = 0 session / plain block: {peaks['p=0'] / peaks['plain']:.2f}")
+    if result.get("kept_per_step") is not None:
+        retained = [n for n in times if n.startswith("p=0 retain=")][0]
+        print(
+            f"  {retained}: {median[retained] / median['p=0']:.3f}x the p = 0 session, "
+            f"{result['kept_per_step'] / 2**20:.2f} MiB kept per step"
+        )
 
 
 def main() -> None:
@@ -243,17 +282,20 @@ def main() -> None:
     parser.add_argument("--size", choices=sorted(SIZES), default="124m")
     parser.add_argument("--steps", type=int, default=5, help="timed steps per block")
     parser.add_argument("--checks", type=int, default=3, help="checked steps (0: none)")
+    parser.add_argument("--retain", choices=["steps", "checkpoints"], default=None)
     parser.add_argument("--child", choices=["torch", "jax"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     size = SIZES[args.size]
     if args.child:
         child = torch_child if args.child == "torch" else jax_child
-        print(json.dumps(child(size, args.steps, args.checks)))
+        print(json.dumps(child(size, args.steps, args.checks, args.retain)))
         return
     frontends = ["torch", "jax"] if args.frontend == "both" else [args.frontend]
     for frontend in frontends:
         command = [sys.executable, "-W", "ignore", __file__, "--child", frontend]
         command += ["--size", args.size, "--steps", str(args.steps), "--checks", str(args.checks)]
+        if args.retain:
+            command += ["--retain", args.retain]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             sys.stderr.write(done.stderr[-4000:])
