@@ -1,7 +1,7 @@
 """The one place where ``zkdv.jax`` relies on JAX internals: compiling rewritten modules.
 
-``proof.jit`` compiles a StableHLO module that the Rust passes rewrote (DESIGN.md §7 records the
-recipe, verified on jax 0.12): the step is exported with the public ``jax.export.export``, its
+``proof.jit`` compiles a StableHLO module that the Rust passes rewrote (the recipe below was
+verified on jax 0.12): the step is exported with the public ``jax.export.export``, its
 module text goes through the passes, and the rewritten text replaces
 ``Exported.mlir_module_serialized``. When the passes add arguments (probe weights) or results
 (sketches), the fields that describe them change too, and some of those are private
@@ -99,7 +99,7 @@ def signature(text: str) -> Signature:
 def _context() -> ir.Context:
     """An MLIR context with every dialect JAX emits registered (func, stablehlo, chlo, sdy).
 
-    JAX's own helper is private (DESIGN.md §7); a bare ``ir.Context`` lacks ``func``.
+    JAX's own helper is private; a bare ``ir.Context`` lacks ``func``.
     """
     from jax._src.interpreters import mlir as jax_internal_mlir
 
@@ -134,7 +134,7 @@ def _calls_in_manual_computations(op: ir.Operation, inside: bool, out: list[ir.O
 def inline_manual_computation_calls(module: ir.Module) -> None:
     """Inline every ``func.call`` inside an ``sdy.manual_computation`` (``jax.shard_map``).
 
-    The Rust passes parse StableHLO and Shardy as unregistered ops (DESIGN.md §3), and MLIR
+    The Rust passes parse StableHLO and Shardy as unregistered ops, and MLIR
     takes an unregistered op with one region for a possible symbol table, so a ``func.call``
     inside the manual computation's body would name a symbol MLIR cannot find there and the
     module would fail verification. Here, where JAX's context knows the Shardy dialect, the
@@ -179,7 +179,7 @@ def _module_for_passes(text: str) -> str:
 def generic_text(exported: jax_export.Exported) -> str:
     """The module of ``exported`` printed in MLIR's generic op form without locations.
 
-    That is the form the Rust passes and runtime read (DESIGN.md §3). Calls inside
+    That is the form the Rust passes and runtime read. Calls inside
     ``jax.shard_map`` bodies are inlined (:func:`inline_manual_computation_calls`).
     """
     return _module_for_passes(exported.mlir_module())
