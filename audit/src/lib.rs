@@ -54,9 +54,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use zkdv_protocol::noise::{Coherence, Residuals, DRIFT_LIMIT, NOISE_RMS};
-use zkdv_protocol::{
-    audit_key, derive_audit_challenge, AuditChallenge, Hash32, Problem, MATMUL_TF32,
-};
+use zkdv_protocol::{audit_key, derive_audit_challenge, AuditChallenge, Hash32, MATMUL_TF32};
 
 pub use crate::data::DataExpectation;
 pub use crate::expect::{Expectation, Expectations, Products, Status, DEFAULT_CEILING};
@@ -468,10 +466,7 @@ impl AuditError {
     pub fn is_unusable(&self) -> bool {
         match self {
             AuditError::Unusable(_) => true,
-            AuditError::Invalid(e) => matches!(
-                e.problem,
-                Problem::Io { .. } | Problem::NoRecordsFile(_) | Problem::Empty | Problem::Usage(_)
-            ),
+            AuditError::Invalid(e) => e.is_unusable(),
             AuditError::Evidence { .. } => false,
         }
     }

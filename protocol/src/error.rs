@@ -165,6 +165,17 @@ impl Error {
             problem,
         }
     }
+
+    /// Whether the input is not a transcript at all (nothing to read, no
+    /// records file, an empty one, a bad argument) rather than one that
+    /// fails verification: exit code 2 of `zkdv verify`, `inspect` and
+    /// `audit`, not 1.
+    pub fn is_unusable(&self) -> bool {
+        matches!(
+            self.problem,
+            Problem::Io { .. } | Problem::NoRecordsFile(_) | Problem::Empty | Problem::Usage(_)
+        )
+    }
 }
 
 impl fmt::Display for Error {

@@ -454,11 +454,11 @@ def test_python_m_zkdv_is_the_same_command_as_the_cargo_binary(tmp_path):
 
 
 def test_the_cli_refuses_what_is_not_a_transcript_or_an_option(tmp_path):
-    # Random bytes are not a transcript: inspect says so and fails.
+    # Random bytes are not a transcript: inspect says so, as unusable input (2), not a tamper.
     junk = tmp_path / "junk.cborl"
     junk.write_bytes(bytes(range(256)) * 3)
     result = subprocess.run([str(ZKDV_CLI), "inspect", str(junk)], capture_output=True, text=True)
-    assert result.returncode == 1 and "not a ZKDV transcript" in result.stderr, result
+    assert result.returncode == 2 and "not a ZKDV transcript" in result.stderr, result
     # Options out of range are usage errors, named.
     run(tmp_path / "proof", 2)
     for option, value in (("--jobs", "0"), ("--jobs", "1000"), ("--seed", "")):

@@ -566,12 +566,24 @@ fn verify(path: &Path, json: bool) -> u8 {
                     );
                 }
             }
-            if prefix.is_some() {
-                PREFIX
-            } else {
-                INVALID
-            }
+            verdict_code(&error, prefix.is_some())
         }
+    }
+}
+
+/// The exit code of a transcript that failed verification with `error`:
+/// [`USAGE`] for input that is not a transcript at all, [`PREFIX`] for an
+/// interrupted run whose records are intact, [`INVALID`] otherwise.
+fn verdict_code(error: &Error, intact_prefix: bool) -> u8 {
+    // Not one record could be read: not a transcript, rather than a bad one.
+    let unreadable = error.at.is_some_and(|a| a.index == 0)
+        && matches!(error.problem, Problem::Malformed(_) | Problem::Truncated(_));
+    if error.is_unusable() || unreadable {
+        USAGE
+    } else if intact_prefix {
+        PREFIX
+    } else {
+        INVALID
     }
 }
 
@@ -922,7 +934,7 @@ fn inspect(path: &Path, json: bool) -> u8 {
             } else {
                 eprintln!("{}: {error}", path.display());
             }
-            return INVALID;
+            return verdict_code(&error, false);
         }
     };
     if json {
@@ -939,7 +951,18 @@ fn inspect(path: &Path, json: bool) -> u8 {
                 path.display()
             );
         }
-        return INVALID;
+        return USAGE;
+    }
+    // The exit code is verify's: what was summarized may be invalid.
+    if inspection.verification_error.is_some() {
+        if let Err(error) = zkdv_protocol::verify_path(path) {
+            let prefix = intact_prefix(path, &error).is_some();
+            let code = verdict_code(&error, prefix);
+            if code == USAGE && !json {
+                eprintln!("{}: not a ZKDV transcript: {error}", path.display());
+            }
+            return code;
+        }
     }
     0
 }
@@ -1042,7 +1065,7 @@ fn render(path: &Path, i: &Inspection) -> String {
     } else {
         let _ = writeln!(
             s,
-            "evidence     none retained (zkdv audit needs retain=\"all\")"
+            "evidence     none retained (zkdv audit needs retain=\"checkpoints\")"
         );
     }
     for p in &i.programs {

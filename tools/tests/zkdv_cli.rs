@@ -143,25 +143,33 @@ fn edited_transcript_exits_one_naming_the_record() {
     assert_eq!(v["valid"], false);
     assert!(v["error"]["record"].is_u64());
     assert!(v["error"]["offset"].is_u64());
+
+    // inspect summarizes what it can read, and exits as verify does.
+    let out = zkdv(&["inspect", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
 }
 
 #[test]
 fn bad_inputs_and_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
-    // Directory without records: invalid.
-    let out = zkdv(&["verify", dir.path().to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("no records.cborl"));
-    // Empty file and a file that is not CBOR: invalid.
+    // Not a transcript at all: a directory without records, an empty file, a
+    // file that is not CBOR. Unusable input (2), not a bad transcript (1),
+    // for verify and inspect alike.
     let empty = dir.path().join("empty.cborl");
     std::fs::write(&empty, b"").unwrap();
-    let out = zkdv(&["verify", empty.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("empty"));
     let junk = dir.path().join("junk.cborl");
     std::fs::write(&junk, b"hello world").unwrap();
+    for command in ["verify", "inspect"] {
+        let out = zkdv(&[command, dir.path().to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(text(&out.stderr).contains("no records.cborl"), "{command}");
+        let out = zkdv(&[command, empty.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(text(&out.stderr).contains("empty"), "{command}");
+        let out = zkdv(&[command, junk.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+    }
     let out = zkdv(&["verify", junk.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("not a ZKDV record"));
     // Usage errors: a path that does not exist, no arguments, a bad flag.
     let out = zkdv(&["verify", dir.path().join("nope").to_str().unwrap()]);
