@@ -113,8 +113,11 @@ def main() -> None:
         params, opt_state, loss = train_step(params, opt_state, pack(x, y))
 
     proof.close()
+    expected = zkdv.transcript.inspect(args.out)["expected_checks"]
     print(
-        f"final loss {float(loss):.4f}; {len(proof.checks)} checks passed; "
+        f"final loss {float(loss):.4f}; {sum(c.passed for c in proof.checks)} of "
+        f"{len(proof.checks)} checks passed (the sampling policy draws "
+        f"{expected['state'] + expected['update']:.1f} on average over these steps); "
         f"transcript: {args.out}/records.cborl"
     )
 

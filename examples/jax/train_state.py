@@ -81,8 +81,13 @@ def main() -> None:
     # Close once, after the training loop: waits for queued commitments and checks.
     proof.close()
     checks = proof.checks
+    # The sampling policy draws checks at random (p = 0.01 a step by default, so usually none
+    # in 10 steps); `--debug-every 1` checks every step.
+    expected = zkdv.transcript.inspect(args.out)["expected_checks"]
     print(
-        f"trained {int(state.step)} steps; {len(checks)} checks passed; "
+        f"trained {int(state.step)} steps; {sum(c.passed for c in checks)} of {len(checks)} "
+        f"checks passed (the sampling policy draws {expected['state'] + expected['update']:.1f} "
+        f"on average over these steps; --debug-every 1 checks every step); "
         f"transcript: {args.out}/records.cborl"
     )
 

@@ -96,9 +96,14 @@ def main() -> None:
     # Raises zkdv.ZKDVPoisonedError if any check failed.
     proof.close()
     checks = proof.checks
+    # How many checks to expect: the sampling policy draws them at random (p = 0.01 a step
+    # by default, so usually none in 20 steps); `--debug-every 1` checks every step.
+    expected = zkdv.transcript.inspect(args.out)["expected_checks"]
     print(
         f"{proof.steps} steps committed to {args.out}; {len(checks)} checks, "
-        f"{sum(c.passed for c in checks)} passed; last loss {loss.item():.4f}"
+        f"{sum(c.passed for c in checks)} passed (the sampling policy draws "
+        f"{expected['state'] + expected['update']:.1f} on average over these steps; "
+        f"--debug-every 1 checks every step); last loss {loss.item():.4f}"
     )
 
 

@@ -146,6 +146,41 @@ pub struct Inspection {
     pub read_error: Option<String>,
     /// The verification outcome: `None` when valid, else the error.
     pub verification_error: Option<String>,
+    /// How many checks of each kind the sampling policy draws, on average,
+    /// over the steps recorded: `steps * p` under a probability policy, the
+    /// exact count under the debug policy (`None` without a root).
+    pub expected_checks: Option<ExpectedChecks>,
+}
+
+/// The checks a sampling policy draws over a number of steps.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ExpectedChecks {
+    /// State checks (a mean under a probability policy).
+    pub state: f64,
+    /// Update checks.
+    pub update: f64,
+}
+
+impl ExpectedChecks {
+    /// The checks `sampling` draws over `steps` steps.
+    pub fn of(sampling: &Sampling, steps: u64) -> ExpectedChecks {
+        match *sampling {
+            Sampling::Probability {
+                state_check_probability,
+                update_check_probability,
+            } => ExpectedChecks {
+                state: steps as f64 * state_check_probability,
+                update: steps as f64 * update_check_probability,
+            },
+            Sampling::Every { n } => {
+                let k = steps.checked_div(n).unwrap_or(0) as f64;
+                ExpectedChecks {
+                    state: k,
+                    update: k,
+                }
+            }
+        }
+    }
 }
 
 /// Summarize a transcript directory or records file. Reading stops at the
@@ -234,5 +269,9 @@ pub fn inspect_path(path: &Path) -> Result<Inspection> {
     }
     out.bytes = reader.bytes_read();
     out.verification_error = verify_path(path).err().map(|e| e.to_string());
+    out.expected_checks = out
+        .sampling
+        .as_ref()
+        .map(|s| ExpectedChecks::of(s, out.steps));
     Ok(out)
 }

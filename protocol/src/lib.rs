@@ -133,7 +133,7 @@ pub use error::{Error, Position, Problem, Result};
 pub use hash::{
     Bytes, Hash32, ParseHashError, CHALLENGE_DOMAIN, KEY_COMMITMENT_CONTEXT, RECORD_DIGEST_CONTEXT,
 };
-pub use inspect::{inspect_path, HyperparameterRange, Inspection, LayoutSummary, ProgramSummary};
+pub use inspect::{inspect_path, ExpectedChecks, HyperparameterRange, Inspection, LayoutSummary, ProgramSummary};
 pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
     Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Hyperparameter,

@@ -1027,9 +1027,23 @@ fn render(path: &Path, i: &Inspection) -> String {
         i.steps, avg
     );
     let c = &i.checks;
+    let expected = match (&i.expected_checks, &i.sampling) {
+        (Some(e), Some(Sampling::Probability { .. })) => format!(
+            " (the sampling policy draws {:.1} state and {:.1} update checks over {} on \
+             average)",
+            e.state,
+            e.update,
+            plural(i.steps, "step")
+        ),
+        (Some(e), Some(Sampling::Every { n })) => format!(
+            " (every {n}-th step is checked: {} of each kind)",
+            e.state
+        ),
+        _ => String::new(),
+    };
     let _ = writeln!(
         s,
-        "checks       state {} passed, {} failed; update {} passed, {} failed",
+        "checks       state {} passed, {} failed; update {} passed, {} failed{expected}",
         c.state_passed, c.state_failed, c.update_passed, c.update_failed
     );
     let snapshots: Vec<_> = i.snapshots.iter().map(u64::to_string).collect();
