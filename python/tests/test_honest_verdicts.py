@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 import textwrap
@@ -219,6 +220,9 @@ def test_a_full_disk_is_an_io_error_not_a_verdict(tmp_path, frontend):
     assert kinds[0] == "root" and "step" in kinds and "close" not in kinds
     assert all(r["body"].get("verdict", "pass") == "pass" for r in records if r["kind"] == "check")
     assert not list((tmp_path / "proof" / "artifacts").glob(".tmp-*"))
+    # The message counts the step records the transcript holds, as verify then finds them.
+    held = re.search(r"failure \((\d+) step records?\)", out.stdout)
+    assert held and int(held.group(1)) == kinds.count("step"), out.stdout[-2000:]
 
 
 def test_jax_an_unclosed_poisoned_session_records_its_failure_at_exit(tmp_path):
@@ -251,6 +255,6 @@ def test_torch_an_unclosed_honest_session_is_reported_at_exit(tmp_path):
     pytest.importorskip("torch")
     out = run_script(tmp_path, TORCH_RUN, str(tmp_path / "proof"), "honest", "open")
     assert out.returncode == 0, out.stderr[-3000:]
-    assert "was not closed" in out.stderr
+    assert "was not closed: its transcript holds 3 step records" in out.stderr, out.stderr
     kinds = [r["kind"] for r in transcript.read_records(tmp_path / "proof")]
     assert kinds.count("step") == 3 and "close" not in kinds

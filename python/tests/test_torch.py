@@ -328,6 +328,7 @@ def test_an_update_scaled_inside_every_bound_is_caught_by_its_leafs_direction(tm
     )
     error = json.loads(verified.stdout)["error"]
     assert error["message"].startswith("the session was poisoned: state check of step 2"), error
+    assert error["message"].count("check of step 2") == 1, error  # said once
     records = [r for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "check"]
     assert records[-1]["body"]["bias"]["kind"] == "scale"
     # The honest run of the same program closes.

@@ -417,9 +417,11 @@ class ZKDVPoisonedError(RuntimeError):
     def to_failure_record(self) -> dict[str, Any]:
         """The close record's ``failure`` field, as
         :meth:`zkdv.transcript.TranscriptWriter.close` takes it."""
+        # The record names the step, kind and coordinate; the message says what differed
+        # (readers print "<kind> check of step <step> failed: <message>").
         return {
             "step": self.step,
             "kind": self.kind,
             "coordinate": self.coordinate,
-            "message": str(self),
+            "message": self.detail or "the recomputed values differ from the committed ones",
         }

@@ -51,6 +51,9 @@ class Flow:
         """The first failure found (a failed or broken check): the session is poisoned."""
         self.error: BaseException | None = None
         """An error of the committer thread itself."""
+        self.written: Callable[[], int] | None = None
+        """How many step records the transcript holds (set by the session), which an I/O
+        failure's message states."""
         self._cond = threading.Condition()
 
     def raise_if_poisoned(self) -> None:
@@ -61,11 +64,15 @@ class Flow:
             raise self.failure
         error = self.error
         if isinstance(error, OSError):
+            held = ""
+            if self.written is not None:
+                n = self.written()
+                held = f" ({n} step record{'' if n == 1 else 's'})"
             raise type(error)(
                 error.errno,
                 f"ZKDV could not write the transcript ({error.strerror or error}); the records "
-                "written before the failure are intact and verifiable, and nothing after it "
-                "was committed",
+                f"written before the failure{held} are intact and verifiable, and nothing "
+                "after it was committed",
                 error.filename,
             ) from error
         if error is not None:
@@ -171,13 +178,13 @@ def finish_sessions() -> None:
         try:
             if session._state == "running":
                 session._stop_threads()
-                finish_unclosed(session.directory, session._flow, session._records, session._steps)
+                finish_unclosed(session.directory, session._flow, session._records)
         except BaseException as error:  # noqa: BLE001  (at exit: report, never raise)
             print(f"zkdv: finishing an unclosed session at exit failed: {error}", file=sys.stderr)
     _SESSIONS.clear()
 
 
-def finish_unclosed(directory: object, flow: Flow, records: Any, steps: int) -> None:
+def finish_unclosed(directory: object, flow: Flow, records: Any) -> None:
     """The end of a session the script did not close, once its threads stopped: a poisoned
     session's close record records its failure (so the transcript says why it ended); an
     honest one is left without a close record, as the script left it. Either is reported on
@@ -191,8 +198,10 @@ def finish_unclosed(directory: object, flow: Flow, records: Any, steps: int) -> 
             file=sys.stderr,
         )
     elif records.opened:
+        steps = records.steps_written
         print(
-            f"zkdv: session {directory} was not closed: its transcript holds {steps} steps and "
-            "no close record (call proof.close() after the training loop)",
+            f"zkdv: session {directory} was not closed: its transcript holds "
+            f"{steps} step record{'' if steps == 1 else 's'} and no close record (call "
+            "proof.close() after the training loop)",
             file=sys.stderr,
         )

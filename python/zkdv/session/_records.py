@@ -101,6 +101,9 @@ class Records:
         self._probe_ratio = 0.0
         self._probes: dict[str, hashing.ProbeMap] = {}
         self._batch: tuple[int, int] = (0, 0)
+        self.steps_written = 0
+        """Step records appended to the transcript (what ``zkdv verify`` then counts; fewer
+        than the transactions dispatched after a failure to write)."""
 
     @property
     def opened(self) -> bool:
@@ -189,7 +192,9 @@ class Records:
     def step(self, body: dict[str, Any]) -> transcript.StepReceipt:
         """Append a step record; the receipt holds the step's challenge."""
         with self._lock:
-            return self._open_writer().append_step(body)
+            receipt = self._open_writer().append_step(body)
+            self.steps_written += 1
+            return receipt
 
     def transition(
         self,

@@ -59,6 +59,7 @@ class Session(ABC):
         self._steps = 0
         self._flow = Flow(max_in_flight)
         self._records = Records()
+        self._flow.written = lambda: self._records.steps_written
         self._checker = Checker(self._records, self._flow, self._replay, self._job_done)
         self._committer = Committer(self._records, self._flow, self._checker, self._retain)
         self._derivation = Stage()
