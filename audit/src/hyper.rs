@@ -234,6 +234,7 @@ mod tests {
                     })
                     .collect(),
             ),
+            nonfinite: None,
         }
     }
 

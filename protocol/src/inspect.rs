@@ -150,6 +150,11 @@ pub struct Inspection {
     /// over the steps recorded: `steps * p` under a probability policy, the
     /// exact count under the debug policy (`None` without a root).
     pub expected_checks: Option<ExpectedChecks>,
+    /// Steps whose record says their update was not finite (the run
+    /// diverged).
+    pub nonfinite_steps: u64,
+    /// The first of them.
+    pub first_nonfinite: Option<u64>,
 }
 
 /// The checks a sampling policy draws over a number of steps.
@@ -236,6 +241,10 @@ pub fn inspect_path(path: &Path) -> Result<Inspection> {
                 }
             }
             Body::Step(step) => {
+                if step.nonfinite.is_some() {
+                    out.nonfinite_steps += 1;
+                    out.first_nonfinite.get_or_insert(step.step);
+                }
                 out.steps += 1;
                 out.step_bytes += record.raw.bytes.len() as u64;
                 for h in step.hyperparameters.iter().flatten() {

@@ -66,6 +66,7 @@
 //!         overlap: Overlap::Unchecked,
 //!         evidence: None,
 //!         hyperparameters: None,
+//!         nonfinite: None,
 //!     })?;
 //!     state = next;
 //!     if receipt.challenge.update {
@@ -133,7 +134,9 @@ pub use error::{Error, Position, Problem, Result};
 pub use hash::{
     Bytes, Hash32, ParseHashError, CHALLENGE_DOMAIN, KEY_COMMITMENT_CONTEXT, RECORD_DIGEST_CONTEXT,
 };
-pub use inspect::{inspect_path, ExpectedChecks, HyperparameterRange, Inspection, LayoutSummary, ProgramSummary};
+pub use inspect::{
+    inspect_path, ExpectedChecks, HyperparameterRange, Inspection, LayoutSummary, ProgramSummary,
+};
 pub use reader::{resolve, Reader, Record, RECORDS_FILE};
 pub use records::{
     Artifact, BatchCommitment, Body, CheckBody, CheckKind, CloseBody, Failure, Hyperparameter,

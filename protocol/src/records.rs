@@ -439,6 +439,12 @@ pub struct StepBody {
     /// (or comes from the committed state, as JAX's schedules do).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hyperparameters: Option<Vec<Hyperparameter>>,
+    /// How many of the step's update sketch values are NaN or infinite
+    /// (the loss or the parameters diverged), at least 1; absent when
+    /// every value is finite. The session's word, for people reading the
+    /// transcript: a diverged run is data, not tampering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonfinite: Option<u64>,
 }
 
 /// One hyperparameter of a step ([`StepBody::hyperparameters`]).

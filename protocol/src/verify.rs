@@ -72,6 +72,11 @@ pub struct Report {
     /// Artifacts whose bytes were checked, or `None` when only the records
     /// file was given.
     pub artifacts_checked: Option<u64>,
+    /// Steps whose record says their update was not finite (NaN or
+    /// infinite sketch values: the run diverged), and the first of them.
+    pub nonfinite_steps: u64,
+    /// The first step whose update was not finite.
+    pub first_nonfinite: Option<u64>,
 }
 
 /// Verify a transcript directory (records and artifacts) or a records file
@@ -209,6 +214,8 @@ pub(crate) struct Verifier {
     counts: CheckCounts,
     failed: bool,
     close: Option<CloseBody>,
+    /// Steps recorded as not finite, and the first.
+    nonfinite: (u64, Option<u64>),
 }
 
 impl Verifier {
@@ -231,6 +238,7 @@ impl Verifier {
             counts: CheckCounts::default(),
             failed: false,
             close: None,
+            nonfinite: (0, None),
         }
     }
 
@@ -464,6 +472,15 @@ impl Verifier {
                  of step {}: the state changed outside the attested transition",
                 expected - 1
             )));
+        }
+        if step.nonfinite == Some(0) {
+            return Err(Problem::Invalid(
+                "nonfinite must be at least 1 (absent when every update value is finite)".into(),
+            ));
+        }
+        if step.nonfinite.is_some() {
+            self.nonfinite.0 += 1;
+            self.nonfinite.1.get_or_insert(expected);
         }
         self.last_post_state = step.post_state;
         self.steps.push(StepSeen {
@@ -740,6 +757,8 @@ impl Verifier {
             artifacts_checked: self
                 .artifacts_dir
                 .map(|_| self.artifacts_checked.len() as u64),
+            nonfinite_steps: self.nonfinite.0,
+            first_nonfinite: self.nonfinite.1,
         })
     }
 }

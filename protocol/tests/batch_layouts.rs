@@ -44,6 +44,7 @@ fn step(step: u64, program: u64, rows: u64, width: u64, pre: Hash32) -> StepBody
         overlap: Overlap::Never,
         evidence: None,
         hyperparameters: None,
+        nonfinite: None,
     }
 }
 

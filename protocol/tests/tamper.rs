@@ -295,6 +295,7 @@ fn step(step: u64, program: u64, pre: Hash32, post: Hash32) -> StepBody {
         overlap: Overlap::Never,
         evidence: None,
         hyperparameters: None,
+        nonfinite: None,
     }
 }
 

@@ -156,6 +156,14 @@ def test_torch_a_non_finite_batch_is_data_not_tampering(tmp_path, value):
     assert "checks 6" in out.stdout
     report = transcript.verify(tmp_path / "proof")
     assert report["status"] == "ok", report
+    # Valid, and not silent: the session warned at the step where the run diverged, its
+    # record says so, and verify and inspect report it.
+    assert "the update of step 1 is not finite" in out.stderr, out.stderr[-3000:]
+    assert report["first_nonfinite"] == 1 and report["nonfinite_steps"] >= 1, report
+    inspection = transcript.inspect(tmp_path / "proof")
+    assert inspection["first_nonfinite"] == 1, inspection
+    steps = [r["body"] for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "step"]
+    assert "nonfinite" not in steps[0] and steps[1]["nonfinite"] >= 1
 
 
 JAX_RUN = """

@@ -905,8 +905,21 @@ fn summary(report: &Report) -> String {
         Some(n) => format!("{} checked", plural(n, "artifact")),
         None => "artifacts not checked (name the directory to check them)".into(),
     };
+    let diverged = match report.first_nonfinite {
+        Some(first) => format!(
+            "; warning: the run diverged: {} {} not finite (NaN or infinite), the first at \
+             step {first}",
+            report.nonfinite_steps,
+            if report.nonfinite_steps == 1 {
+                "step's update was"
+            } else {
+                "steps' updates were"
+            }
+        ),
+        None => String::new(),
+    };
     format!(
-        "{}, {} passed ({} state, {} update), {}, {}, {}, {} bytes, {}; {}; prover {}, config {:?}",
+        "{}, {} passed ({} state, {} update), {}, {}, {}, {} bytes, {}; {}; prover {}, config {:?}{diverged}",
         plural(report.steps, "step"),
         plural(checks.total(), "check"),
         checks.state_passed,
@@ -1035,10 +1048,9 @@ fn render(path: &Path, i: &Inspection) -> String {
             e.update,
             plural(i.steps, "step")
         ),
-        (Some(e), Some(Sampling::Every { n })) => format!(
-            " (every {n}-th step is checked: {} of each kind)",
-            e.state
-        ),
+        (Some(e), Some(Sampling::Every { n })) => {
+            format!(" (every {n}-th step is checked: {} of each kind)", e.state)
+        }
         _ => String::new(),
     };
     let _ = writeln!(
@@ -1046,6 +1058,14 @@ fn render(path: &Path, i: &Inspection) -> String {
         "checks       state {} passed, {} failed; update {} passed, {} failed{expected}",
         c.state_passed, c.state_failed, c.update_passed, c.update_failed
     );
+    if let Some(first) = i.first_nonfinite {
+        let _ = writeln!(
+            s,
+            "diverged     {} of {} not finite (NaN or infinite), the first at step {first}",
+            i.nonfinite_steps,
+            plural(i.steps, "step's update")
+        );
+    }
     let snapshots: Vec<_> = i.snapshots.iter().map(u64::to_string).collect();
     let _ = writeln!(
         s,

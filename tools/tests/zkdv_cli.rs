@@ -77,6 +77,7 @@ fn transcript(dir: &Path) {
                 overlap: Overlap::Unchecked,
                 evidence: None,
                 hyperparameters: None,
+                nonfinite: None,
             })
             .unwrap();
         for (kind, indices) in [

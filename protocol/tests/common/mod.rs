@@ -105,6 +105,7 @@ pub fn fixture_step(
         overlap: Overlap::Unchecked,
         evidence: None,
         hyperparameters: None,
+        nonfinite: None,
     })
 }
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -63,6 +64,7 @@ class Committer:
         self.transitions = 0
         """Transitions accumulated into :attr:`sketches`."""
         self._post: bytes | None = None
+        self._diverged = False
 
     def start(self, rolling_window: int, commit: Callable[[Any], None], name: str) -> None:
         """Start the committer thread, which calls ``commit`` on each queued transaction;
@@ -148,6 +150,17 @@ class Committer:
             s + u.astype(np.float64) for s, u in zip(self.sketches, updates, strict=True)
         ]
         self.transitions += 1
+        nonfinite = sum(int(np.count_nonzero(~np.isfinite(u))) for u in updates)
+        if nonfinite and not self._diverged:
+            self._diverged = True
+            warnings.warn(
+                f"ZKDV: the update of step {step} is not finite ({nonfinite} of its sketch "
+                "values are NaN or infinite): the loss or the parameters diverged. The "
+                "transcript records it at this step and every later one like it (zkdv inspect, "
+                "zkdv verify say so); a diverged run is data, not tampering",
+                RuntimeWarning,
+                stacklevel=2,
+            )
         post = _tree(paths, self.sketches)
         self._post = post
         update_leaves = [*zip(paths, updates, strict=True), *extra]
@@ -168,6 +181,7 @@ class Committer:
             overlap=overlap.to_record(),
             evidence=evidence,
             hyperparameters=list(hyperparameters) or None,
+            nonfinite=nonfinite or None,
         )
         return receipt.challenge, committed_batch
 

@@ -208,6 +208,7 @@ class Records:
         overlap: str,
         evidence: dict[str, Any] | None = None,
         hyperparameters: list[dict[str, Any]] | None = None,
+        nonfinite: int | None = None,
     ) -> transcript.StepReceipt:
         """Append the step record of one committed transaction (docs/protocol.md): its
         program record, batch commitment, state commitments and overlap policy, the
@@ -216,6 +217,8 @@ class Records:
         extra: dict[str, Any] = {} if evidence is None else {"evidence": evidence}
         if hyperparameters:
             extra["hyperparameters"] = hyperparameters
+        if nonfinite:
+            extra["nonfinite"] = nonfinite
         return self.step(
             {
                 **extra,
