@@ -11,7 +11,7 @@
 //! `u64` header length, a JSON header mapping each tensor's name to its
 //! `dtype` (`F32`, `BF16`, ...), `shape` and `data_offsets` (begin and end
 //! in the data section), optionally `__metadata__`, then the data section
-//! (row-major, little-endian). [`write`] pads the header with spaces to a
+//! (row-major, little-endian). [`write()`] pads the header with spaces to a
 //! multiple of 8 bytes and lays the tensors out in the given order.
 
 use std::collections::BTreeMap;

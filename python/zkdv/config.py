@@ -235,7 +235,16 @@ class Tolerance:
 
     def accepts(self, committed: float, recomputed: float, spread: float = 0.0) -> bool:
         """Whether ``recomputed`` is within tolerance of ``committed`` given the value's measured
-        ``spread`` (``0`` when none was measured): :meth:`compare` of one pair."""
+        ``spread`` (``0`` when none was measured): :meth:`compare` of one pair.
+
+        Example:
+
+            >>> t = zkdv.Tolerance(abs=1e-6, rel=1e-5)
+            >>> t.accepts(1.0, 1.000005), t.accepts(1.0, 1.0001)
+            (True, False)
+            >>> t.accepts(float("nan"), float("nan")), t.accepts(float("inf"), 1.0)
+            (True, False)
+        """
         outcome = self.compare([committed], [recomputed], [spread])
         return outcome is not None and outcome.passed
 
@@ -396,6 +405,11 @@ class SamplingPolicy:
 
         Args:
             n: The period, an integer of at least 1.
+
+        Example:
+
+            >>> policy = zkdv.SamplingPolicy.DEBUGCheckEvery(1)
+            >>> config = zkdv.ZKDVConfig(sampling_policy=policy)  # every step checked
         """
         return DebugCheckEvery(n)
 

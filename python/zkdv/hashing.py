@@ -110,6 +110,14 @@ def commit_tensor(array: np.ndarray) -> TensorCommitment:
 
     Returns a :class:`TensorCommitment` whose ``digest`` is the 32-byte value
     records store.
+
+    Example:
+
+        >>> import numpy as np
+        >>> a = zkdv.hashing.commit_tensor(np.arange(4, dtype=np.float32))
+        >>> b = zkdv.hashing.commit_tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+        >>> len(a.digest), a.digest == b.digest  # the shape is committed too
+        (32, False)
     """
     tag, shape, data = _canonical(array)
     return _native.commit_tensor(tag, shape, data)
