@@ -42,7 +42,7 @@ impl ModelExpectation {
 }
 
 fn safetensors_commitment(path: &Path, params: &[Leaf]) -> Result<Hash32, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let bytes = crate::transcript::map_file(path).map_err(|e| e.to_string())?;
     let expected = params
         .iter()
         .map(|leaf| {

@@ -132,10 +132,11 @@ impl Transcript {
     /// with that extension) or a safetensors file.
     pub(crate) fn read_checkpoint(&self, path: &Path) -> Result<Bundle, AuditError> {
         let unusable = |why: String| AuditError::Unusable(format!("{}: {why}", path.display()));
-        let bytes = std::fs::read(path).map_err(|e| unusable(format!("cannot be read: {e}")))?;
+        let bytes = map_file(path).map_err(|e| unusable(format!("cannot be read: {e}")))?;
+        let bytes: &[u8] = &bytes;
         let layout = self.state_layout()?;
         if bytes.starts_with(&ZSTD_MAGIC) {
-            let bundle = Bundle::decode(&bytes).map_err(|e| unusable(e.to_string()))?;
+            let bundle = Bundle::decode(bytes).map_err(|e| unusable(e.to_string()))?;
             let names: Vec<_> = bundle.leaves.iter().map(|l| l.path.as_str()).collect();
             let expected: Vec<_> = layout.iter().map(|(p, _, _)| p.as_str()).collect();
             if names != expected {
@@ -145,7 +146,7 @@ impl Transcript {
             }
             return Ok(bundle);
         }
-        zkdv_protocol::safetensors::read(&bytes, &layout).map_err(|e| unusable(e.to_string()))
+        zkdv_protocol::safetensors::read(bytes, &layout).map_err(|e| unusable(e.to_string()))
     }
 
     /// Bind each checkpoint file to the snapshots whose state commitment its
@@ -215,6 +216,18 @@ impl Transcript {
             .nth(index)
             .unwrap_or_else(|| format!("state leaf {index}"))
     }
+}
+
+/// The file at `path`, mapped into memory (a checkpoint of a large model is
+/// read where it lies, not copied first).
+pub(crate) fn map_file(path: &Path) -> std::io::Result<memmap2::Mmap> {
+    let file = std::fs::File::open(path)?;
+    // SAFETY: the map is only read, and only while this audit runs. A file
+    // another process truncates meanwhile may fault (SIGBUS) and one it
+    // rewrites may give other bytes, which then fail to re-hash to their
+    // commitment: the auditor's own files, which it does not change while
+    // it audits them.
+    unsafe { memmap2::Mmap::map(&file) }
 }
 
 /// The first bytes of a zstd frame (an evidence bundle).

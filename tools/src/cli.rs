@@ -488,38 +488,24 @@ fn verify(path: &Path, json: bool) -> u8 {
     if let Some(code) = missing(path, json) {
         return code;
     }
-    use std::io::IsTerminal;
-    let bar = !json && std::io::stderr().is_terminal();
-    let mut drawn = false;
+    // Only a verification that takes a moment gets a bar (drawn from half a second on).
+    let (bar, visible) = progress_bar(
+        json,
+        "verify",
+        "{prefix} [{bar:30}] {binary_bytes} of {binary_total_bytes} of records",
+    );
     let started = std::time::Instant::now();
-    let mut last = started;
+    let mut shown = !visible;
     let mut progress = |done: u64, total: u64| {
-        // Only a verification that takes a moment gets a bar, redrawn ten times a second.
-        let now = std::time::Instant::now();
-        if bar
-            && now.duration_since(started).as_millis() > 500
-            && (!drawn || now.duration_since(last).as_millis() >= 100 || done == total)
-        {
-            last = now;
-            let width = 30;
-            let filled = (done * width)
-                .checked_div(total)
-                .unwrap_or(width)
-                .min(width) as usize;
-            eprint!(
-                "\rverify [{}{}] {} of {} KiB of records",
-                "#".repeat(filled),
-                " ".repeat(width as usize - filled),
-                done >> 10,
-                total >> 10
-            );
-            drawn = true;
+        if !shown && started.elapsed().as_millis() > 500 {
+            shown = true;
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(10));
         }
+        bar.set_length(total);
+        bar.set_position(done);
     };
     let result = verify_path_observed(path, &mut progress);
-    if drawn {
-        eprintln!();
-    }
+    bar.finish_and_clear();
     match result {
         Ok(report) => {
             if json {
@@ -639,7 +625,6 @@ fn audit(
     expect: zkdv_audit::Expectations,
     json: bool,
 ) -> u8 {
-    use std::io::IsTerminal;
     if let Some(code) = missing(path, json) {
         return code;
     }
@@ -670,22 +655,20 @@ fn audit(
         checkpoints,
         expect,
     };
-    let bar = !json && std::io::stderr().is_terminal();
+    let (bar, visible) = progress_bar(
+        json,
+        "audit",
+        "{prefix} [{bar:30}] {pos}/{len} transitions ({eta} left)",
+    );
+    if visible {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(10));
+    }
     let progress = |done: u64, total: u64| {
-        if bar {
-            let width = 30;
-            let filled = (done * width).checked_div(total).unwrap_or(width) as usize;
-            eprint!(
-                "\raudit [{}{}] {done}/{total} transitions",
-                "#".repeat(filled),
-                " ".repeat(width as usize - filled)
-            );
-        }
+        bar.set_length(total);
+        bar.set_position(done);
     };
     let result = zkdv_audit::audit(path, &options, &progress);
-    if bar {
-        eprintln!();
-    }
+    bar.finish_and_clear();
     let result = result.and_then(|report| {
         if let (Some(state), Some(out)) = (&report.part_state, &out) {
             state.write(out)?;
@@ -722,6 +705,26 @@ fn audit(
             code
         }
     }
+}
+
+/// A progress bar on stderr (`template`, indicatif's), hidden under `--json`
+/// and where stderr is not a terminal; a caller that shows it sets its draw
+/// target.
+fn progress_bar(
+    json: bool,
+    prefix: &'static str,
+    template: &str,
+) -> (indicatif::ProgressBar, bool) {
+    use std::io::IsTerminal;
+    let bar = indicatif::ProgressBar::hidden();
+    if json || !std::io::stderr().is_terminal() {
+        return (bar, false);
+    }
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("#> "));
+    }
+    bar.set_prefix(prefix);
+    (bar, true)
 }
 
 /// How an audit's work is split: threads, checkpoint files, parts.
