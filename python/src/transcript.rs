@@ -168,18 +168,7 @@ impl TranscriptWriter {
         py: Python<'py>,
         leaves: Vec<(String, Bound<'py, PyAny>)>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mut bundle = protocol::evidence::Bundle::default();
-        for (path, array) in &leaves {
-            let guard = crate::arrays::InputGuard::extract(array)
-                .map_err(|e| value_error(format!("evidence leaf {path:?}: {e}")))?;
-            let (dtype, shape, bytes) = guard.le_bytes()?;
-            bundle.leaves.push(protocol::evidence::EvidenceLeaf {
-                path: path.clone(),
-                dtype,
-                shape,
-                data: bytes.into_owned(),
-            });
-        }
+        let bundle = bundle_of(&leaves, "evidence leaf")?;
         let writer = self.writer()?;
         // Compressing and writing take the time; other threads run meanwhile.
         let artifact = py
@@ -687,6 +676,27 @@ fn read_evidence(py: Python<'_>, path: PathBuf) -> PyResult<Vec<EvidenceTensor<'
         .collect())
 }
 
+/// Named arrays (each as `commit_tensor_tree` takes it) as an evidence
+/// bundle; a leaf that cannot be read is named as a `what`.
+fn bundle_of(
+    leaves: &[(String, Bound<'_, PyAny>)],
+    what: &str,
+) -> PyResult<protocol::evidence::Bundle> {
+    let mut bundle = protocol::evidence::Bundle::default();
+    for (path, array) in leaves {
+        let guard = crate::arrays::InputGuard::extract(array)
+            .map_err(|e| value_error(format!("{what} {path:?}: {e}")))?;
+        let (dtype, shape, bytes) = guard.le_bytes()?;
+        bundle.leaves.push(protocol::evidence::EvidenceLeaf {
+            path: path.clone(),
+            dtype,
+            shape,
+            data: bytes.into_owned(),
+        });
+    }
+    Ok(bundle)
+}
+
 /// Write named arrays (a whole state: `params/<path>`, then
 /// `opt_state/<path>`) to `path` as a checkpoint an audit can bind to a
 /// snapshot (`zkdv audit --checkpoint`): safetensors when the name ends in
@@ -707,18 +717,7 @@ fn save_state(
             path.display()
         )));
     }
-    let mut bundle = protocol::evidence::Bundle::default();
-    for (leaf, array) in &leaves {
-        let guard = crate::arrays::InputGuard::extract(array)
-            .map_err(|e| value_error(format!("state leaf {leaf:?}: {e}")))?;
-        let (dtype, shape, bytes) = guard.le_bytes()?;
-        bundle.leaves.push(protocol::evidence::EvidenceLeaf {
-            path: leaf.clone(),
-            dtype,
-            shape,
-            data: bytes.into_owned(),
-        });
-    }
+    let bundle = bundle_of(&leaves, "state leaf")?;
     let os_error = |e: std::io::Error| {
         pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
     };
