@@ -45,3 +45,23 @@
   %0 = "arith.constant"() <{value = 1.0 : f32}> : () -> f32
   "func.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// A constant of several elements, as torch-mlir emits it (a group norm's backward index
+// tensors): a `dense_resource` whose bytes are in the resource section becomes an inline
+// dense stablehlo.constant of the same values and type.
+// CHECK-LABEL: sym_name = "resource"
+// CHECK-NOT:     "arith.constant"
+// CHECK:         "stablehlo.constant"() {value = dense<[1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+"func.func"() <{function_type = () -> tensor<2xi64>, sym_name = "resource"}> ({
+  %c = "arith.constant"() <{value = dense_resource<blob1> : tensor<2xi64>}> : () -> tensor<2xi64>
+  "func.return"(%c) : (tensor<2xi64>) -> ()
+}) : () -> ()
+{-#
+  dialect_resources: {
+    builtin: {
+      blob1: "0x0800000001000000000000000200000000000000"
+    }
+  }
+#-}

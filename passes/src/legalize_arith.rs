@@ -4,14 +4,18 @@
 //! `torch_mlir.fx.export_and_import(..., output_type="stablehlo")` emits the
 //! scalars of a step (an optimizer's `1 - beta`, a loss's reduction size) as
 //! `arith.constant` ops with a dense tensor value (`tensor<1xf64>`,
-//! `tensor<1xi64>`), among StableHLO ops. This pass rewrites each one into
-//! `stablehlo.constant` with the same `value` attribute and result type, so
-//! the rest of the pipeline, the side-effect model and the replay runtime
-//! only ever see StableHLO.
+//! `tensor<1xi64>`), among StableHLO ops; a constant of more than one element
+//! (the index tensors of a group norm's backward pass) comes as a
+//! `dense_resource` whose bytes live in the module's resource section. This
+//! pass rewrites each one into `stablehlo.constant` with the same value, a
+//! resource's elements read into an inline dense attribute of the same type,
+//! so the rest of the pipeline, the side-effect model and the replay runtime
+//! only ever see StableHLO and inline constants.
 //!
 //! Preconditions: none beyond a parsed module. Any other `arith` op, or an
 //! `arith.constant` whose value is not a dense tensor (a scalar `f32`, an
-//! `index`), is an error naming the op: no other op of the dialect is
+//! `index`, a resource of a float narrower than `f32`, which the C API
+//! cannot read), is an error naming the op: no other op of the dialect is
 //! modelled by the passes or the runtime, so it is refused here rather than
 //! half-understood later.
 //!
@@ -21,7 +25,8 @@
 //! `arith` ops is unchanged.
 
 use melior::ir::{
-    attribute::DenseElementsAttribute,
+    attribute::{AttributeLike, DenseElementsAttribute},
+    Attribute,
     block::BlockLike,
     operation::{OperationBuilder, OperationLike},
     Identifier, Module, OperationRef, ValueLike,
@@ -42,7 +47,7 @@ pub fn run(module: &Module<'_>, _options: &mut PassOptions) -> Result<(), PassEr
         if !name.starts_with("arith.") {
             continue;
         }
-        if name == "arith.constant" && is_dense_tensor(&op) {
+        if name == "arith.constant" && (is_dense_tensor(&op) || resource_value(&op).is_some()) {
             constants.push(op);
         } else {
             refused.push(Diagnostic::error_at(
@@ -69,6 +74,89 @@ fn is_dense_tensor(op: &OperationRef<'_, '_>) -> bool {
         && op.result_count() == 1
 }
 
+/// The inline dense attribute of a `dense_resource` constant's value, when
+/// its elements are of a type the C API reads (integers and booleans, `f32`,
+/// `f64`) and its shape is static.
+fn resource_value<'c>(op: &OperationRef<'c, '_>) -> Option<Attribute<'c>> {
+    use mlir_sys as sys;
+    let value = op.attribute("value").ok()?;
+    let raw = value.to_raw();
+    // SAFETY: every call reads a live attribute or type of the op's context,
+    // and the positions read are below the element count of a static shape.
+    unsafe {
+        if !sys::mlirAttributeIsADenseResourceElements(raw) {
+            return None;
+        }
+        let shaped = sys::mlirAttributeGetType(raw);
+        if !sys::mlirShapedTypeHasStaticShape(shaped) {
+            return None;
+        }
+        let rank = sys::mlirShapedTypeGetRank(shaped);
+        let n: isize = (0..rank as isize)
+            .map(|d| sys::mlirShapedTypeGetDimSize(shaped, d) as isize)
+            .product();
+        let element = sys::mlirShapedTypeGetElementType(shaped);
+        let attribute = if sys::mlirTypeIsAF32(element) {
+            let v: Vec<f32> = (0..n)
+                .map(|i| sys::mlirDenseFloatResourceElementsAttrGetValue(raw, i))
+                .collect();
+            sys::mlirDenseElementsAttrFloatGet(shaped, n, v.as_ptr())
+        } else if sys::mlirTypeIsAF64(element) {
+            let v: Vec<f64> = (0..n)
+                .map(|i| sys::mlirDenseDoubleResourceElementsAttrGetValue(raw, i))
+                .collect();
+            sys::mlirDenseElementsAttrDoubleGet(shaped, n, v.as_ptr())
+        } else if sys::mlirTypeIsAInteger(element) {
+            let unsigned = sys::mlirIntegerTypeIsUnsigned(element);
+            match (sys::mlirIntegerTypeGetWidth(element), unsigned) {
+                (1, _) => {
+                    let v: Vec<std::os::raw::c_int> = (0..n)
+                        .map(|i| sys::mlirDenseBoolResourceElementsAttrGetValue(raw, i).into())
+                        .collect();
+                    sys::mlirDenseElementsAttrBoolGet(shaped, n, v.as_ptr())
+                }
+                (8, false) => {
+                    let v: Vec<i8> = (0..n)
+                        .map(|i| sys::mlirDenseInt8ResourceElementsAttrGetValue(raw, i))
+                        .collect();
+                    sys::mlirDenseElementsAttrInt8Get(shaped, n, v.as_ptr())
+                }
+                (8, true) => {
+                    let v: Vec<u8> = (0..n)
+                        .map(|i| sys::mlirDenseUInt8ResourceElementsAttrGetValue(raw, i))
+                        .collect();
+                    sys::mlirDenseElementsAttrUInt8Get(shaped, n, v.as_ptr())
+                }
+                (16, false) => {
+                    let v: Vec<i16> = (0..n)
+                        .map(|i| sys::mlirDenseInt16ResourceElementsAttrGetValue(raw, i))
+                        .collect();
+                    sys::mlirDenseElementsAttrInt16Get(shaped, n, v.as_ptr())
+                }
+                (32, false) => {
+                    let v: Vec<i32> = (0..n)
+                        .map(|i| sys::mlirDenseInt32ResourceElementsAttrGetValue(raw, i))
+                        .collect();
+                    sys::mlirDenseElementsAttrInt32Get(shaped, n, v.as_ptr())
+                }
+                (64, false) => {
+                    let v: Vec<i64> = (0..n)
+                        .map(|i| sys::mlirDenseInt64ResourceElementsAttrGetValue(raw, i))
+                        .collect();
+                    sys::mlirDenseElementsAttrInt64Get(shaped, n, v.as_ptr())
+                }
+                _ => return None,
+            }
+        } else {
+            return None;
+        };
+        if attribute.ptr.is_null() {
+            return None;
+        }
+        Some(Attribute::from_raw(attribute))
+    }
+}
+
 fn replace(op: OperationRef<'_, '_>) -> Result<(), PassError> {
     let fail = |message: String| PassError::one(Diagnostic::error_at(&op, message));
     let (Ok(value), Ok(result), Some(block)) = (op.attribute("value"), op.result(0), op.block())
@@ -84,6 +172,9 @@ fn replace(op: OperationRef<'_, '_>) -> Result<(), PassError> {
     // SAFETY: `context_ref` lives until the end of this function, and the
     // context outlives the module and every attribute built here.
     let context = unsafe { context_ref.to_ref() };
+    // A resource's elements, inline (the runtime and the printed text carry no
+    // resource section).
+    let value = resource_value(&op).unwrap_or(value);
     let constant = OperationBuilder::new("stablehlo.constant", op.location())
         .add_results(&[result.r#type()])
         .add_attributes(&[(Identifier::new(context, "value"), value)])
@@ -133,5 +224,30 @@ mod tests {
             error.to_string().contains("`arith.addf` is not supported"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_resource_constant_becomes_an_inline_dense_one() {
+        // torch-mlir's form of a constant of several elements: its bytes (after a
+        // 4-byte alignment) in the module's resource section.
+        let text = r#""func.func"() <{function_type = () -> tensor<2xi64>, sym_name = "main"}> ({
+  %c = "arith.constant"() <{value = dense_resource<blob1> : tensor<2xi64>}> : () -> tensor<2xi64>
+  "func.return"(%c) : (tensor<2xi64>) -> ()
+}) : () -> ()
+{-#
+  dialect_resources: {
+    builtin: {
+      blob1: "0x0800000001000000000000000200000000000000"
+    }
+  }
+#-}
+"#;
+        let context = IrContext::new();
+        let module = context.parse(text, "t.mlir").expect("parses");
+        run(&module, &mut PassOptions::default()).expect("legalizes");
+        context.verify(&module).expect("verifies");
+        let out = print_generic(&module).expect("prints");
+        assert!(!out.contains("arith."), "{out}");
+        assert!(out.contains("dense<[1, 2]> : tensor<2xi64>"), "{out}");
     }
 }

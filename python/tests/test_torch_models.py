@@ -572,7 +572,70 @@ def test_the_convolution_backward_decomposition_is_torchs_gradient(
                 assert value is None
 
 
-def test_only_grouped_and_dilated_convolutions_backward_is_decomposed():
+@pytest.mark.parametrize(
+    "channels, groups, kernel, stride, padding, output_padding, dilation, size",
+    [
+        ((4, 3), 1, 2, 2, 0, 0, 1, (5, 5)),
+        ((4, 6), 2, 3, 2, 1, 1, 1, (4, 6)),
+        ((3, 2), 1, 3, 1, 1, 0, 2, (6, 5)),
+        ((2, 4), 2, 4, 3, 2, 2, 1, (7,)),
+    ],
+)
+def test_the_transposed_convolution_backward_decomposition_is_torchs_gradient(
+    channels, groups, kernel, stride, padding, output_padding, dilation, size
+):
+    # nn.ConvTranspose2d (a diffusion UNet's upsampling): torch-mlir does not lower its
+    # backward; the decomposition must give torch's gradients, whatever the stride, padding,
+    # output padding, dilation and groups.
+    from zkdv.torch.lowering import decompositions
+
+    spatial = len(size)
+    c_in, c_out = channels
+    x = torch.randn(2, c_in, *size, dtype=torch.float64, requires_grad=True)
+    w = torch.randn(c_in, c_out // groups, *([kernel] * spatial), dtype=torch.float64)
+    w.requires_grad_(True)
+    b = torch.randn(c_out, dtype=torch.float64, requires_grad=True)
+    conv = functional.conv_transpose2d if spatial == 2 else functional.conv_transpose1d
+    out = conv(x, w, b, stride, padding, output_padding, groups, dilation)
+    grad = torch.randn_like(out)
+    expected = torch.autograd.grad(out, (x, w, b), grad)
+    options = ([stride] * spatial, [padding] * spatial, [dilation] * spatial, True)
+    for mask in ([True, True, True], [False, True, False], [True, False, False]):
+        got = decompositions._convolution_backward(
+            grad,
+            x.detach(),
+            w.detach(),
+            [c_out],
+            *options,
+            [output_padding] * spatial,
+            groups,
+            mask,
+        )
+        for wanted, value, gradient in zip(mask, got, expected, strict=True):
+            if wanted:
+                torch.testing.assert_close(value, gradient, rtol=1e-10, atol=1e-10)
+            else:
+                assert value is None
+
+
+@pytest.mark.parametrize("layer", ["group_norm", "conv_transpose"])
+def test_a_diffusion_unets_layers_pass_every_check(tmp_path, layer):
+    # GroupNorm (its backward's index tensors come as resource constants) and
+    # ConvTranspose2d (its backward is decomposed), as a diffusers UNet block uses them.
+    torch.manual_seed(0)
+    if layer == "group_norm":
+        body = [nn.Conv2d(4, 8, 3, padding=1), nn.GroupNorm(2, 8), nn.SiLU()]
+        head = nn.Linear(8 * 6 * 6, 3)
+    else:
+        body = [nn.ConvTranspose2d(4, 4, 2, stride=2), nn.SiLU()]
+        head = nn.Linear(4 * 12 * 12, 3)
+    model = nn.Sequential(*body, nn.Flatten(), head)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    batches = images(3, (2, 4, 6, 6), 3)
+    passes(run(tmp_path, model, optimizer, batches, classification_loss), tmp_path, 3)
+
+
+def test_only_transposed_grouped_and_dilated_convolutions_backward_is_decomposed():
     # Other convolutions keep aten.convolution_backward (their programs are unchanged).
     from torch.fx.experimental.proxy_tensor import make_fx
 
@@ -594,6 +657,21 @@ def test_only_grouped_and_dilated_convolutions_backward_is_decomposed():
     assert "aten.convolution_backward.default" not in backward_ops(groups=4)
     assert "aten.convolution_backward.default" not in backward_ops(groups=2, dilation=2)
     assert "aten.convolution_backward.default" not in backward_ops(dilation=2)
+
+    def transposed_backward_ops() -> list[str]:
+        def step(x: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, ...]:
+            out = functional.conv_transpose2d(x, w, stride=2)
+            return torch.autograd.grad(out.sum(), (x, w))
+
+        x = torch.randn(2, 4, 6, 6, requires_grad=True)
+        w = torch.randn(4, 4, 2, 2, requires_grad=True)
+        graph = make_fx(step, decompositions.default_decompositions(), tracing_mode="fake")(x, w)
+        return [str(n.target) for n in graph.graph.nodes if n.op == "call_function"]
+
+    # A transposed convolution's backward becomes a convolution and a plain convolution's
+    # backward (which torch-mlir lowers).
+    ops = transposed_backward_ops()
+    assert "aten.convolution.default" in ops
 
 
 # -- torch.nn ----------------------------------------------------------------------------------

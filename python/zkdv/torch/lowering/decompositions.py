@@ -254,9 +254,18 @@ def _convolution_backward(
     groups: int,
     output_mask: Sequence[bool],
 ) -> Any:
-    """``aten.convolution_backward`` of a grouped or dilated convolution in ops torch-mlir
-    lowers; ``NotImplemented`` (the op kept, as before) for any other convolution, and for a
-    transposed one.
+    """``aten.convolution_backward`` of a transposed, grouped or dilated convolution in ops
+    torch-mlir lowers; ``NotImplemented`` (the op kept, as before) for any other convolution.
+
+    A transposed convolution's backward fails in torch-mlir's lowering ("failed to legalize
+    operation 'torch.constant.bool'", ``nn.ConvTranspose2d`` in a diffusion UNet). It is the
+    adjoint of a convolution with the same stride, padding, dilation and groups, whose weight
+    layout (input channels first) is that convolution's (output channels first), so:
+
+    - the input gradient is that convolution of ``grad_output`` by ``weight``;
+    - the weight gradient is the weight gradient of that convolution applied to
+      ``grad_output``, whose output gradient is the transposed convolution's input;
+    - the bias gradient is ``grad_output`` summed over all but its channels.
 
     torch-mlir's StableHLO lowering of the weight gradient of a grouped convolution (depthwise
     in MobileNet and EfficientNet) fails ("unresolved target materialization from
@@ -269,10 +278,25 @@ def _convolution_backward(
       forward's stride is its dilation, the forward's dilation its stride, and the positions
       past the kernel (left by the stride's remainder) are cropped;
     - the bias gradient is ``grad_output`` summed over all but its channels."""
-    if transposed or (groups == 1 and all(d == 1 for d in dilation)):
-        return NotImplemented
     aten = torch.ops.aten
     spatial = input.dim() - 2
+    if transposed:
+        zeros = [0] * spatial
+        grad_input = grad_weight = grad_bias = None
+        if output_mask[0]:
+            grad_input = aten.convolution.default(
+                grad_output, weight, None, stride, padding, dilation, False, zeros, groups
+            )
+        if output_mask[1]:
+            grad_weight = aten.convolution_backward.default(
+                input, grad_output, weight, None, stride, padding, dilation, False, zeros,
+                groups, [False, True, False],
+            )[1]
+        if output_mask[2]:
+            grad_bias = grad_output.sum([0, *range(2, 2 + spatial)])
+        return grad_input, grad_weight, grad_bias
+    if groups == 1 and all(d == 1 for d in dilation):
+        return NotImplemented
 
     def per_dim(values: Sequence[int]) -> list[int]:
         return list(values) * spatial if len(values) == 1 else list(values)
