@@ -65,3 +65,21 @@
     }
   }
 #-}
+
+// -----
+
+// A tensor the step captured from outside its arguments comes as a stablehlo.constant
+// with a `dense_resource` value; it gets the inline value too.
+// CHECK-LABEL: sym_name = "captured"
+// CHECK:         "stablehlo.constant"() <{value = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>}> : () -> tensor<2xf32>
+"func.func"() <{function_type = () -> tensor<2xf32>, sym_name = "captured"}> ({
+  %c = "stablehlo.constant"() <{value = dense_resource<blob2> : tensor<2xf32>}> : () -> tensor<2xf32>
+  "func.return"(%c) : (tensor<2xf32>) -> ()
+}) : () -> ()
+{-#
+  dialect_resources: {
+    builtin: {
+      blob2: "0x040000000000803F00000040"
+    }
+  }
+#-}

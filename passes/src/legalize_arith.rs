@@ -8,9 +8,11 @@
 //! (the index tensors of a group norm's backward pass) comes as a
 //! `dense_resource` whose bytes live in the module's resource section. This
 //! pass rewrites each one into `stablehlo.constant` with the same value, a
-//! resource's elements read into an inline dense attribute of the same type,
-//! so the rest of the pipeline, the side-effect model and the replay runtime
-//! only ever see StableHLO and inline constants.
+//! resource's elements read into an inline dense attribute of the same type;
+//! a `stablehlo.constant` with a `dense_resource` value (a tensor the step
+//! captured from outside its arguments, which torch-mlir emits so) gets the
+//! same inline value. The rest of the pipeline, the side-effect model and the
+//! replay runtime only ever see StableHLO and inline constants.
 //!
 //! Preconditions: none beyond a parsed module. Any other `arith` op, or an
 //! `arith.constant` whose value is not a dense tensor (a scalar `f32`, an
@@ -28,7 +30,7 @@ use melior::ir::{
     attribute::{AttributeLike, DenseElementsAttribute},
     Attribute,
     block::BlockLike,
-    operation::{OperationBuilder, OperationLike},
+    operation::{OperationBuilder, OperationLike, OperationMutLike},
     Identifier, Module, OperationRef, ValueLike,
 };
 
@@ -62,8 +64,19 @@ pub fn run(module: &Module<'_>, _options: &mut PassOptions) -> Result<(), PassEr
     if !refused.is_empty() {
         return Err(PassError::Failed(Diagnostics(refused)));
     }
+    let resources: Vec<_> = collect_nested_ops(module.as_operation())
+        .into_iter()
+        .filter(|op| op_name(op) == "stablehlo.constant")
+        .filter_map(|op| resource_value(&op).map(|value| (op, value)))
+        .collect();
     for op in constants {
         replace(op)?;
+    }
+    for (op, value) in resources {
+        // SAFETY: the op is live and only its attribute changes; no reference to
+        // the old attribute is kept.
+        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+        op.set_attribute("value", value);
     }
     Ok(())
 }

@@ -618,6 +618,40 @@ def test_the_transposed_convolution_backward_decomposition_is_torchs_gradient(
                 assert value is None
 
 
+def test_a_tensor_the_step_captures_from_a_plain_object_is_a_constant_of_its_program(tmp_path):
+    # A diffusers-style noise scheduler: a plain object whose tensor (alphas_cumprod) the
+    # loss indexes by the batch's timesteps. It is not an argument of the step; traced, it
+    # becomes a constant of the committed program (it failed with a raw FakeTensor message).
+    torch.manual_seed(0)
+
+    class Scheduler:
+        def __init__(self, steps: int = 50) -> None:
+            self.alphas_cumprod = torch.cumprod(1.0 - torch.linspace(1e-4, 0.02, steps), dim=0)
+
+        def add_noise(self, x: torch.Tensor, noise: torch.Tensor, t: torch.Tensor) -> Any:
+            a = self.alphas_cumprod[t].sqrt().view(-1, 1)
+            return a * x + (1 - self.alphas_cumprod[t]).sqrt().view(-1, 1) * noise
+
+    scheduler = Scheduler()
+    model = nn.Sequential(nn.Linear(8, 16), nn.SiLU(), nn.Linear(16, 8))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    g = torch.Generator().manual_seed(1)
+    batches = [
+        (
+            torch.randn(4, 8, generator=g),
+            torch.randn(4, 8, generator=g),
+            torch.randint(0, 50, (4,), generator=g),
+        )
+        for _ in range(3)
+    ]
+
+    def loss(call: Callable[..., Any], batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        x, noise, t = batch
+        return functional.mse_loss(call(scheduler.add_noise(x, noise, t)), noise)
+
+    passes(run(tmp_path, model, optimizer, batches, loss), tmp_path, 3)
+
+
 @pytest.mark.parametrize("layer", ["group_norm", "conv_transpose"])
 def test_a_diffusion_unets_layers_pass_every_check(tmp_path, layer):
     # GroupNorm (its backward's index tensors come as resource constants) and
