@@ -652,17 +652,37 @@ def test_a_tensor_the_step_captures_from_a_plain_object_is_a_constant_of_its_pro
     passes(run(tmp_path, model, optimizer, batches, loss), tmp_path, 3)
 
 
-@pytest.mark.parametrize("layer", ["group_norm", "conv_transpose"])
+def test_the_cumprod_decomposition_is_torchs_cumulative_product():
+    from zkdv.torch.lowering import decompositions
+
+    x = torch.rand(3, 7, 5, dtype=torch.float64) + 0.5
+    x[1, 2, 3] = 0.0  # a zero stops every later product of its prefix
+    for dim in (0, 1, -1):
+        got = decompositions._cumprod(x, dim)
+        torch.testing.assert_close(got, torch.cumprod(x, dim), rtol=1e-13, atol=0)
+    assert decompositions._cumprod(x, 1, torch.float32).dtype == torch.float32
+
+
+@pytest.mark.parametrize("layer", ["group_norm", "conv_transpose", "cumprod"])
 def test_a_diffusion_unets_layers_pass_every_check(tmp_path, layer):
-    # GroupNorm (its backward's index tensors come as resource constants) and
-    # ConvTranspose2d (its backward is decomposed), as a diffusers UNet block uses them.
+    # GroupNorm (its backward's index tensors come as resource constants), ConvTranspose2d
+    # (its backward is decomposed) and a cumulative product (decomposed), as a diffusers
+    # UNet block and its noise schedule use them.
     torch.manual_seed(0)
     if layer == "group_norm":
         body = [nn.Conv2d(4, 8, 3, padding=1), nn.GroupNorm(2, 8), nn.SiLU()]
         head = nn.Linear(8 * 6 * 6, 3)
-    else:
+    elif layer == "conv_transpose":
         body = [nn.ConvTranspose2d(4, 4, 2, stride=2), nn.SiLU()]
         head = nn.Linear(4 * 12 * 12, 3)
+    else:
+
+        class CumulativeProduct(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return torch.cumprod(torch.sigmoid(x), dim=1)
+
+        body = [nn.Conv2d(4, 4, 1), CumulativeProduct()]
+        head = nn.Linear(4 * 6 * 6, 3)
     model = nn.Sequential(*body, nn.Flatten(), head)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
     batches = images(3, (2, 4, 6, 6), 3)

@@ -19,8 +19,9 @@ def default_decompositions() -> dict[Any, Callable[..., Any]]:
     """torch's own decompositions, applied while tracing, of the ops torch-mlir cannot lower
     to StableHLO (each found on a real model): the backward kernels of ``SiLU`` (Llama's
     MLP), ``Mish``, ``Hardswish`` and the pooling layers (ResNet, MobileNet), and ZKDV's own
-    of ``AvgPool2d``'s (torch has none) and of the backward of grouped or dilated
-    convolutions (MobileNet, EfficientNet; other convolutions keep their kernel)."""
+    of ``AvgPool2d``'s (torch has none), of the backward of transposed, grouped or dilated
+    convolutions (diffusion UNets, MobileNet, EfficientNet; other convolutions keep their
+    kernel) and of ``cumprod`` (a noise schedule's)."""
     from torch._decomp import get_decompositions
 
     aten = torch.ops.aten
@@ -39,7 +40,26 @@ def default_decompositions() -> dict[Any, Callable[..., Any]]:
     table[aten.native_batch_norm_backward.default] = _native_batch_norm_backward
     table[aten.native_layer_norm.default] = _native_layer_norm
     table[aten.native_group_norm.default] = _native_group_norm
+    table[aten.cumprod.default] = _cumprod
     return table
+
+
+def _cumprod(x: torch.Tensor, dim: int, dtype: torch.dtype | None = None) -> torch.Tensor:
+    """``aten.cumprod`` in ops torch-mlir lowers (it lowers no cumulative product): each
+    prefix's product, as the product over the last axis of ``x`` broadcast against a lower
+    triangular mask (1 past the prefix): the same factors as ATen's running product,
+    multiplied in another order, so a value may round differently by an ulp or so (``n^2``
+    values for an axis of ``n``: a noise schedule's thousand steps take a million)."""
+    if dtype is not None:
+        x = x.to(dtype)
+    if x.dim() == 0:
+        return x.clone()
+    moved = x.movedim(dim, -1)
+    n = moved.shape[-1]
+    index = torch.arange(n, device=x.device)
+    prefix = index.unsqueeze(0) <= index.unsqueeze(1)  # [i, j]: j in the prefix of i
+    factors = torch.where(prefix, moved.unsqueeze(-2), torch.ones((), dtype=x.dtype))
+    return factors.prod(-1).movedim(-1, dim)
 
 
 # -- mixed-precision normalization ---------------------------------------------------------------
@@ -289,8 +309,17 @@ def _convolution_backward(
             )
         if output_mask[1]:
             grad_weight = aten.convolution_backward.default(
-                input, grad_output, weight, None, stride, padding, dilation, False, zeros,
-                groups, [False, True, False],
+                input,
+                grad_output,
+                weight,
+                None,
+                stride,
+                padding,
+                dilation,
+                False,
+                zeros,
+                groups,
+                [False, True, False],
             )[1]
         if output_mask[2]:
             grad_bias = grad_output.sum([0, *range(2, 2 + spatial)])

@@ -643,9 +643,9 @@ def _trace(
         # A lazy graph module generates its Python code only if it is read (nothing in a
         # session reads it), not twice here: 0.7 s at GPT-2 small's size.
         with kernels(), _module_paths(root), _use_lazy_graph_module(True):
-            graph = make_fx(
-                step, decompositions, tracing_mode="fake", _allow_non_fake_inputs=True
-            )(*example)
+            graph = make_fx(step, decompositions, tracing_mode="fake", _allow_non_fake_inputs=True)(
+                *example
+            )
     except ValueError:
         raise
     except Exception as error:
