@@ -651,6 +651,15 @@ def test_a_tensor_the_step_captures_from_a_plain_object_is_a_constant_of_its_pro
 
     passes(run(tmp_path, model, optimizer, batches, loss), tmp_path, 3)
 
+    # Changed in place after it was traced, it is no longer what the committed programs
+    # compute with: the next transaction refuses, saying so, rather than a check failing.
+    def change(index: int, model: nn.Module, optimizer: torch.optim.Optimizer) -> None:
+        if index == 0:
+            scheduler.alphas_cumprod.mul_(0.5)
+
+    with pytest.raises(RuntimeError, match="has changed in place since the step was traced"):
+        run(tmp_path / "changed", model, optimizer, batches, loss, between=change)
+
 
 def test_the_cumprod_decomposition_is_torchs_cumulative_product():
     from zkdv.torch.lowering import decompositions

@@ -387,6 +387,14 @@ class ZKDV(Session):
                 "Train in a session of its own"
             )
         program, host_leaves = self._program_of(batch, "ZKDV.transaction")
+        if changed := program.traced.changed_captures():
+            raise RuntimeError(
+                f"ZKDV.transaction: the attested step reads {', '.join(changed)} from outside "
+                "its arguments (an object it closes over), a constant of its committed "
+                "programs, and it has changed in place since the step was traced, so the "
+                "programs no longer compute what this step would. Pass a tensor that changes "
+                "in the batch"
+            )
         pre = self._continuity(f"step {self._steps}", launch=True)
         try:
             self._flow.raise_if_poisoned()

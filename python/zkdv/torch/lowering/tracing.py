@@ -279,6 +279,19 @@ class Traced:
     large_norms: bool = False
     """The step takes the whole 2-norm of a ``float32`` CPU tensor large enough that torch's
     kernel errs: its transactions compute those norms in chunks (:mod:`zkdv.torch._norms`)."""
+    captured: tuple[tuple[str, torch.Tensor, int], ...] = ()
+    """The tensors the step read from outside its arguments (a noise scheduler's
+    ``alphas_cumprod``), constants of its programs: ``(graph attribute, the tensor itself,
+    its version counter when traced)``."""
+
+    def changed_captures(self) -> list[str]:
+        """The captured tensors changed in place since the step was traced (their version
+        counters moved), described: the committed programs compute with their old values."""
+        return [
+            f"a {tuple(t.shape)} {str(t.dtype).removeprefix('torch.')} tensor"
+            for _, t, version in self.captured
+            if t._version != version
+        ]
 
     def digest(self) -> str:
         """What the StableHLO lowering of :attr:`graph` depends on, hashed (the derivation
@@ -576,7 +589,20 @@ def trace(
         dynamic=dynamic,
         draws=tuple(drawn),
         large_norms=_large_norms(graph),
+        captured=_captured(graph),
     )
+
+
+def _captured(graph: torch.fx.GraphModule) -> tuple[tuple[str, torch.Tensor, int], ...]:
+    """The real tensors ``graph`` reads as constants (``get_attr``): those the step captured
+    from outside its arguments, the very objects, with their version counters now."""
+    found = []
+    for node in graph.graph.nodes:
+        if node.op == "get_attr":
+            value = getattr(graph, str(node.target), None)
+            if isinstance(value, torch.Tensor) and not isinstance(value, torch.nn.Parameter):
+                found.append((str(node.target), value, value._version))
+    return tuple(found)
 
 
 def _per_parameter(
