@@ -661,6 +661,86 @@ def test_a_tensor_the_step_captures_from_a_plain_object_is_a_constant_of_its_pro
         run(tmp_path / "changed", model, optimizer, batches, loss, between=change)
 
 
+@pytest.mark.parametrize(
+    "size, options",
+    [
+        ((5, 7), {"scale_factor": 2.0}),
+        ((5, 7), {"size": (8, 11)}),
+        ((6, 4), {"scale_factor": (1.5, 3.0)}),
+        ((9, 9), {"size": (4, 5)}),
+    ],
+)
+def test_the_nearest_upsampling_backward_decomposition_is_torchs_gradient(size, options):
+    from zkdv.torch.lowering import decompositions
+
+    x = torch.randn(2, 3, *size, dtype=torch.float64, requires_grad=True)
+    y = functional.interpolate(x, mode="nearest", **options)
+    grad = torch.randn_like(y)
+    (expected,) = torch.autograd.grad(y, x, grad)
+    factor = options.get("scale_factor")
+    scales = (factor if isinstance(factor, tuple) else (factor, factor)) if factor else (None,) * 2
+    got = decompositions._upsample_nearest2d_backward(grad, y.shape[2:], x.shape, *scales)
+    torch.testing.assert_close(got, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_a_diffusers_ddpm_loop_passes_every_check_and_a_tamper_is_caught(tmp_path):
+    # The training loop of diffusers' own DDPM example, at a tiny size: its UNet2DModel
+    # (GroupNorm, SiLU, nearest upsampling, strided convolutions), its DDPMScheduler's
+    # add_noise (alphas_cumprod captured from the scheduler), clipping and AdamW.
+    diffusers = pytest.importorskip("diffusers")
+    torch.manual_seed(0)
+
+    def unet() -> nn.Module:
+        torch.manual_seed(0)
+        return diffusers.UNet2DModel(
+            sample_size=8,
+            in_channels=3,
+            out_channels=3,
+            layers_per_block=1,
+            block_out_channels=(8, 16),
+            norm_num_groups=4,
+            down_block_types=("DownBlock2D", "DownBlock2D"),
+            up_block_types=("UpBlock2D", "UpBlock2D"),
+        )
+
+    scheduler = diffusers.DDPMScheduler(num_train_timesteps=50)
+    g = torch.Generator().manual_seed(1)
+    batches = []
+    for _ in range(2):
+        clean = torch.randn(2, 3, 8, 8, generator=g)
+        noise = torch.randn(2, 3, 8, 8, generator=g)
+        batches.append((clean, noise, torch.randint(0, 50, (2,), generator=g)))
+
+    def loss(call: Callable[..., Any], batch: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        clean, noise, timesteps = batch
+        noisy = scheduler.add_noise(clean, noise, timesteps)
+        return functional.mse_loss(call(noisy, timesteps).sample, noise)
+
+    def step(proof: Any) -> Callable[..., None]:
+        def attested(model: nn.Module, optimizer: torch.optim.Optimizer, batch: Any) -> None:
+            proof.backward(loss(lambda *a: proof.forward(model, *a), batch))
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            optimizer.zero_grad()
+
+        return attested
+
+    model = unet()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    passes(run(tmp_path, model, optimizer, batches, loss, step=step), tmp_path, 2)
+
+    def tampered(proof: Any, model: nn.Module, optimizer: Any, batch: Any, index: int) -> None:
+        step(proof)(model, optimizer, batch)
+        if index == 1:
+            with torch.no_grad():
+                next(model.parameters()).view(-1)[0] += 1e-3
+
+    model = unet()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    with pytest.raises(zkdv.ZKDVPoisonedError, match="check of step 1"):
+        run(tmp_path / "tampered", model, optimizer, batches, loss, step=step, production=tampered)
+
+
 def test_the_cumprod_decomposition_is_torchs_cumulative_product():
     from zkdv.torch.lowering import decompositions
 

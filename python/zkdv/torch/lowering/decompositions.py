@@ -18,10 +18,12 @@ __all__ = ["decompositions_of", "default_decompositions"]
 def default_decompositions() -> dict[Any, Callable[..., Any]]:
     """torch's own decompositions, applied while tracing, of the ops torch-mlir cannot lower
     to StableHLO (each found on a real model): the backward kernels of ``SiLU`` (Llama's
-    MLP), ``Mish``, ``Hardswish`` and the pooling layers (ResNet, MobileNet), and ZKDV's own
+    MLP), ``Mish``, ``Hardswish`` and the pooling layers (ResNet, MobileNet), nearest
+    upsampling (a UNet's), and ZKDV's own
     of ``AvgPool2d``'s (torch has none), of the backward of transposed, grouped or dilated
     convolutions (diffusion UNets, MobileNet, EfficientNet; other convolutions keep their
-    kernel) and of ``cumprod`` (a noise schedule's)."""
+    kernel), of nearest upsampling's backward (a UNet's) and of ``cumprod`` (a noise
+    schedule's)."""
     from torch._decomp import get_decompositions
 
     aten = torch.ops.aten
@@ -32,8 +34,10 @@ def default_decompositions() -> dict[Any, Callable[..., Any]]:
             aten.hardswish_backward,
             aten.hardsigmoid_backward,
             aten.max_pool2d_with_indices_backward,
+            aten.upsample_nearest2d,
         ]
     )
+    table[aten.upsample_nearest2d_backward.default] = _upsample_nearest2d_backward
     table[aten.avg_pool2d_backward.default] = _avg_pool2d_backward
     table[aten.convolution_backward.default] = _convolution_backward
     table[aten.native_batch_norm.default] = _native_batch_norm
@@ -42,6 +46,33 @@ def default_decompositions() -> dict[Any, Callable[..., Any]]:
     table[aten.native_group_norm.default] = _native_group_norm
     table[aten.cumprod.default] = _cumprod
     return table
+
+
+def _upsample_nearest2d_backward(
+    grad_output: torch.Tensor,
+    output_size: Sequence[int],
+    input_size: Sequence[int],
+    scales_h: float | None = None,
+    scales_w: float | None = None,
+) -> torch.Tensor:
+    """``aten.upsample_nearest2d_backward`` (a diffusion UNet's ``Upsample2D``) in ops
+    torch-mlir lowers, which it does not: each input pixel's gradient is the sum of the
+    gradients of the output pixels that copied it, as two products with 0/1 matrices,
+    ``A_h @ grad @ A_w^T``, where ``A[i, o]`` says whether output row ``o`` copied input row
+    ``i``. Output index ``o`` copies input ``min(floor(o * scale), in - 1)``, the scale
+    ``1 / scales`` when given, else ``in / out``, in ``float32`` as ATen's CPU kernel computes
+    it."""
+
+    def copied(n_in: int, n_out: int, scales: float | None) -> torch.Tensor:
+        scale = 1.0 / scales if scales else n_in / n_out
+        out = torch.arange(n_out, device=grad_output.device, dtype=torch.float32)
+        source = torch.floor(out * scale).to(torch.int64).clamp(max=n_in - 1)
+        rows = torch.arange(n_in, device=grad_output.device)
+        return (rows.unsqueeze(1) == source.unsqueeze(0)).to(grad_output.dtype)
+
+    a_h = copied(int(input_size[2]), int(output_size[0]), scales_h)
+    a_w = copied(int(input_size[3]), int(output_size[1]), scales_w)
+    return torch.matmul(torch.matmul(a_h, grad_output), a_w.transpose(0, 1))
 
 
 def _cumprod(x: torch.Tensor, dim: int, dtype: torch.dtype | None = None) -> torch.Tensor:

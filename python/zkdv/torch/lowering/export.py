@@ -73,7 +73,12 @@ def _import(exported: Any) -> Any:
     try:
         # torch-mlir's own decompositions, run here so that the slices they create are
         # normalised too (with an empty table export_and_import runs none of its own).
-        program = exported.run_decompositions(get_decomposition_table())
+        table = get_decomposition_table()
+        # torch's decompositions of some ops (lerp, index_fill) restride their result with
+        # prims.copy_strided where an input is not contiguous (a gradient of a UNet's
+        # convolution); StableHLO has values, not strides, and torch-mlir lowers no such prim.
+        table[torch.ops.prims.copy_strided.default] = _copy_strided
+        program = exported.run_decompositions(table)
         normalise_slices(program.graph_module.graph)
         program.graph_module.recompile()
         return fx.export_and_import(
@@ -86,6 +91,12 @@ def _import(exported: Any) -> Any:
         detail = "; ".join(diagnostics) or f"{type(error).__name__}: {error}"
         ops = re.findall(r"torch\.aten\.([A-Za-z0-9_]+)", detail)
         raise Unlowered(detail, list(dict.fromkeys(ops))) from error
+
+
+def _copy_strided(x: torch.Tensor, stride: Any) -> torch.Tensor:
+    """``prims.copy_strided``: a copy of ``x``, whose values are all a lowering keeps."""
+    del stride
+    return torch.ops.aten.clone.default(x)
 
 
 def origin(graph: torch.fx.GraphModule, name: str) -> str:
