@@ -93,6 +93,13 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry("vit", "torch", "f32", T + "vit", f"ViTForImageClassification 32x32; {HF}"),
     Entry(
+        "ddpm-unet",
+        "torch",
+        "f32",
+        T + "ddpm_unet",
+        "diffusers UNet2DModel 8x8, DDPMScheduler.add_noise, AdamW, cosine warmup, clip 1.0",
+    ),
+    Entry(
         "vit-bf16",
         "torch",
         "bf16 autocast",

@@ -319,6 +319,51 @@ def vit(steps: int, autocast: Any = None) -> TorchRecipe:
     return _hf_recipe(model, batches, steps, autocast)
 
 
+def ddpm_unet(steps: int) -> TorchRecipe:
+    """diffusers' DDPM training example at a tiny size: ``UNet2DModel`` (GroupNorm, SiLU,
+    strided convolutions, nearest upsampling) predicting the noise ``DDPMScheduler.add_noise``
+    mixed in (its ``alphas_cumprod``, captured from the scheduler), MSE, AdamW with the
+    example's cosine warmup (``get_cosine_schedule_with_warmup``), clipping at 1."""
+    from diffusers import DDPMScheduler, UNet2DModel
+    from diffusers.optimization import get_cosine_schedule_with_warmup
+
+    torch.manual_seed(_seed())
+    model = UNet2DModel(
+        sample_size=8,
+        in_channels=3,
+        out_channels=3,
+        layers_per_block=1,
+        block_out_channels=(8, 16),
+        norm_num_groups=4,
+        down_block_types=("DownBlock2D", "DownBlock2D"),
+        up_block_types=("UpBlock2D", "UpBlock2D"),
+    )
+    noise_scheduler = DDPMScheduler(num_train_timesteps=100)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    g = _generator()
+    batches = []
+    for _ in range(steps):
+        clean = torch.randn(2, 3, 8, 8, generator=g)
+        noise = torch.randn(2, 3, 8, 8, generator=g)
+        timesteps = torch.randint(0, 100, (2,), generator=g)
+        batches.append(((clean, noise, timesteps),))
+
+    def loss(forward: Callable[..., Any], batch: Any) -> Any:
+        clean, noise, timesteps = batch
+        noisy = noise_scheduler.add_noise(clean, noise, timesteps)
+        return functional.mse_loss(forward(noisy, timesteps).sample, noise)
+
+    return TorchRecipe(
+        model=model,
+        optimizer=optimizer,
+        scheduler=get_cosine_schedule_with_warmup(optimizer, max(1, steps // 2), 10 * steps),
+        batches=batches,
+        loss=loss,
+        tamper_parameter=_first_weight(model),
+        clip=1.0,
+    )
+
+
 def _images(steps: int, size: int, batch: int = BATCH) -> list[tuple[Any, ...]]:
     g = _generator()
     return [

@@ -28,10 +28,9 @@
 
 use melior::ir::{
     attribute::{AttributeLike, DenseElementsAttribute},
-    Attribute,
     block::BlockLike,
     operation::{OperationBuilder, OperationLike, OperationMutLike},
-    Identifier, Module, OperationRef, ValueLike,
+    Attribute, Identifier, Module, OperationRef, ValueLike,
 };
 
 use crate::{
