@@ -14,7 +14,13 @@ steps and writes passing check records for them, so ``zkdv verify`` accepts its 
 on a small MLP, audited under many seeds: the detection rate of ``--steps q`` against
 ``1 - C(n - k, q) / C(n, q)`` (and ``1 - (1 - f)^q``, ``f = k / n``).
 
-Run: ``scripts/bench audit [--steps N] [--blocks N] [--rates [--seeds S]]``.
+With ``--intervals``: honest runs of the small models of ``python/tests/test_audit.py`` (a tanh
+MLP with AdamW in f32, the same with SGD momentum in bf16, a CNN with BatchNorm and ReLU, a
+two-ReLU MLP with Adam), 24 steps each, kept with ``retain="all"`` (K = 1) and with
+``retain="checkpoints"`` every K = 4, 12 and 24 steps, each audited at every step: the exit
+code, the worst snapshot's noise, the drift and the outliers admitted, by K.
+
+Run: ``scripts/bench audit [--steps N] [--blocks N] [--rates [--seeds S]] [--intervals]``.
 """
 
 from __future__ import annotations
@@ -120,15 +126,90 @@ def rates(seeds: int) -> None:
                 )
 
 
+def intervals(steps: int = 24) -> None:
+    """Honest audits by checkpoint interval (see the module documentation)."""
+    sys.path.insert(0, str(ROOT / "python" / "tests"))
+    import test_audit
+    from torch import nn
+
+    def cases() -> list[tuple[str, dict]]:
+        torch.manual_seed(0)
+        cnn = nn.Sequential(
+            nn.Conv2d(1, 4, 3, padding=1),
+            nn.BatchNorm2d(4),
+            nn.ReLU(),
+            nn.Flatten(),
+            nn.Linear(4 * 6 * 6, 3),
+        )
+        g = torch.Generator().manual_seed(2)
+        images = [
+            (torch.randn(8, 1, 6, 6, generator=g), torch.randint(3, (8,), generator=g))
+            for _ in range(steps)
+        ]
+        torch.manual_seed(0)
+        relu = nn.Sequential(
+            nn.Linear(10, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 3)
+        )
+        bf16 = [(x.to(torch.bfloat16), y) for x, y in test_audit.batches(steps)]
+        return [
+            ("tanh MLP, AdamW, f32", {}),
+            (
+                "tanh MLP, SGD momentum, bf16",
+                {
+                    "model": test_audit.mlp().to(torch.bfloat16),
+                    "optimizer": lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9),
+                    "data": bf16,
+                },
+            ),
+            (
+                "CNN, BatchNorm, ReLU, SGD",
+                {
+                    "model": cnn,
+                    "optimizer": lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9),
+                    "data": images,
+                },
+            ),
+            (
+                "two-ReLU MLP, Adam",
+                {"model": relu, "optimizer": lambda p: torch.optim.Adam(p, lr=1e-3)},
+            ),
+        ]
+
+    print(f"honest audits of every step, {steps} steps, by checkpoint interval K")
+    print("model                          K   exit  noise  drift  outliers")
+    with tempfile.TemporaryDirectory(prefix="zkdv-bench-intervals-") as tmp:
+        for name, kwargs in cases():
+            for k in (1, 4, 12, 24):
+                directory = Path(tmp) / f"{len(name)}-{k}"
+                if k == 1:
+                    kept = {"retain": "all", "interval": 1}
+                else:
+                    kept = {"retain": "checkpoints", "interval": 4, "checkpoint_interval": k}
+                test_audit.run(directory, steps, **kwargs, **kept)
+                code, out = test_audit.audit(
+                    directory, "--fraction", "1", "--seed", "k", "--jobs", "2"
+                )
+                noise = out["report"]["noise"]
+                print(
+                    f"{name:<30} {k:>2}   {code:>4}  {noise['worst_rms']:5.3f}  "
+                    f"{noise['drift']:5.3f}  {noise['outliers']:>8}",
+                    flush=True,
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=25)
     parser.add_argument("--blocks", type=int, default=3)
     parser.add_argument("--rates", action="store_true")
     parser.add_argument("--seeds", type=int, default=200)
+    parser.add_argument("--intervals", action="store_true")
     args = parser.parse_args()
     if args.rates:
         rates(args.seeds)
+        return
+    if args.intervals:
+        intervals()
         return
     data = bench_torch.batches(SHAPE, CLASSES, args.steps)
     times: dict[str, list[float]] = {
