@@ -29,8 +29,6 @@ optimizer applies are committed with the batch (docs/torch.md).
 from __future__ import annotations
 
 import contextlib
-import os
-import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -39,7 +37,6 @@ import torch
 from torch import nn
 from torch.utils import _pytree as pytree
 
-from zkdv import hashing
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Replayed, Session, _derive
 from zkdv.torch import _checks, _hooks, _host, _optim, _program, _randomness, _state, lowering
@@ -49,11 +46,12 @@ from zkdv.torch._inflight import Open, Pending
 from zkdv.torch._norms import AccurateNorms
 from zkdv.torch._prepared import Prepared
 from zkdv.torch._program import Program
+from zkdv.torch._statefiles import StateFiles
 
 __all__ = ["ZKDV"]
 
 
-class ZKDV(Session):
+class ZKDV(StateFiles, Session):
     """A proof session for a PyTorch training loop, writing its transcript to ``directory``.
 
     Args:
@@ -294,69 +292,6 @@ class ZKDV(Session):
         program.record()  # now, and its package after it: there may be no first step
         _program.commit_packages([program])
 
-    def state_hash(self) -> str:
-        """The commitment of the whole state now (hex): the prepared model's parameters, the
-        optimizer's state (initialized as its first ``step()`` would, when it has none yet) and
-        the model's buffers, as a snapshot commits them.
-
-        Called before the first step of a session of the client's own code (beside
-        :meth:`lower_step`), it is what ``zkdv audit --initial-state HASH`` holds a run's first
-        snapshot to: the optimizer state the run starts from (Adam's moments, its step count)
-        is then the client's, not the prover's.
-
-        Example::
-
-            model, optimizer = proof.prepare(model, optimizer)
-            initial = proof.state_hash()
-        """
-        self._require_running("hash the state")
-        if self._open is not None:
-            raise RuntimeError("ZKDV.state_hash: a transaction is open")
-        _, optimizer, functional = self._prepared.parts()
-        _state.initialize(optimizer, functional)
-        params, opt = self._prepared.leaves()
-        named = [(n, host(t)) for n, t in params], [(n, host(t)) for n, t in opt]
-        return hashing.commit_state(*named).hex()
-
-    def save_state(self, path: str | os.PathLike[str]) -> None:
-        """Save the whole state now (parameters, optimizer state, buffers: what
-        :meth:`state_hash` commits) as a checkpoint ``zkdv audit --checkpoint`` can start a
-        segment from: safetensors when ``path`` ends in ``.safetensors`` (it loads with
-        ``safetensors.torch.load_file``), an evidence bundle when it ends in ``.ev.zst``.
-
-        Call it between transactions, before a step that is a multiple of
-        ``replay_snapshot_interval``: the audit binds the file to that step's snapshot record,
-        whose state commitment it must re-hash to. With ``retain="steps"`` these files are the
-        run's only full states, so keep them as you keep your own checkpoints.
-
-        Example::
-
-            for step, batch in enumerate(loader):
-                if step % 1200 == 0:
-                    proof.save_state(f"ckpt/{step}.safetensors")
-                with proof.transaction(batch=batch):
-                    ...
-
-        Raises:
-            RuntimeError: inside a transaction, or when the session is not running.
-            ValueError: for a name without one of the two extensions.
-        """
-        self._require_running("save the state")
-        if self._open is not None:
-            raise RuntimeError("ZKDV.save_state: a transaction is open")
-        if self._steps % self.replay_snapshot_interval:
-            warnings.warn(
-                f"ZKDV.save_state: the state before step {self._steps} has no snapshot record "
-                f"(one every {self.replay_snapshot_interval} steps), so no audit can bind "
-                f"{os.fspath(path)!r} to the transcript",
-                stacklevel=2,
-            )
-        _, optimizer, functional = self._prepared.parts()
-        _state.initialize(optimizer, functional)
-        params, opt = self._prepared.leaves()
-        named = [(n, host(t)) for n, t in params], [(n, host(t)) for n, t in opt]
-        hashing.save_state(path, *named)
-
     def _program_of(self, batch: Any, caller: str) -> tuple[Program, list[np.ndarray]]:
         """The program of ``batch``'s layout (registered on its first use) and the batch's
         host leaves."""
@@ -387,14 +322,7 @@ class ZKDV(Session):
                 "Train in a session of its own"
             )
         program, host_leaves = self._program_of(batch, "ZKDV.transaction")
-        if changed := program.traced.changed_captures():
-            raise RuntimeError(
-                f"ZKDV.transaction: the attested step reads {', '.join(changed)} from outside "
-                "its arguments (an object it closes over), a constant of its committed "
-                "programs, and it has changed in place since the step was traced, so the "
-                "programs no longer compute what this step would. Pass a tensor that changes "
-                "in the batch"
-            )
+        program.traced.refuse_changed_captures("ZKDV.transaction")
         pre = self._continuity(f"step {self._steps}", launch=True)
         try:
             self._flow.raise_if_poisoned()

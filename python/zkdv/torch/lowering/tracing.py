@@ -284,14 +284,25 @@ class Traced:
     ``alphas_cumprod``), constants of its programs: ``(graph attribute, the tensor itself,
     its version counter when traced)``."""
 
-    def changed_captures(self) -> list[str]:
-        """The captured tensors changed in place since the step was traced (their version
-        counters moved), described: the committed programs compute with their old values."""
-        return [
+    def refuse_changed_captures(self, caller: str) -> None:
+        """Raise if a captured tensor changed in place since the step was traced (its
+        version counter moved): the committed programs compute with its old values.
+
+        Raises:
+            RuntimeError: naming the tensors and what to do.
+        """
+        changed = [
             f"a {tuple(t.shape)} {str(t.dtype).removeprefix('torch.')} tensor"
             for _, t, version in self.captured
             if t._version != version
         ]
+        if changed:
+            raise RuntimeError(
+                f"{caller}: the attested step reads {', '.join(changed)} from outside its "
+                "arguments (an object it closes over), a constant of its committed programs, "
+                "and it has changed in place since the step was traced, so the programs no "
+                "longer compute what this step would. Pass a tensor that changes in the batch"
+            )
 
     def digest(self) -> str:
         """What the StableHLO lowering of :attr:`graph` depends on, hashed (the derivation
