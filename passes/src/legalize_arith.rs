@@ -108,55 +108,58 @@ fn resource_value<'c>(op: &OperationRef<'c, '_>) -> Option<Attribute<'c>> {
             .map(|d| sys::mlirShapedTypeGetDimSize(shaped, d) as isize)
             .product();
         let element = sys::mlirShapedTypeGetElementType(shaped);
+        // Each element read with the C API's getter of its type, then built inline.
+        macro_rules! inline {
+            ($get:ident, $build:ident, $t:ty) => {{
+                let values: Vec<$t> = (0..n).map(|i| sys::$get(raw, i).into()).collect();
+                sys::$build(shaped, n, values.as_ptr())
+            }};
+        }
         let attribute = if sys::mlirTypeIsAF32(element) {
-            let v: Vec<f32> = (0..n)
-                .map(|i| sys::mlirDenseFloatResourceElementsAttrGetValue(raw, i))
-                .collect();
-            sys::mlirDenseElementsAttrFloatGet(shaped, n, v.as_ptr())
+            inline!(
+                mlirDenseFloatResourceElementsAttrGetValue,
+                mlirDenseElementsAttrFloatGet,
+                f32
+            )
         } else if sys::mlirTypeIsAF64(element) {
-            let v: Vec<f64> = (0..n)
-                .map(|i| sys::mlirDenseDoubleResourceElementsAttrGetValue(raw, i))
-                .collect();
-            sys::mlirDenseElementsAttrDoubleGet(shaped, n, v.as_ptr())
+            inline!(
+                mlirDenseDoubleResourceElementsAttrGetValue,
+                mlirDenseElementsAttrDoubleGet,
+                f64
+            )
         } else if sys::mlirTypeIsAInteger(element) {
             let unsigned = sys::mlirIntegerTypeIsUnsigned(element);
             match (sys::mlirIntegerTypeGetWidth(element), unsigned) {
-                (1, _) => {
-                    let v: Vec<std::os::raw::c_int> = (0..n)
-                        .map(|i| sys::mlirDenseBoolResourceElementsAttrGetValue(raw, i).into())
-                        .collect();
-                    sys::mlirDenseElementsAttrBoolGet(shaped, n, v.as_ptr())
-                }
-                (8, false) => {
-                    let v: Vec<i8> = (0..n)
-                        .map(|i| sys::mlirDenseInt8ResourceElementsAttrGetValue(raw, i))
-                        .collect();
-                    sys::mlirDenseElementsAttrInt8Get(shaped, n, v.as_ptr())
-                }
-                (8, true) => {
-                    let v: Vec<u8> = (0..n)
-                        .map(|i| sys::mlirDenseUInt8ResourceElementsAttrGetValue(raw, i))
-                        .collect();
-                    sys::mlirDenseElementsAttrUInt8Get(shaped, n, v.as_ptr())
-                }
-                (16, false) => {
-                    let v: Vec<i16> = (0..n)
-                        .map(|i| sys::mlirDenseInt16ResourceElementsAttrGetValue(raw, i))
-                        .collect();
-                    sys::mlirDenseElementsAttrInt16Get(shaped, n, v.as_ptr())
-                }
-                (32, false) => {
-                    let v: Vec<i32> = (0..n)
-                        .map(|i| sys::mlirDenseInt32ResourceElementsAttrGetValue(raw, i))
-                        .collect();
-                    sys::mlirDenseElementsAttrInt32Get(shaped, n, v.as_ptr())
-                }
-                (64, false) => {
-                    let v: Vec<i64> = (0..n)
-                        .map(|i| sys::mlirDenseInt64ResourceElementsAttrGetValue(raw, i))
-                        .collect();
-                    sys::mlirDenseElementsAttrInt64Get(shaped, n, v.as_ptr())
-                }
+                (1, _) => inline!(
+                    mlirDenseBoolResourceElementsAttrGetValue,
+                    mlirDenseElementsAttrBoolGet,
+                    std::os::raw::c_int
+                ),
+                (8, false) => inline!(
+                    mlirDenseInt8ResourceElementsAttrGetValue,
+                    mlirDenseElementsAttrInt8Get,
+                    i8
+                ),
+                (8, true) => inline!(
+                    mlirDenseUInt8ResourceElementsAttrGetValue,
+                    mlirDenseElementsAttrUInt8Get,
+                    u8
+                ),
+                (16, false) => inline!(
+                    mlirDenseInt16ResourceElementsAttrGetValue,
+                    mlirDenseElementsAttrInt16Get,
+                    i16
+                ),
+                (32, false) => inline!(
+                    mlirDenseInt32ResourceElementsAttrGetValue,
+                    mlirDenseElementsAttrInt32Get,
+                    i32
+                ),
+                (64, false) => inline!(
+                    mlirDenseInt64ResourceElementsAttrGetValue,
+                    mlirDenseElementsAttrInt64Get,
+                    i64
+                ),
                 _ => return None,
             }
         } else {
