@@ -1344,3 +1344,18 @@ def test_batchnorm_under_bf16_autocast_passes_every_check_and_an_edit_is_caught(
     with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
         run(tmp_path / "edited", model, optimizer, batches, loss, between=edit)
     assert raised.value.kind == "state"
+
+
+def test_a_refusal_names_an_operator_torch_mlir_left_unconverted():
+    # torch-mlir's diagnostic for a primitive a decomposition emitted names no ATen op; the
+    # refusal names the primitive instead of "one it does not name".
+    from zkdv.torch.lowering.export import refusal
+
+    graph = torch.fx.symbolic_trace(nn.Identity())
+    detail = (
+        "failed to legalize operation 'torch.operator' that was explicitly marked illegal: "
+        '%6 = "torch.operator"(%4, %5) <{name = "torch.prims.copy_strided"}> : (...)'
+    )
+    message = str(refusal(graph, [], detail))
+    assert "cannot decompose: prims.copy_strided (emitted by" in message, message
+    assert "one it does not name" in str(refusal(graph, [], "torch.constant.int"))

@@ -7,6 +7,7 @@ module globals (``torch.fx.traceback``) that eager calls on the training thread 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -53,8 +54,6 @@ def _import(exported: Any) -> Any:
     """``torch_mlir.fx.export_and_import(exported, output_type="stablehlo")``, with the
     compiler's diagnostics collected (torch-mlir prints them to the process's stderr
     otherwise) and raised as :class:`Unlowered`."""
-    import re
-
     from torch_mlir import fx, ir
     from torch_mlir.dialects import torch as torch_dialect
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
@@ -166,11 +165,15 @@ def refusal(graph: torch.fx.GraphModule, ops: Sequence[str], detail: str) -> Val
     """The error of a step with ``ops`` torch-mlir could not lower (``detail``, its
     diagnostics), naming where in ``graph`` (the traced step, its nodes annotated with their
     modules) each came from."""
-    where = (
-        "; ".join(f"aten.{op} (from {origin(graph, op)})" for op in ops[:3])
-        if ops
-        else "one it does not name (its message follows)"
-    )
+    # An operator torch-mlir imported but has no conversion for, left as torch.operator
+    # (a primitive a decomposition emitted), is named by its operator name.
+    others = list(dict.fromkeys(re.findall(r'name = "torch\.(\w+\.\w+)"', detail)))
+    if ops:
+        where = "; ".join(f"aten.{op} (from {origin(graph, op)})" for op in ops[:3])
+    elif others:
+        where = ", ".join(others[:3]) + " (emitted by torch's decompositions of the step's ops)"
+    else:
+        where = "one it does not name (its message follows)"
     return ValueError(
         f"zkdv.torch: the attested step uses an operator torch-mlir cannot lower "
         f"to StableHLO and torch cannot decompose: {where}. Replace that layer or "
