@@ -224,6 +224,7 @@ pub(crate) fn final_snapshot(t: &Transcript) -> Option<&SnapshotBody> {
 }
 
 fn model(
+    t: &Transcript,
     name: &'static str,
     given: Option<Hash32>,
     snapshot: Option<&SnapshotBody>,
@@ -231,14 +232,15 @@ fn model(
 ) -> Expectation {
     let recorded = snapshot.and_then(|s| s.params);
     // A commitment without its tensors binds nothing: no replay meets it, so
-    // a prover could record the client's hash over another state.
-    let retained = snapshot.is_some_and(|s| s.artifact.is_some());
+    // a prover could record the client's hash over another state. Its tensors
+    // are a retained artifact or a checkpoint file bound to it.
+    let retained = snapshot.is_some_and(|s| t.retained(s.step));
     let (status, note) = match (given, recorded) {
         (Some(_), Some(_)) if !retained => (
             Status::NotRecorded,
             format!(
-                "the {which} snapshot's tensors were not retained, so no replay binds its model \
-                 commitment"
+                "the {which} snapshot's tensors were not retained and no checkpoint of it was \
+                 given (--checkpoint), so no replay binds its model commitment"
             ),
         ),
         (None, _) => (
@@ -285,7 +287,7 @@ fn model(
 fn initial_state(t: &Transcript, given: Option<Hash32>, model: Option<Hash32>) -> Expectation {
     let snapshot = t.snapshots.get(&0);
     let recorded = snapshot.map(|s| s.state);
-    let retained = snapshot.is_some_and(|s| s.artifact.is_some());
+    let retained = snapshot.is_some_and(|s| t.retained(s.step));
     let (status, note) = match (given, recorded) {
         (None, _) => (
             Status::NotGiven,
@@ -384,9 +386,9 @@ pub(crate) fn check(
     final_model: Option<Hash32>,
 ) -> Vec<Expectation> {
     vec![
-        model("initial model", initial, t.snapshots.get(&0), "initial"),
+        model(t, "initial model", initial, t.snapshots.get(&0), "initial"),
         initial_state(t, given.initial_state, initial),
-        model("final model", final_model, final_snapshot(t), "final"),
+        model(t, "final model", final_model, final_snapshot(t), "final"),
         programs(t, &given.programs),
         tolerance(t, given.max_tolerance),
         products(t, given.products),

@@ -1,4 +1,4 @@
-"""Evidence at a few bytes a step: ``retain="checkpoints"`` and ``retain="steps"``.
+"""Evidence without a full state every step: ``retain="checkpoints"`` and ``retain="steps"``.
 
 Each step keeps its packed batch and update sketches; full states are kept every
 ``checkpoint_interval`` steps (``"checkpoints"``), or are the user's own checkpoints
@@ -104,16 +104,22 @@ def test_the_users_own_checkpoints_are_bound_by_the_snapshots_commitments(tmp_pa
             proof.save_state(states / f"{step}.{extension}")
 
     run(directory, 10, interval=4, retain="steps", save_state=save)
-    assert all(s["artifact"] is None for s in bodies(directory, "snapshot"))
+    snapshots = bodies(directory, "snapshot")
+    # No full state of the session's own but the delivered one, after the last step.
+    assert [s["step"] for s in snapshots if s["artifact"] is not None] == [10]
     assert all(s["evidence"] is not None for s in bodies(directory, "step"))
     # Without the checkpoints there is nothing to start from: unusable, not a tamper verdict.
     code, out = audit(directory, "--fraction", "1", "--seed", "u")
     assert code == 2 and "--checkpoint" in out["error"], out
     files = sorted(states.iterdir())
     given = [a for f in files for a in ("--checkpoint", str(f))]
-    code, out = audit(directory, "--fraction", "1", "--seed", "u", *given)
+    delivered = snapshots[-1]["params"].hex()
+    code, out = audit(directory, "--fraction", "1", "--seed", "u", "--final", delivered, *given)
     assert code == 0, out
-    assert out["report"]["transitions"] == 10 and out["report"]["snapshots_compared"] == 2
+    # Segments 0..3, 4..7 and 8..9, each meeting the next full state (the last, the session's).
+    assert out["report"]["transitions"] == 10 and out["report"]["snapshots_compared"] == 3
+    final = next(e for e in out["report"]["expectations"] if e["name"] == "final model")
+    assert final["status"] == "matched", final
     # A checkpoint of the wrong state binds to no snapshot; one altered is refused.
     shutil.copy(files[0], tmp_path / "0.safetensors")
     with pytest.warns(UserWarning, match="no snapshot record"):
@@ -219,10 +225,10 @@ def test_a_jax_session_keeps_checkpoints_and_saves_the_users_states(tmp_path):
     train(tmp_path / "s", 9, save=tmp_path / "ckpt", retain="steps")
     given = [a for f in sorted((tmp_path / "ckpt").iterdir()) for a in ("--checkpoint", str(f))]
     code, out = audit(tmp_path / "s", "--fraction", "1", "--seed", "j", *given)
-    # From the checkpoints at 0, 4 and 8: steps 0-3 and 4-7 reach the next one; 8 has no
-    # later state at hand (the final one is the user's too, and was not given).
+    # From the checkpoints at 0, 4 and 8: each segment reaches the next full state, the last
+    # one the session's own (the state it delivered).
     assert code == 0 and out["report"]["transitions"] == 9, out
-    assert out["report"]["snapshots_compared"] == 2, out
+    assert out["report"]["snapshots_compared"] == 3, out
 
 
 def test_an_audit_split_into_parts_merges_into_the_same_report(tmp_path):

@@ -97,7 +97,7 @@ struct AuditArgs {
     /// `zkdv.torch` or `zkdv.jax`, as safetensors or ev.zst); repeat for
     /// each. Each must re-hash to a snapshot record's state commitment,
     /// and a segment may then start from it, as from a retained snapshot
-    /// (a session with `retain="steps"` keeps no full state of its own).
+    /// (a session with `retain="steps"` keeps none of its own but the last).
     #[arg(long = "checkpoint", value_name = "FILE")]
     checkpoints: Vec<PathBuf>,
     /// Replay only part I of N of the audit's segments (0 <= I < N, the

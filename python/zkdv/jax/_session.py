@@ -133,11 +133,12 @@ class ZKDV(Session):
             default 12).
         retain: What to store beside the transcript for an auditor (``zkdv audit``), each
             artifact written by the committer thread before the record that names it:
-            ``"checkpoints"`` (each step's packed batch and update sketches, a few kilobytes,
-            and the full state every ``checkpoint_interval`` steps and after the last),
-            ``"steps"`` (each step's batch and sketches; the full states are your own
-            checkpoints, written with :func:`zkdv.jax.save_state` at snapshot steps and given to
-            ``zkdv audit --checkpoint``), ``"all"`` (each step's batch, sketches and full
+            ``"checkpoints"`` (each step's packed batch and update sketches, and the full
+            state every ``checkpoint_interval`` steps and after the last),
+            ``"steps"`` (each step's batch and sketches, and the state after the last
+            step; the other full states are your own checkpoints, written with
+            :func:`zkdv.jax.save_state` at snapshot steps and given to ``zkdv audit
+            --checkpoint``), ``"all"`` (each step's batch, sketches and full
             pre-state: a snapshot every step), ``"snapshots"`` (the full state at each
             snapshot, no step evidence), or ``None`` (nothing; the default). Every mode but
             ``None`` stores the replay program too.

@@ -88,8 +88,10 @@ class Retention:
       step (a snapshot every step);
     - ``"checkpoints"``: each step's batch and sketches, and the full state every
       ``checkpoint_interval`` steps (a multiple of the snapshot interval) and after the last;
-    - ``"steps"``: each step's batch and sketches only; the full states are the user's own
-      checkpoints, bound by the snapshot records' commitments (``zkdv audit --checkpoint``);
+    - ``"steps"``: each step's batch and sketches, and the state after the last step (what
+      ``zkdv audit --final`` binds the delivered model to); the other full states are the
+      user's own checkpoints, bound by the snapshot records' commitments (``zkdv audit
+      --checkpoint``);
     - ``"snapshots"``: the full state at every snapshot, and no step evidence.
 
     Every mode but ``None`` also stores the replay program.
@@ -123,7 +125,9 @@ class Retention:
             return True
         if self.mode == "checkpoints":
             return final or step % self.checkpoint_interval == 0
-        return False
+        # The delivered state is kept under "steps" too: without it no replay meets the
+        # model a client was delivered.
+        return final and self.mode == "steps"
 
 
 def retention(

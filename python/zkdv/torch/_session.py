@@ -62,14 +62,15 @@ class ZKDV(StateFiles, Session):
             least 1; default 2), as in the JAX session.
         retain: What to store beside the transcript for an auditor (``zkdv audit``), each
             artifact written by the committer thread before the record that names it:
-            ``"checkpoints"`` (each step's packed batch and update sketches, a few kilobytes,
-            and the full state every ``checkpoint_interval`` steps and after the last),
-            ``"steps"`` (each step's batch and sketches; the full states are your own
-            checkpoints, written with :meth:`save_state` at snapshot steps and given to
-            ``zkdv audit --checkpoint``), ``"all"`` (each step's batch, sketches and full
-            pre-state: a snapshot every step), ``"snapshots"`` (the full state at each
-            snapshot, no step evidence), or ``None`` (nothing; the default). Every mode but
-            ``None`` stores the replay program too.
+            ``"checkpoints"`` (each step's packed batch and update sketches, and the full
+            state every ``checkpoint_interval`` steps and after the last), ``"steps"``
+            (each step's batch and sketches, and the state after the last step; the other
+            full states are your own checkpoints, written with :meth:`save_state` at
+            snapshot steps and given to ``zkdv audit --checkpoint``), ``"all"`` (each
+            step's batch, sketches and full pre-state: a snapshot every step),
+            ``"snapshots"`` (the full state at each snapshot, no step evidence), or
+            ``None`` (nothing; the default). Every mode but ``None`` stores the replay
+            program too.
         checkpoint_interval: Steps between the full states ``retain="checkpoints"`` stores: a
             multiple of ``replay_snapshot_interval`` (default 10 snapshot intervals).
         replay_snapshot_interval: A snapshot record (the full commitment of the pre-state) is
