@@ -243,6 +243,11 @@ pub struct SegmentReport {
     pub end: u64,
     /// The drawn steps in it, where the attested program ran.
     pub audited: Vec<u64>,
+    /// Where its first state came from: `"snapshot"` (an artifact the
+    /// session retained) or `"checkpoint"` (a file given with
+    /// `--checkpoint`, bound by the snapshot's state commitment): what the
+    /// audit took the segment's start from.
+    pub from: &'static str,
 }
 
 /// The blake3 of the transcript's records file (hex): what a part of an
@@ -766,6 +771,10 @@ pub fn audit(
                 start,
                 end,
                 audited: chosen.range(start..=end).map(|(&t, _)| t).collect(),
+                from: match transcript.snapshots.get(&start) {
+                    Some(s) if s.artifact.is_some() => "snapshot",
+                    _ => "checkpoint",
+                },
             })
             .collect(),
         part: options.part,

@@ -120,6 +120,8 @@ def test_the_users_own_checkpoints_are_bound_by_the_snapshots_commitments(tmp_pa
     assert out["report"]["transitions"] == 10 and out["report"]["snapshots_compared"] == 3
     final = next(e for e in out["report"]["expectations"] if e["name"] == "final model")
     assert final["status"] == "matched", final
+    # The report says what each segment started from: the user's files, not the session's.
+    assert [g["from"] for g in out["report"]["segments"]] == ["checkpoint"] * 3
     # A checkpoint of the wrong state binds to no snapshot; one altered is refused.
     shutil.copy(files[0], tmp_path / "0.safetensors")
     with pytest.warns(UserWarning, match="no snapshot record"):

@@ -771,7 +771,7 @@ fn render_audit(r: &zkdv_audit::Report) -> String {
         .segments
         .iter()
         .take(8)
-        .map(|g| format!("{}..={}", g.start, g.end))
+        .map(|g| format!("{}..={} (from a {})", g.start, g.end, g.from))
         .collect();
     let more = if r.segments.len() > 8 { ", ..." } else { "" };
     let _ = writeln!(

@@ -611,7 +611,7 @@ def _captured(graph: torch.fx.GraphModule) -> tuple[tuple[str, torch.Tensor, int
     for node in graph.graph.nodes:
         if node.op == "get_attr":
             value = getattr(graph, str(node.target), None)
-            if isinstance(value, torch.Tensor) and not isinstance(value, torch.nn.Parameter):
+            if isinstance(value, torch.Tensor):
                 found.append((str(node.target), value, value._version))
     return tuple(found)
 
