@@ -15,7 +15,7 @@ use zkdv_runtime::{Program, Tensor};
 
 use crate::replay::{run_as, StepError};
 use crate::transcript::Transcript;
-use crate::values::flat_element;
+use crate::values::{flat_element, LeafValues};
 use crate::{Failure, FailureKind};
 
 /// The failure a refused pair of a comparison at `step` makes.
@@ -149,66 +149,112 @@ pub(crate) fn update_sketches(
     Ok((failure, compared.outliers))
 }
 
-/// A snapshot comparison's values, leaf by leaf: the retained snapshot's
-/// tensors (`theirs`), the replayed state (`mine`), the segment's first
-/// state (`initial`, from which the replay's update of each value is
-/// `mine - initial`), their types, and the measured `spread` of each leaf
-/// when there is one.
+/// A snapshot comparison's values, leaf by leaf, as a failure names its
+/// pair: the retained snapshot's tensors (`theirs`), the replayed state
+/// (`mine`), their types, and the measured `spread` of each leaf when
+/// there is one.
 pub(crate) struct StateValues<'a> {
-    pub(crate) theirs: &'a [Vec<f64>],
-    pub(crate) mine: &'a [Vec<f64>],
-    pub(crate) initial: &'a [Vec<f64>],
+    pub(crate) theirs: &'a dyn LeafValues,
+    pub(crate) mine: &'a dyn LeafValues,
     pub(crate) dtypes: &'a [DType],
-    pub(crate) spread: Option<&'a [Vec<f64>]>,
-    /// Each leaf's row ([`noise::Group::row`]): the values that share its
-    /// first index.
-    pub(crate) rows: &'a [usize],
-    /// Whether the program computes in a float narrower than `f32`
-    /// ([`noise::flips_possible`]): an outlier's cap then has its leaf term
-    /// and a pair's spread its row's floor ([`noise::row_spread`]).
-    pub(crate) flips: bool,
+    pub(crate) spread: Option<&'a dyn LeafValues>,
 }
 
-/// The state replayed through step `step` against the tensors of the
-/// retained snapshot of step `step + 1`, pair by pair: each within the
-/// tolerance, except at most [`outlier_allowance`] float outliers, at most
-/// [`leaf_outlier_allowance`] of them in any one leaf, each within its
-/// [`outlier_cap`] (a change of sign of its replayed update, or
-/// in a narrow-float program, a flip as large as its leaf's spread shows). Returns the failure, if
-/// any, and the outliers accepted.
-pub(crate) fn snapshot(
-    path: impl Fn(usize) -> String,
-    tolerance: &Tolerance,
+/// One leaf of a snapshot comparison ([`StateValues`], one leaf's values).
+pub(crate) struct LeafPair<'a> {
+    pub(crate) theirs: &'a [f64],
+    pub(crate) mine: &'a [f64],
+    /// The leaf at the segment's start, if the state has it.
+    pub(crate) initial: Option<&'a [f64]>,
+    pub(crate) dtype: Option<DType>,
+    pub(crate) spread: Option<&'a [f64]>,
+    /// The values that share the leaf's first index.
+    pub(crate) row: usize,
+}
+
+/// A snapshot comparison made leaf by leaf, so that only one leaf's values
+/// are held at a time: each pair within the tolerance, except at most
+/// [`outlier_allowance`] float outliers, at most [`leaf_outlier_allowance`]
+/// of them in any one leaf, each within its [`outlier_cap`] (a change of
+/// sign of its replayed update, or in a narrow-float program, a flip as
+/// large as its leaf's spread shows). The first failure ends the
+/// comparison; later leaves are not looked at.
+pub(crate) struct SnapshotCheck<'t, P> {
+    path: P,
+    tolerance: &'t Tolerance,
     step: u64,
-    v: &StateValues<'_>,
-) -> (Option<Failure>, u64) {
-    let mut outliers: Vec<Failure> = Vec::new();
-    let mut values = 0u64;
-    for (leaf, (a, b)) in v.theirs.iter().zip(v.mine).enumerate() {
-        let row = v.rows.get(leaf).copied().unwrap_or(a.len());
+    flips: bool,
+    outliers: Vec<Failure>,
+    /// Float values compared.
+    values: u64,
+    /// The failure, and the outliers it reports as accepted.
+    failed: Option<(Failure, u64)>,
+}
+
+impl<'t, P: Fn(usize) -> String> SnapshotCheck<'t, P> {
+    /// A comparison at snapshot `step + 1` whose leaf `i` is named
+    /// `path(i)`.
+    pub(crate) fn new(path: P, tolerance: &'t Tolerance, step: u64, flips: bool) -> Self {
+        SnapshotCheck {
+            path,
+            tolerance,
+            step,
+            flips,
+            outliers: Vec::new(),
+            values: 0,
+            failed: None,
+        }
+    }
+
+    /// Compare leaf `leaf`.
+    pub(crate) fn leaf(&mut self, leaf: usize, v: &LeafPair<'_>) {
+        if self.failed.is_none() {
+            self.failed = self.compare(leaf, v);
+        }
+    }
+
+    /// The failure, if any, and the outliers accepted.
+    pub(crate) fn finish(mut self) -> (Option<Failure>, u64) {
+        if let Some((failure, outliers)) = self.failed {
+            return (Some(failure), outliers);
+        }
+        let allowed = outlier_allowance(self.values);
+        if self.outliers.len() as u64 > allowed {
+            let count = self.outliers.len() as u64;
+            let first = self.outliers.swap_remove(0);
+            let of = self.values.to_string();
+            return (Some(too_many(first, count, &of, allowed)), 0);
+        }
+        (None, self.outliers.len() as u64)
+    }
+
+    fn compare(&mut self, leaf: usize, v: &LeafPair<'_>) -> Option<(Failure, u64)> {
+        let (step, flips) = (self.step, self.flips);
+        let (a, b, row, dtype) = (v.theirs, v.mine, v.row, v.dtype);
         // Each value's tolerance with the absolute term of its row's own scale.
         let scales = row_scales(b, row);
+        let tolerance = self.tolerance;
         let scaled =
             |i: usize| tolerance.scaled_to(scales.get(i / row.max(1)).copied().unwrap_or(0.0));
-        let dtype = v.dtypes.get(leaf).copied();
         let float = dtype.is_some_and(|d| ulp(d, 1.0).is_some());
-        let start = v.initial.get(leaf);
-        let measured = v.spread.and_then(|s| s.get(leaf));
+        let start = v.initial;
+        let measured = v.spread;
         let typical = match measured {
-            Some(s) if v.flips => noise::leaf_spread(s),
+            Some(s) if flips => noise::leaf_spread(s),
             _ => 0.0,
         };
         let floored = measured
-            .filter(|_| v.flips && float)
+            .filter(|_| flips && float)
             .map(|s| noise::row_spread(s, row));
-        let leaf_spread = floored.as_ref().or(measured);
+        let leaf_spread = floored.as_deref().or(measured);
         // The far rule's spreads floored at a share of their row's, as a narrow program's
         // bounds are: a value whose eight members happened to agree is not far for that alone.
         let far_spread = measured
-            .filter(|_| !v.flips && float)
+            .filter(|_| !flips && float)
             .map(|s| noise::row_spread(s, row));
-        let first_of_leaf = outliers.len();
+        let first_of_leaf = self.outliers.len();
         let counts = float && start.is_some_and(|x0| counter(x0, b));
+        let path = &self.path;
         for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
             if counts {
                 // A counter (Adam's step) is exact: neither rounding noise nor an outlier.
@@ -226,12 +272,12 @@ pub(crate) fn snapshot(
                         kind: FailureKind::Pair,
                         noise: None,
                     };
-                    return (Some(pair), outliers.len() as u64);
+                    return Some((pair, self.outliers.len() as u64));
                 }
                 continue;
             }
             if float {
-                values += 1;
+                self.values += 1;
             }
             let s = leaf_spread.and_then(|s| s.get(i)).copied().unwrap_or(0.0);
             let tolerance = &scaled(i);
@@ -245,7 +291,7 @@ pub(crate) fn snapshot(
                     _ => None,
                 };
                 if let Some(z) = far {
-                    outliers.push(Failure {
+                    self.outliers.push(Failure {
                         step,
                         what: format!(
                             "state {}[{i}] at snapshot {} ({:.1} noise units from the replay, \
@@ -284,11 +330,11 @@ pub(crate) fn snapshot(
             };
             let within_cap = (c - r).abs() <= cap;
             if !(float && c.is_finite() && r.is_finite() && within_cap) {
-                return (Some(pair), outliers.len() as u64);
+                return Some((pair, self.outliers.len() as u64));
             }
-            outliers.push(pair);
+            self.outliers.push(pair);
         }
-        let in_leaf = (outliers.len() - first_of_leaf) as u64;
+        let in_leaf = (self.outliers.len() - first_of_leaf) as u64;
         let leaf_values = if float {
             a.len().min(b.len()) as u64
         } else {
@@ -302,21 +348,12 @@ pub(crate) fn snapshot(
             leaf_outlier_allowance(leaf_values)
         };
         if in_leaf > allowed {
-            let first = outliers.swap_remove(first_of_leaf);
+            let first = self.outliers.swap_remove(first_of_leaf);
             let of = format!("this leaf's {leaf_values}");
-            return (Some(too_many(first, in_leaf, &of, allowed)), 0);
+            return Some((too_many(first, in_leaf, &of, allowed), 0));
         }
+        None
     }
-    let allowed = outlier_allowance(values);
-    if outliers.len() as u64 > allowed {
-        let count = outliers.len() as u64;
-        let first = outliers.swap_remove(0);
-        return (
-            Some(too_many(first, count, &values.to_string(), allowed)),
-            0,
-        );
-    }
-    (None, outliers.len() as u64)
 }
 
 /// Each row's scale for its values' tolerance ([`Tolerance::scaled_to`]):
@@ -386,22 +423,19 @@ fn too_many(mut first: Failure, count: u64, of: &str, allowed: u64) -> Failure {
 pub(crate) fn noise(
     t: &Transcript,
     step: u64,
-    dtypes: &[DType],
-    theirs: &[Vec<f64>],
-    mine: &[Vec<f64>],
-    spread: Option<&[Vec<f64>]>,
+    v: &StateValues<'_>,
     residuals: Residuals,
 ) -> Failure {
     let mut worst = (0.0f64, 0usize, 0usize);
-    for leaf in 0..dtypes.len() {
-        if let Some((z, i)) = largest_unit(leaf, dtypes, theirs, mine, spread) {
+    for leaf in 0..v.dtypes.len() {
+        if let Some((z, i)) = largest_unit(leaf, v) {
             if z > worst.0 {
                 worst = (z, leaf, i);
             }
         }
     }
     let (_, leaf, i) = worst;
-    let value = |v: &[Vec<f64>]| v.get(leaf).and_then(|l| l.get(i)).copied().unwrap_or(0.0);
+    let value = |v: &dyn LeafValues| v.leaf(leaf).get(i).copied().unwrap_or(0.0);
     Failure {
         step,
         what: format!(
@@ -409,8 +443,8 @@ pub(crate) fn noise(
             step + 1,
             t.state_path(leaf)
         ),
-        committed: value(theirs),
-        recomputed: value(mine),
+        committed: value(v.theirs),
+        recomputed: value(v.mine),
         allowed: 0.0,
         kind: FailureKind::Noise,
         noise: Some(residuals),
@@ -419,17 +453,13 @@ pub(crate) fn noise(
 
 /// The largest noise unit of `leaf` and its index (the first of equals),
 /// or `None` when it has no float pair.
-fn largest_unit(
-    leaf: usize,
-    dtypes: &[DType],
-    theirs: &[Vec<f64>],
-    mine: &[Vec<f64>],
-    spread: Option<&[Vec<f64>]>,
-) -> Option<(f64, usize)> {
-    let (dtype, a, b) = (*dtypes.get(leaf)?, theirs.get(leaf)?, mine.get(leaf)?);
+fn largest_unit(leaf: usize, v: &StateValues<'_>) -> Option<(f64, usize)> {
+    let dtype = *v.dtypes.get(leaf)?;
+    let (a, b) = (v.theirs.leaf(leaf), v.mine.leaf(leaf));
+    let spread = v.spread.map(|s| s.leaf(leaf));
     let mut worst: Option<(f64, usize)> = None;
-    for (i, (&c, &r)) in a.iter().zip(b).enumerate() {
-        let s = spread.and_then(|s| s.get(leaf)).and_then(|s| s.get(i));
+    for (i, (&c, &r)) in a.iter().zip(b.iter()).enumerate() {
+        let s = spread.as_ref().and_then(|s| s.get(i));
         if let Some(z) = noise::noise_unit(dtype, c, r, s.copied().unwrap_or(0.0)) {
             if worst.is_none_or(|(w, _)| z.abs() > w) {
                 worst = Some((z.abs(), i));
@@ -446,13 +476,10 @@ pub(crate) fn leaf_noise(
     t: &Transcript,
     step: u64,
     (leaf, account, limit): (usize, Residuals, f64),
-    dtypes: &[DType],
-    theirs: &[Vec<f64>],
-    mine: &[Vec<f64>],
-    spread: Option<&[Vec<f64>]>,
+    v: &StateValues<'_>,
 ) -> Failure {
-    let (a, b) = (&theirs[leaf], &mine[leaf]);
-    let i = largest_unit(leaf, dtypes, theirs, mine, spread).map_or(0, |(_, i)| i);
+    let i = largest_unit(leaf, v).map_or(0, |(_, i)| i);
+    let value = |v: &dyn LeafValues| v.leaf(leaf).get(i).copied().unwrap_or(0.0);
     Failure {
         step,
         what: format!(
@@ -460,8 +487,8 @@ pub(crate) fn leaf_noise(
             step + 1,
             t.state_path(leaf)
         ),
-        committed: a.get(i).copied().unwrap_or(0.0),
-        recomputed: b.get(i).copied().unwrap_or(0.0),
+        committed: value(v.theirs),
+        recomputed: value(v.mine),
         allowed: limit,
         kind: FailureKind::Noise,
         noise: Some(account),
@@ -473,7 +500,7 @@ pub(crate) fn leaf_noise(
 /// first difference (with step 0: the caller knows the step).
 pub(crate) fn attested(
     attested: &Program,
-    inputs: &[Tensor],
+    inputs: Vec<Tensor>,
     outputs: &[Tensor],
     challenge: &AuditChallenge,
     n_params: usize,
@@ -483,7 +510,7 @@ pub(crate) fn attested(
     let index = |i: u64| {
         Tensor::from_le_bytes(DType::U64, &[], &i.to_le_bytes()).map_err(|e| e.to_string())
     };
-    let mut arguments = inputs.to_vec();
+    let mut arguments = inputs;
     arguments.push(index(challenge.parameter_index)?);
     arguments.push(index(challenge.optimizer_state_index.unwrap_or(0))?);
     let run = |member: Option<u64>| -> Result<Vec<f64>, String> {
@@ -560,6 +587,43 @@ fn locate(update: &Bundle, mut i: usize) -> Option<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A snapshot comparison's values, as slices of leaves: `initial` is
+    /// the segment's first state, `rows` each leaf's row and `flips`
+    /// whether the program computes in a narrow float.
+    struct StateValues<'a> {
+        theirs: &'a [Vec<f64>],
+        mine: &'a [Vec<f64>],
+        initial: &'a [Vec<f64>],
+        dtypes: &'a [DType],
+        spread: Option<&'a [Vec<f64>]>,
+        rows: &'a [usize],
+        flips: bool,
+    }
+
+    /// [`SnapshotCheck`] over every leaf of `v`, as the audit runs it.
+    fn snapshot(
+        path: impl Fn(usize) -> String,
+        tolerance: &Tolerance,
+        step: u64,
+        v: &StateValues<'_>,
+    ) -> (Option<Failure>, u64) {
+        let mut check = SnapshotCheck::new(path, tolerance, step, v.flips);
+        for (leaf, (a, b)) in v.theirs.iter().zip(v.mine).enumerate() {
+            check.leaf(
+                leaf,
+                &LeafPair {
+                    theirs: a,
+                    mine: b,
+                    initial: v.initial.get(leaf).map(Vec::as_slice),
+                    dtype: v.dtypes.get(leaf).copied(),
+                    spread: v.spread.and_then(|s| s.get(leaf)).map(Vec::as_slice),
+                    row: v.rows.get(leaf).copied().unwrap_or(a.len()),
+                },
+            );
+        }
+        check.finish()
+    }
     use zkdv_protocol::evidence::EvidenceLeaf;
 
     fn update(leaves: &[(&str, usize)]) -> Bundle {

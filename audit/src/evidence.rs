@@ -124,7 +124,7 @@ pub(crate) fn prepare_step(
     let committed = update
         .leaves
         .iter()
-        .map(|l| tensor(l).and_then(|x| values(&x)))
+        .map(|l| tensor(l).and_then(|x| values(&x).map(|v| v.into_owned())))
         .collect::<Result<Vec<_>, _>>()?
         .concat();
     Ok(StepInputs {

@@ -113,7 +113,7 @@ pub(crate) fn bind(step: &StepBody, batch: &[Tensor]) -> Result<(), String> {
         let ty = argument.tensor_type();
         let scalar_f64 = ty.shape.is_empty() && matches!(ty.element.dtype(), Ok(DType::F64));
         let values = if scalar_f64 {
-            values(argument)?
+            values(argument)?.into_owned()
         } else {
             Vec::new()
         };

@@ -412,35 +412,36 @@ impl Pass {
         pass
     }
 
+    /// Add one segment's outcome, or its error to `errors`.
+    fn absorb_segment(
+        &mut self,
+        outcome: Result<SegmentOutcome, (u64, AuditError)>,
+        errors: &mut Vec<(u64, AuditError)>,
+    ) {
+        match outcome {
+            Ok(segment) => self.absorb(Pass {
+                transitions: segment.transitions,
+                snapshots_compared: segment.snapshots_compared,
+                noise: segment.noise,
+                coherence: segment.coherence,
+                data_checked: segment.data_checked,
+                data_differs: segment.data_differs,
+                unnamed_scalars: segment.unnamed_scalars,
+                failure: segment.failure,
+            }),
+            Err(error) => errors.push(error),
+        }
+    }
+
     /// The segments' outcomes together: the earliest failure and the
     /// earliest data difference by step, or the evidence problem of the
     /// earliest step (so that the result is the same however the segments
     /// were scheduled).
-    fn of(
-        outcomes: Vec<Result<SegmentOutcome, (u64, AuditError)>>,
-        limit: f64,
-    ) -> Result<Pass, AuditError> {
-        let mut pass = Pass::empty(limit);
-        let mut errors = Vec::new();
-        for outcome in outcomes {
-            match outcome {
-                Ok(segment) => pass.absorb(Pass {
-                    transitions: segment.transitions,
-                    snapshots_compared: segment.snapshots_compared,
-                    noise: segment.noise,
-                    coherence: segment.coherence,
-                    data_checked: segment.data_checked,
-                    data_differs: segment.data_differs,
-                    unnamed_scalars: segment.unnamed_scalars,
-                    failure: segment.failure,
-                }),
-                Err((step, error)) => errors.push((step, error)),
-            }
-        }
+    fn finished(self, mut errors: Vec<(u64, AuditError)>) -> Result<Pass, AuditError> {
         errors.sort_by_key(|(step, _)| *step);
         match errors.into_iter().next() {
             Some((_, error)) => Err(error),
-            None => Ok(pass),
+            None => Ok(self),
         }
     }
 }
@@ -626,28 +627,39 @@ pub fn audit(
         progress(d, total);
     };
     let replay_all = |rule: NoiseRule| -> Result<Pass, AuditError> {
-        // Programs are parsed once per rayon job, about once per thread (a
-        // parsed program owns its MLIR context, which stays on its thread).
-        let outcomes: Vec<_> = pool.install(|| {
-            segments
-                .clone()
-                .into_par_iter()
-                .map_init(Programs::default, |programs, (start, audited)| {
-                    zkdv_runtime::rounding::with_matmul(matmul, || {
-                        replay_segment(
-                            &transcript,
-                            programs,
-                            start,
-                            &audited,
-                            data.as_ref(),
-                            rule,
-                            &tick,
-                        )
+        // The segments run `jobs` at a time, and each one's outcome joins the
+        // pass in the plan's order, so that the sums are the same however
+        // they were scheduled; an outcome's account of the noise across
+        // snapshots is as large as the state, and is not kept once added.
+        // Programs are parsed once per rayon job (a parsed program owns its
+        // MLIR context, which stays on its thread).
+        let mut pass = Pass::empty(rule.limit);
+        let mut errors = Vec::new();
+        let planned: Vec<_> = segments.iter().collect();
+        for chunk in planned.chunks(jobs) {
+            let outcomes: Vec<_> = pool.install(|| {
+                chunk
+                    .par_iter()
+                    .map_init(Programs::default, |programs, &(&start, audited)| {
+                        zkdv_runtime::rounding::with_matmul(matmul, || {
+                            replay_segment(
+                                &transcript,
+                                programs,
+                                start,
+                                audited,
+                                data.as_ref(),
+                                rule,
+                                &tick,
+                            )
+                        })
                     })
-                })
-                .collect()
-        });
-        Pass::of(outcomes, rule.limit)
+                    .collect()
+            });
+            for outcome in outcomes {
+                pass.absorb_segment(outcome, &mut errors);
+            }
+        }
+        pass.finished(errors)
     };
     // A part measures every snapshot's spread: the merged drift is then
     // what the second pass below would measure.

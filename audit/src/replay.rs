@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
-use zkdv_hashing::ProbeMap;
+use zkdv_hashing::{DType, ProbeMap};
 use zkdv_protocol::evidence::Bundle;
 use zkdv_protocol::noise::{self, Coherence, Residuals};
 use zkdv_protocol::{
@@ -28,7 +28,7 @@ use crate::compare;
 use crate::data::{self, DataExpectation};
 use crate::evidence::{load_state, prepare_step, StepInputs};
 use crate::transcript::Transcript;
-use crate::values::{dtype_of, state_values};
+use crate::values::{dtype_of, LeafValues, Leaves, SpreadLeaf};
 use crate::{AuditError, Failure, FailureKind, Noise, NoiseRule};
 
 /// An error and the step it concerns (which orders errors the same way
@@ -187,6 +187,12 @@ impl Replayed {
     pub(crate) fn state(&self) -> &[Tensor] {
         &self.outputs[..self.n_state]
     }
+
+    /// The post-state, the rest of the results dropped.
+    fn into_state(mut self) -> Vec<Tensor> {
+        self.outputs.truncate(self.n_state);
+        self.outputs
+    }
 }
 
 /// Replay one step from `inputs` (the pre-state, then the batch), as
@@ -194,14 +200,14 @@ impl Replayed {
 /// update's probe maps.
 fn run_replay(
     replay: &Program,
-    inputs: &[Tensor],
+    inputs: Vec<Tensor>,
     member: Option<u64>,
     n_state: usize,
     update: &Bundle,
     probes: &[ProbeMap],
 ) -> Result<Replayed, String> {
-    let outputs = run_as(replay, inputs.to_vec(), member)
-        .map_err(|e| format!("the replay program failed: {e}"))?;
+    let outputs =
+        run_as(replay, inputs, member).map_err(|e| format!("the replay program failed: {e}"))?;
     if outputs.len() < n_state {
         return Err(format!(
             "the replay program returns {} results, the state has {n_state} leaves",
@@ -242,8 +248,9 @@ pub(crate) struct Spread {
     /// Each update leaf's largest member scale of its sketches
     /// ([`noise::member_scales`]).
     pub(crate) sketch_scales: Vec<f64>,
-    /// Of each state value after the step, leaf by leaf.
-    pub(crate) state: Vec<Vec<f64>>,
+    /// Of each state value after the step, leaf by leaf, in each leaf's
+    /// own precision.
+    pub(crate) state: Vec<SpreadLeaf>,
 }
 
 /// What a snapshot comparison found besides its failure.
@@ -288,27 +295,31 @@ struct Segment<'a> {
 
 impl Segment<'_> {
     /// Replay step `j` (record `step`) from `state`; its inputs join the
-    /// segment.
+    /// segment. The step's arguments (the pre-state, then the batch) are
+    /// returned when `keep` asks for them (the attested program runs on
+    /// them); otherwise the pre-state is moved into the replay, not copied.
     fn replay_step(
         &mut self,
         programs: &mut Programs,
-        j: u64,
-        step: &StepBody,
-        state: &[Tensor],
-    ) -> Result<(Vec<Tensor>, Replayed), StepError> {
+        (j, step): (u64, &StepBody),
+        state: Vec<Tensor>,
+        keep: bool,
+    ) -> Result<(Option<Vec<Tensor>>, Replayed), StepError> {
         let (replay, _) = programs.get(self.t, step.program)?;
         let inputs = prepare_step(self.t, replay, j, step)?;
-        let arguments = [state, &inputs.batch].concat();
+        let mut arguments = state;
+        arguments.extend(inputs.batch.iter().cloned());
+        let kept = keep.then(|| arguments.clone());
         let replayed = run_replay(
             replay,
-            &arguments,
+            arguments,
             None,
             self.n_state,
             &inputs.update,
             &inputs.probes,
         )?;
         self.steps.push((step.program, inputs));
-        Ok((arguments, replayed))
+        Ok((kept, replayed))
     }
 
     /// The inputs of the last step replayed.
@@ -321,7 +332,9 @@ impl Segment<'_> {
     }
 
     /// The rounding spread of what the last step compares, over the
-    /// ensemble of `tolerance`, around the `nominal` replay of that step.
+    /// ensemble of `tolerance`, around the `nominal` replay of that step
+    /// ([`Tolerance::widen_spread`] for each member). The state's spread is
+    /// measured leaf by leaf, one member at a time.
     fn measure(
         &self,
         programs: &mut Programs,
@@ -329,68 +342,90 @@ impl Segment<'_> {
         nominal: &Replayed,
     ) -> Result<Spread, StepError> {
         let nominal_sketches = nominal.sketches.concat();
-        let nominal_state = state_values(nominal.state())?;
-        let flat: Vec<f64> = nominal_sketches
-            .iter()
-            .chain(nominal_state.iter().flatten())
-            .copied()
-            .collect();
+        let nominal_state = Leaves::new(nominal.state())?;
         let groups = compare::sketch_groups(&self.last().update, &self.t.root.params);
         let mut scales = vec![0.0f64; groups.len()];
-        let spread = tolerance.measure_spread(&flat, |m| {
-            let values = self.member(programs, m)?;
-            if let Some(member) = values.get(..nominal_sketches.len()) {
-                let member = noise::member_scales(tolerance, &groups, &nominal_sketches, member);
+        let mut sketches = vec![0.0f64; nominal_sketches.len()];
+        let mut state = nominal
+            .state()
+            .iter()
+            .map(|t| Ok(SpreadLeaf::zeros(dtype_of(t)?, t.data.len())))
+            .collect::<Result<Vec<_>, String>>()?;
+        for m in 0..tolerance.replays {
+            self.member(programs, m, |member_sketches, member_state| {
+                let values = |leaves: &[Tensor]| leaves.iter().map(|t| t.data.len()).sum::<usize>();
+                let (found, expected) = (
+                    member_sketches.len() + values(member_state),
+                    nominal_sketches.len() + values(nominal.state()),
+                );
+                let shaped = member_state.len() == state.len()
+                    && member_state
+                        .iter()
+                        .zip(nominal.state())
+                        .all(|(a, b)| a.data.len() == b.data.len());
+                if found != expected || !shaped {
+                    return Err(StepError::from(ToleranceError::Member {
+                        member: m,
+                        found,
+                        expected,
+                    }));
+                }
+                let member =
+                    noise::member_scales(tolerance, &groups, &nominal_sketches, member_sketches);
                 for (s, k) in scales.iter_mut().zip(member) {
                     *s = s.max(k);
                 }
-            }
-            Ok::<_, StepError>(values)
-        })?;
-        let (sketches, mut rest) = spread.split_at(nominal_sketches.len());
-        let state = nominal_state
-            .iter()
-            .map(|leaf| {
-                let (this, next) = rest.split_at(leaf.len());
-                rest = next;
-                this.to_vec()
-            })
-            .collect();
+                Tolerance::widen_spread(&mut sketches, member_sketches, &nominal_sketches);
+                let member_state = Leaves::new(member_state)?;
+                for (leaf, spread) in state.iter_mut().enumerate() {
+                    let (a, b) = (member_state.leaf(leaf), nominal_state.leaf(leaf));
+                    for (i, (&x, &y)) in a.iter().zip(b.iter()).enumerate() {
+                        spread.widen(i, Tolerance::ensemble_difference(x, y));
+                    }
+                }
+                Ok(())
+            })?;
+        }
         Ok(Spread {
-            sketches: sketches.to_vec(),
+            sketches,
             sketch_scales: scales,
             state,
         })
     }
 
-    /// The segment replayed by ensemble member `m`: the last step's sketch
-    /// values, then the state values after it, as [`Segment::measure`]
-    /// flattens the nominal replay's.
-    fn member(&self, programs: &mut Programs, m: u64) -> Result<Vec<f64>, StepError> {
+    /// The segment replayed by ensemble member `m`, handed to `look` as
+    /// the last step's sketch values and the state after it; the member's
+    /// state is then kept for its next measurement when there is room.
+    fn member<R>(
+        &self,
+        programs: &mut Programs,
+        m: u64,
+        look: impl FnOnce(&[f64], &[Tensor]) -> Result<R, StepError>,
+    ) -> Result<R, StepError> {
         let cached = self.members.borrow_mut().remove(&m);
         let (done, mut state, mut sketches) =
             cached.unwrap_or_else(|| (0, self.initial.clone(), Vec::new()));
         for (program, inputs) in &self.steps[done..] {
             let (replay, _) = programs.get(self.t, *program)?;
-            let arguments = [state.as_slice(), &inputs.batch].concat();
+            let mut arguments = state;
+            arguments.extend(inputs.batch.iter().cloned());
             let out = run_replay(
                 replay,
-                &arguments,
+                arguments,
                 Some(m),
                 self.n_state,
                 &inputs.update,
                 &inputs.probes,
             )?;
-            state = out.state().to_vec();
             sketches = out.sketches.concat();
+            state = out.into_state();
         }
-        let mut values = sketches.clone();
-        values.extend(state_values(&state)?.concat());
+        let seen = look(&sketches, &state)?;
         let mut members = self.members.borrow_mut();
         if members.len() < self.member_slots {
             members.insert(m, (self.steps.len(), state, sketches));
         }
-        Ok(values)
+        Ok(seen)
     }
 
     /// Step `j`'s update sketches against the retained ones, measuring the
@@ -439,6 +474,10 @@ impl Segment<'_> {
     /// ulps alone, so that an honest replay whose rounding the ensemble
     /// sees is measured in its spread. Returns what was compared with the
     /// failure, if any.
+    ///
+    /// Every pass over the state reads one leaf at a time as `f64`
+    /// ([`LeafValues`]): the comparison holds no copy of the state beyond
+    /// the tensors themselves and the spread.
     fn check_snapshot(
         &mut self,
         programs: &mut Programs,
@@ -449,20 +488,21 @@ impl Segment<'_> {
         spread: &mut Option<Spread>,
     ) -> Result<(Option<Failure>, Compared), StepError> {
         let noise_limit = self.rule.limit;
-        let theirs = state_values(production)?;
-        let mine = state_values(nominal.state())?;
+        let theirs = Leaves::new(production)?;
+        let mine = Leaves::new(nominal.state())?;
+        let initial = Leaves::new(&self.initial)?;
         let dtypes = production
             .iter()
             .map(dtype_of)
             .collect::<Result<Vec<_>, _>>()?;
-        let account = |spread: Option<&Spread>| {
-            let mut r = Residuals::default();
-            for (i, (dtype, (a, b))) in dtypes.iter().zip(theirs.iter().zip(&mine)).enumerate() {
-                let leaf = spread.and_then(|s| s.state.get(i)).map(Vec::as_slice);
-                r.add_leaf(*dtype, a, b, leaf);
-            }
-            r
-        };
+        // Each row's pairs with the absolute term of its own scale, as compared.
+        let rows: Vec<usize> = production
+            .iter()
+            .map(|t| noise::Group::of_shape(&t.shape, true).row)
+            .collect();
+        // Each leaf on its own too: the comparison's account dilutes a change
+        // concentrated in a leaf small against the state.
+        let leaf_limit = noise_limit * noise::LEAF_NOISE_FACTOR;
         // The noise test is the auditor's: it measures the spread with the
         // ensemble even where the program's tolerance has none (whose
         // per-pair bound then gives the spread no weight).
@@ -470,70 +510,49 @@ impl Segment<'_> {
             replays: tolerance.replays.max(ENSEMBLE_REPLAYS),
             ..*tolerance
         };
-        // Each row's pairs with the absolute term of its own scale, as compared.
-        let rows: Vec<usize> = production
-            .iter()
-            .map(|t| noise::Group::of_shape(&t.shape, true).row)
-            .collect();
-        let pairs_need_spread = theirs
-            .iter()
-            .zip(&mine)
-            .zip(&rows)
-            .any(|((a, b), &row)| compare::needs_spread(tolerance, a, b, row));
-        // Each leaf on its own too: the comparison's account dilutes a change
-        // concentrated in a leaf small against the state.
-        let leaf_limit = noise_limit * noise::LEAF_NOISE_FACTOR;
-        let worst_leaf = |spread: Option<&Spread>| {
-            dtypes
-                .iter()
-                .enumerate()
-                .filter_map(|(i, dtype)| {
-                    let leaf = spread.and_then(|s| s.state.get(i)).map(Vec::as_slice);
-                    noise::leaf_residuals(*dtype, &theirs[i], &mine[i], leaf).map(|r| (i, r))
-                })
-                .max_by(|a, b| a.1.rms().total_cmp(&b.1.rms()))
-        };
-        let leaf_fails = |worst: &Option<(usize, Residuals)>| {
-            worst
-                .as_ref()
-                .is_some_and(|(_, r)| !r.is_noise_under(leaf_limit))
-        };
-        // In an f32 program a value far from the replay in ulps counts as an outlier
-        // unless its spread says otherwise: measure it.
-        let far = !flips
-            && dtypes
-                .iter()
-                .zip(theirs.iter().zip(&mine))
-                .any(|(d, (a, b))| {
-                    a.iter().zip(b).any(|(&c, &r)| {
-                        noise::noise_unit(*d, c, r, 0.0).is_some_and(|z| z.abs() > noise::FAR_UNITS)
-                    })
-                });
-        let needs = pairs_need_spread
-            || far
-            || !account(None).is_noise_under(noise_limit)
-            || leaf_fails(&worst_leaf(None));
-        if spread.is_none() && (self.rule.always_spread || needs) {
+        if spread.is_none()
+            && (self.rule.always_spread
+                || self.needs_spread(tolerance, flips, &dtypes, &rows, (&theirs, &mine)))
+        {
             *spread = Some(self.measure(programs, &ensemble, nominal)?);
         }
-        let residuals = account(spread.as_ref());
-        let worst = worst_leaf(spread.as_ref());
-        let leaves = spread.as_ref().map(|s| s.state.as_slice());
-        self.coherence.add(&dtypes, &theirs, &mine, leaves);
-        // No retained snapshot lies inside a segment (it starts at the newest
-        // one), so its first state is the pre-state of the replayed updates.
-        let initial = state_values(&self.initial)?;
-        let values = compare::StateValues {
-            theirs: &theirs,
-            mine: &mine,
-            initial: &initial,
-            dtypes: &dtypes,
-            spread: leaves,
-            rows: &rows,
-            flips,
-        };
-        let (failure, outliers) =
-            compare::snapshot(|leaf| self.t.state_path(leaf), tolerance, j, &values);
+        let leaves = spread.as_ref().map(|s| &s.state);
+        // One pass: the account, the worst leaf, the noise across snapshots
+        // and the pairs, leaf by leaf.
+        let mut residuals = Residuals::default();
+        let mut worst: Option<(usize, Residuals)> = None;
+        let mut check =
+            compare::SnapshotCheck::new(|leaf| self.t.state_path(leaf), tolerance, j, flips);
+        for (leaf, &dtype) in dtypes.iter().enumerate() {
+            let (a, b) = (theirs.leaf(leaf), mine.leaf(leaf));
+            let s = leaves.map(|s| s.leaf(leaf));
+            residuals.add_leaf(dtype, &a, &b, s.as_deref());
+            if let Some(r) = noise::leaf_residuals(dtype, &a, &b, s.as_deref()) {
+                if worst
+                    .as_ref()
+                    .is_none_or(|(_, w)| r.rms().total_cmp(&w.rms()).is_ge())
+                {
+                    worst = Some((leaf, r));
+                }
+            }
+            self.coherence.add_leaf(leaf, dtype, &a, &b, s.as_deref());
+            // No retained snapshot lies inside a segment (it starts at the newest
+            // one), so its first state is the pre-state of the replayed updates.
+            let x0 = (leaf < initial.count()).then(|| initial.leaf(leaf));
+            check.leaf(
+                leaf,
+                &compare::LeafPair {
+                    theirs: &a,
+                    mine: &b,
+                    initial: x0.as_deref(),
+                    dtype: Some(dtype),
+                    spread: s.as_deref(),
+                    row: rows[leaf],
+                },
+            );
+        }
+        self.coherence.end_snapshot();
+        let (failure, outliers) = check.finish();
         let compared = Compared {
             residuals,
             outliers,
@@ -542,25 +561,65 @@ impl Segment<'_> {
         if failure.is_some() {
             return Ok((failure, compared));
         }
+        let values = compare::StateValues {
+            theirs: &theirs,
+            mine: &mine,
+            dtypes: &dtypes,
+            spread: leaves.map(|s| s as &dyn LeafValues),
+        };
         if !residuals.is_noise_under(noise_limit) {
-            let failure = compare::noise(self.t, j, &dtypes, &theirs, &mine, leaves, residuals);
+            let failure = compare::noise(self.t, j, &values, residuals);
             return Ok((Some(failure), compared));
         }
         match worst {
             Some((leaf, account)) if !account.is_noise_under(leaf_limit) => {
-                let failure = compare::leaf_noise(
-                    self.t,
-                    j,
-                    (leaf, account, leaf_limit),
-                    &dtypes,
-                    &theirs,
-                    &mine,
-                    leaves,
-                );
+                let failure = compare::leaf_noise(self.t, j, (leaf, account, leaf_limit), &values);
                 Ok((Some(failure), compared))
             }
             _ => Ok((None, compared)),
         }
+    }
+
+    /// Whether a snapshot comparison needs the ensemble's spread before
+    /// it can judge (one pass, leaf by leaf): a pair outside its fixed
+    /// bound, in an `f32` program a value far from the replay in ulps (an
+    /// outlier unless its spread says otherwise), or differences more than
+    /// noise in units of ulps alone, over the state or in one leaf.
+    fn needs_spread(
+        &self,
+        tolerance: &Tolerance,
+        flips: bool,
+        dtypes: &[DType],
+        rows: &[usize],
+        (theirs, mine): (&Leaves<'_>, &Leaves<'_>),
+    ) -> bool {
+        let noise_limit = self.rule.limit;
+        let leaf_limit = noise_limit * noise::LEAF_NOISE_FACTOR;
+        let mut account = Residuals::default();
+        let mut worst: Option<Residuals> = None;
+        for (leaf, &dtype) in dtypes.iter().enumerate() {
+            let (a, b) = (theirs.leaf(leaf), mine.leaf(leaf));
+            if compare::needs_spread(tolerance, &a, &b, rows[leaf]) {
+                return true;
+            }
+            let far = !flips
+                && a.iter().zip(b.iter()).any(|(&c, &r)| {
+                    noise::noise_unit(dtype, c, r, 0.0).is_some_and(|z| z.abs() > noise::FAR_UNITS)
+                });
+            if far {
+                return true;
+            }
+            account.add_leaf(dtype, &a, &b, None);
+            if let Some(r) = noise::leaf_residuals(dtype, &a, &b, None) {
+                if worst
+                    .as_ref()
+                    .is_none_or(|w| r.rms().total_cmp(&w.rms()).is_ge())
+                {
+                    worst = Some(r);
+                }
+            }
+        }
+        !account.is_noise_under(noise_limit) || worst.is_some_and(|r| !r.is_noise_under(leaf_limit))
     }
 }
 
@@ -635,8 +694,9 @@ pub(crate) fn replay_segment(
                 StepError::Unusable(format!("unknown program {}", step.program)).at(j)
             })?;
         let flips = programs.flips(t, step.program).map_err(|e| (j, e))?;
+        let challenge = audited.get(&j);
         let (arguments, nominal) = segment
-            .replay_step(programs, j, step, &state)
+            .replay_step(programs, (j, step), state, challenge.is_some())
             .map_err(|e| e.at(j))?;
         outcome.transitions += 1;
         tick();
@@ -679,11 +739,11 @@ pub(crate) fn replay_segment(
             return Ok(outcome);
         }
         // At an audited step, the attested program at the audit's coordinates.
-        if let Some(challenge) = audited.get(&j) {
+        if let (Some(challenge), Some(arguments)) = (challenge, arguments) {
             let (_, attested) = programs.get(t, step.program).map_err(|e| (j, e))?;
             let failure = compare::attested(
                 attested,
-                &arguments,
+                arguments,
                 &nominal.outputs,
                 challenge,
                 n_params,
@@ -696,7 +756,6 @@ pub(crate) fn replay_segment(
                 return Ok(outcome);
             }
         }
-        state = nominal.state().to_vec();
         // The next snapshot, when retained: the replayed state must be its
         // tensors, within the tolerance and the ensemble's spread.
         if let Some(next) = t.snapshots.get(&(j + 1)).filter(|s| t.retained(s.step)) {
@@ -722,6 +781,8 @@ pub(crate) fn replay_segment(
             }
             outcome.snapshots_compared += 1;
             state = production;
+        } else {
+            state = nominal.into_state();
         }
     }
     outcome.coherence = segment.coherence;

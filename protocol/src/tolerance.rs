@@ -377,11 +377,26 @@ impl Tolerance {
                 }
                 .into());
             }
-            for (s, (&a, &b)) in spread.iter_mut().zip(values.iter().zip(nominal)) {
-                *s = s.max(Tolerance::ensemble_difference(a, b));
-            }
+            Tolerance::widen_spread(&mut spread, &values, nominal);
         }
         Ok(spread)
+    }
+
+    /// Widen each value's `spread` by one ensemble member's `member`
+    /// values against the `nominal` ones ([`Tolerance::ensemble_difference`]):
+    /// [`Tolerance::measure_spread`]'s step, for a caller that measures
+    /// one member at a time.
+    ///
+    /// ```
+    /// use zkdv_protocol::Tolerance;
+    /// let mut spread = vec![0.25, 0.0];
+    /// Tolerance::widen_spread(&mut spread, &[1.5, 2.0], &[1.0, 2.0]);
+    /// assert_eq!(spread, vec![0.5, 0.0]);
+    /// ```
+    pub fn widen_spread(spread: &mut [f64], member: &[f64], nominal: &[f64]) {
+        for (s, (&a, &b)) in spread.iter_mut().zip(member.iter().zip(nominal)) {
+            *s = s.max(Tolerance::ensemble_difference(a, b));
+        }
     }
 
     /// What one ensemble member adds to a value's spread: its distance from
