@@ -29,14 +29,22 @@ With ``--retain MODE`` a p = 0 session that retains evidence (``retain=MODE``: `
 ``checkpoints``, whose full states then come every 120 steps, none inside the timed block)
 runs after the p = 0 block, timed the same way, with the bytes it kept per step.
 
+With ``--audit K`` a last session of ``K`` steps retains its evidence (``retain="checkpoints"``:
+a full state before the first step and after the last), and ``zkdv audit --steps 1 --jobs 1``
+(``target/release/zkdv``) replays it in a process of its own: one segment of ``K`` steps, its
+update sketches and the final state compared (with the ensemble's spread where a comparison
+needs it). Reported: the audit's verdict, its seconds in plain steps, and its peak resident
+memory against the training process's.
+
 Run: ``scripts/bench scale [--frontend torch|jax|both] [--size small|124m] [--steps K]
-[--checks K] [--retain steps|checkpoints]``.
+[--checks K] [--retain steps|checkpoints] [--audit K]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -49,7 +57,9 @@ from typing import Any
 
 import bench_first_step
 
-TESTS = Path(__file__).resolve().parent.parent / "python" / "tests"
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "python" / "tests"
+ZKDV = ROOT / "target" / "release" / "zkdv"
 # The decoder's sizes are the first-step bench's (``small``: 3.4M parameters; ``124m``).
 SIZES: dict[str, dict[str, Any]] = bench_first_step.SIZES
 
@@ -73,7 +83,7 @@ def _wait_committed(proof: Any, steps: int) -> None:
 
 
 def torch_child(
-    size: dict[str, Any], steps: int, checks: int, retain: str | None
+    size: dict[str, Any], steps: int, checks: int, retain: str | None, audit: int = 0
 ) -> dict[str, Any]:
     import torch
 
@@ -119,10 +129,12 @@ def torch_child(
 
         return proof, checked
 
-    return _measure(parameters, plain, session, steps, checks, retain)
+    return _measure(parameters, plain, session, steps, checks, retain, audit)
 
 
-def jax_child(size: dict[str, Any], steps: int, checks: int, retain: str | None) -> dict[str, Any]:
+def jax_child(
+    size: dict[str, Any], steps: int, checks: int, retain: str | None, audit: int = 0
+) -> dict[str, Any]:
     import jax
     import jax.numpy as jnp
     import numpy as np
@@ -169,7 +181,34 @@ def jax_child(size: dict[str, Any], steps: int, checks: int, retain: str | None)
 
         return proof, checked
 
-    return _measure(parameters, plain, session, steps, checks, retain)
+    return _measure(parameters, plain, session, steps, checks, retain, audit)
+
+
+def _audit(directory: str) -> dict[str, Any]:
+    """``zkdv audit`` of one drawn step in a process of its own: verdict, seconds, peak memory."""
+    if not ZKDV.exists():
+        raise SystemExit(f"{ZKDV} is missing: cargo build --release -p zkdv-tools --bin zkdv")
+    command = [str(ZKDV), "audit", directory, "--steps", "1", "--jobs", "1", "--json"]
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(command, stdout=out, stderr=err, text=True)
+        # wait4: this child's own peak, not the largest of every child reaped so far.
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        text, errors = out.read(), err.read()
+    peak = usage.ru_maxrss / 2**20
+    if code not in (0, 1):
+        raise SystemExit(f"zkdv audit failed (exit {code}): {errors[-2000:]}")
+    report = json.loads(text)
+    return {
+        "passed": bool(report.get("passed")),
+        "seconds": seconds,
+        "peak_gb": peak,
+        "transitions": report.get("report", {}).get("transitions"),
+    }
 
 
 def _measure(
@@ -179,6 +218,7 @@ def _measure(
     steps: int,
     checks: int,
     retain: str | None = None,
+    audit: int = 0,
 ) -> dict[str, Any]:
     import zkdv
 
@@ -231,12 +271,23 @@ def _measure(
                 raise SystemExit(f"an honest check failed: {failed[0]}")
         else:
             count = 0
+        audited = None
+        if audit:
+            proof, step = session(never, f"{tmp}/audited", "checkpoints")
+            for i in range(audit):
+                step(500 + i)
+            proof.close()
+            del proof, step
+            audited = _audit(f"{tmp}/audited")
+            if not audited["passed"]:
+                raise SystemExit("the audit of an honest run failed")
     return {
         "parameters": parameters,
         "times": times,
         "peaks": peaks,
         "checks": count,
         "kept_per_step": kept,
+        "audit": audited,
     }
 
 
@@ -274,6 +325,14 @@ def report(frontend: str, result: dict[str, Any]) -> None:
             f"  {retained}: {median[retained] / median['p=0']:.3f}x the p = 0 session, "
             f"{result['kept_per_step'] / 2**20:.2f} MiB kept per step"
         )
+    audit = result.get("audit")
+    if audit:
+        print(
+            f"  zkdv audit (one segment, {audit['transitions']} steps replayed): passed, "
+            f"{audit['seconds']:.1f} s = {audit['seconds'] / base:.0f} plain steps, "
+            f"peak {audit['peak_gb']:.2f} GB = {audit['peak_gb'] / peaks['plain']:.2f}x the "
+            "plain block's process"
+        )
 
 
 def main() -> None:
@@ -283,12 +342,15 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=5, help="timed steps per block")
     parser.add_argument("--checks", type=int, default=3, help="checked steps (0: none)")
     parser.add_argument("--retain", choices=["steps", "checkpoints"], default=None)
+    parser.add_argument(
+        "--audit", type=int, default=0, metavar="K", help="audit a K-step session (0: none)"
+    )
     parser.add_argument("--child", choices=["torch", "jax"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     size = SIZES[args.size]
     if args.child:
         child = torch_child if args.child == "torch" else jax_child
-        print(json.dumps(child(size, args.steps, args.checks, args.retain)))
+        print(json.dumps(child(size, args.steps, args.checks, args.retain, args.audit)))
         return
     frontends = ["torch", "jax"] if args.frontend == "both" else [args.frontend]
     for frontend in frontends:
@@ -296,6 +358,8 @@ def main() -> None:
         command += ["--size", args.size, "--steps", str(args.steps), "--checks", str(args.checks)]
         if args.retain:
             command += ["--retain", args.retain]
+        if args.audit:
+            command += ["--audit", str(args.audit)]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             sys.stderr.write(done.stderr[-4000:])

@@ -292,3 +292,9 @@ def test_a_whole_zoo_run_keeps_the_pages_own_text():
     page = runner.page([], 4, 60.0)
     head = text[: text.index("\n## Results\n") + 1]
     assert page.startswith(head + "## Results\n\n4 steps per run; 0 entries")
+
+
+def test_a_checkout_without_the_page_writes_the_results_under_a_bare_title(monkeypatch, tmp_path):
+    monkeypatch.setattr(runner, "ROOT", tmp_path)
+    page = runner.page([], 4, 60.0)
+    assert page.startswith("# The model zoo\n\n## Results\n\n4 steps per run; 0 entries")

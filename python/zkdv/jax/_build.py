@@ -582,9 +582,9 @@ class Compiling:
     The replay variant is one: only checks run it. Compiled from the first step on, it took
     4.7 s of one of the two cores at GPT-2 small's size while the first steps ran (their XLA
     execution is multi-threaded); compiled after the first step, it competed with the next
-    ones instead (docs/jax.md, "The first step"). A session no longer pays it among its first
-    steps: its first check does, or ``close()``, whose last state check replays the last
-    segment with it."""
+    ones instead (docs/measurements.md, "The first step"). A session no longer pays it among
+    its first steps: its first check does, or ``close()``, whose last state check replays the
+    last segment with it."""
 
     def __init__(self, stage: str, compile: Callable[[], Callable[..., Any]]) -> None:
         def run() -> Callable[..., Any]:

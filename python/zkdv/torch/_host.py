@@ -201,7 +201,7 @@ class HostCopy:
 
     Copied one by one, each tensor's ``.cpu()`` would make the training thread wait for the
     device, once per parameter leaf and step: on a GPU the JAX frontend measured that wait at
-    about 0.6 ms a leaf (``docs/jax.md``, "Speed on a GPU"). Here the tensors of each CUDA
+    about 0.6 ms a leaf (``docs/measurements.md``, "Speed"). Here the tensors of each CUDA
     device are joined there, copied into pinned host memory without blocking, and an event
     recorded after the copy on that device's current stream (the one the copy was queued on)
     marks its end. On the CPU the join is the copy.
