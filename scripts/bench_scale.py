@@ -30,7 +30,8 @@ With ``--retain MODE`` a p = 0 session that retains evidence (``retain=MODE``: `
 runs after the p = 0 block, timed the same way, with the bytes it kept per step.
 
 With ``--audit K`` a last session of ``K`` steps retains its evidence (``retain="checkpoints"``:
-a full state before the first step and after the last), and ``zkdv audit --steps 1 --jobs 1``
+a full state before the first step and after the last), and once the child has exited (the
+two would not fit in memory together at 124M), ``zkdv audit --steps 1 --jobs 1``
 (``target/release/zkdv``) replays it in a process of its own: one segment of ``K`` steps, its
 update sketches and the final state compared (with the ensemble's spread where a comparison
 needs it). Reported: the audit's verdict, its seconds in plain steps, and its peak resident
@@ -83,7 +84,7 @@ def _wait_committed(proof: Any, steps: int) -> None:
 
 
 def torch_child(
-    size: dict[str, Any], steps: int, checks: int, retain: str | None, audit: int = 0
+    size: dict[str, Any], steps: int, checks: int, retain: str | None, audit: tuple[int, str]
 ) -> dict[str, Any]:
     import torch
 
@@ -133,7 +134,7 @@ def torch_child(
 
 
 def jax_child(
-    size: dict[str, Any], steps: int, checks: int, retain: str | None, audit: int = 0
+    size: dict[str, Any], steps: int, checks: int, retain: str | None, audit: tuple[int, str]
 ) -> dict[str, Any]:
     import jax
     import jax.numpy as jnp
@@ -217,9 +218,11 @@ def _measure(
     session: Callable[..., tuple[Any, Callable[[int], None]]],
     steps: int,
     checks: int,
-    retain: str | None = None,
-    audit: int = 0,
+    retain: str | None,
+    audit: tuple[int, str],
 ) -> dict[str, Any]:
+    """Time the blocks; with ``audit = (K, directory)`` (``K > 0``), leave a ``K``-step session
+    retained for an audit in ``directory``."""
     import zkdv
 
     plain(0)  # the plain first step (compilation, allocation), not timed
@@ -271,23 +274,18 @@ def _measure(
                 raise SystemExit(f"an honest check failed: {failed[0]}")
         else:
             count = 0
-        audited = None
-        if audit:
-            proof, step = session(never, f"{tmp}/audited", "checkpoints")
-            for i in range(audit):
+        audit_steps, audit_directory = audit
+        if audit_steps:
+            proof, step = session(never, audit_directory, "checkpoints")
+            for i in range(audit_steps):
                 step(500 + i)
             proof.close()
-            del proof, step
-            audited = _audit(f"{tmp}/audited")
-            if not audited["passed"]:
-                raise SystemExit("the audit of an honest run failed")
     return {
         "parameters": parameters,
         "times": times,
         "peaks": peaks,
         "checks": count,
         "kept_per_step": kept,
-        "audit": audited,
     }
 
 
@@ -346,25 +344,34 @@ def main() -> None:
         "--audit", type=int, default=0, metavar="K", help="audit a K-step session (0: none)"
     )
     parser.add_argument("--child", choices=["torch", "jax"], help=argparse.SUPPRESS)
+    parser.add_argument("--audit-dir", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     size = SIZES[args.size]
     if args.child:
         child = torch_child if args.child == "torch" else jax_child
-        print(json.dumps(child(size, args.steps, args.checks, args.retain, args.audit)))
+        audit = (args.audit, args.audit_dir)
+        print(json.dumps(child(size, args.steps, args.checks, args.retain, audit)))
         return
     frontends = ["torch", "jax"] if args.frontend == "both" else [args.frontend]
     for frontend in frontends:
-        command = [sys.executable, "-W", "ignore", __file__, "--child", frontend]
-        command += ["--size", args.size, "--steps", str(args.steps), "--checks", str(args.checks)]
-        if args.retain:
-            command += ["--retain", args.retain]
-        if args.audit:
-            command += ["--audit", str(args.audit)]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            sys.stderr.write(done.stderr[-4000:])
-            raise SystemExit(f"the {frontend} child failed (exit {done.returncode})")
-        report(frontend, json.loads(done.stdout.strip().splitlines()[-1]))
+        with tempfile.TemporaryDirectory(prefix="zkdv-bench-scale-audit-") as kept:
+            command = [sys.executable, "-W", "ignore", __file__, "--child", frontend]
+            command += ["--size", args.size, "--steps", str(args.steps)]
+            command += ["--checks", str(args.checks)]
+            if args.retain:
+                command += ["--retain", args.retain]
+            if args.audit:
+                command += ["--audit", str(args.audit), "--audit-dir", f"{kept}/audited"]
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                sys.stderr.write(done.stderr[-4000:])
+                raise SystemExit(f"the {frontend} child failed (exit {done.returncode})")
+            result = json.loads(done.stdout.strip().splitlines()[-1])
+            if args.audit:
+                result["audit"] = _audit(f"{kept}/audited")
+                if not result["audit"]["passed"]:
+                    raise SystemExit(f"the {frontend} audit of an honest run failed")
+        report(frontend, result)
 
 
 if __name__ == "__main__":

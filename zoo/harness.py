@@ -251,7 +251,8 @@ def run_torch(
     torch.set_num_threads(1)
     recipe = make()
     proof = zkdv.torch.ZKDV(directory, EVERY_STEP, retain=retained())
-    proof._seal_package = seal
+    if not seal:
+        zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     recipe.model, recipe.optimizer, recipe.scaler = proof.prepare(
         recipe.model, recipe.optimizer, recipe.scaler
@@ -388,7 +389,7 @@ def run_jax(
             if i == last and mode == "state":
                 state = state.replace(params=tamper_params(state.params))
             if i == last and mode == "update":
-                proof._fault_hook = _scaled_update_fault(state.params, i, size)
+                zkdv.testing.corrupt_production(proof, _scaled_update_fault(state.params, i, size))
             if recipe.place is not None:
                 batch = recipe.place(batch)
             start = time.perf_counter()

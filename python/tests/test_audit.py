@@ -75,7 +75,7 @@ def run(
         replay_snapshot_interval=interval,
         checkpoint_interval=checkpoint_interval,
     )
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
 
@@ -139,7 +139,7 @@ from test_audit import batches, mlp
 model = mlp()
 optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
 proof = zkdv.torch.ZKDV({str(directory)!r}, retain="all")
-proof._seal_package = False
+zkdv.testing.skip_seal(proof)
 proof.start(rolling_window=8, probe_ratio=0.25)
 model, optimizer = proof.prepare(model, optimizer)
 
@@ -884,7 +884,7 @@ assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
     model = mlp()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
     proof = zkdv.torch.ZKDV(tmp_path / "cheat", retain="all")
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
 
@@ -977,7 +977,7 @@ def test_the_initial_state_is_the_clients_optimizer_state_included(tmp_path):
     # and the audit holds the first snapshot to it.
     model, optimizer = mlp(), None
     proof = zkdv.torch.ZKDV(tmp_path / "client", retain="all")
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, torch.optim.AdamW(model.parameters(), lr=1e-2))
     expected = proof.state_hash()

@@ -52,7 +52,7 @@ def _torch_session(directory, model, optimizer, retain=None):
     from torch.nn import functional
 
     proof = zkdv.torch.ZKDV(directory, EVERY_STEP, retain=retain)
-    proof._seal_package = False  # AOT sealing takes tens of seconds per program
+    zkdv.testing.skip_seal(proof)  # AOT sealing takes tens of seconds per program
     proof.start(rolling_window=4, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
 
@@ -276,7 +276,7 @@ def test_jax_tamper_at_a_partial_batch_step_is_caught(tmp_path):
         if index == 2:
             parts["post_params"][0] = parts["post_params"][0].at[0].add(1.0)
 
-    proof._fault_hook = corrupt
+    zkdv.testing.corrupt_production(proof, corrupt)
     with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
         try:
             for x, y in _jax_loader():

@@ -7,7 +7,7 @@ import pytest
 
 import zkdv
 
-MODULES = ["zkdv.config", "zkdv.hashing"]
+MODULES = ["zkdv.config", "zkdv.hashing", "zkdv.testing"]
 
 
 @pytest.mark.parametrize("name", MODULES)

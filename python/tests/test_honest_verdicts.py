@@ -91,7 +91,7 @@ torch.manual_seed(0)
 directory, mode, close = sys.argv[1], sys.argv[2], sys.argv[3] == "close"
 proof = zkdv.torch.ZKDV(directory, zkdv.ZKDVConfig(
     sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1)))
-proof._seal_package = False
+zkdv.testing.skip_seal(proof)
 proof.start(rolling_window=4, probe_ratio=0.5)
 model = nn.Linear(4, 2)
 optimizer = torch.optim.Adam(model.parameters(), lr=0.1)

@@ -116,7 +116,7 @@ def test_close_raises_poisoned_error_when_a_check_failed(tmp_path):
         if index == 2:
             parts["post_params"][0] = parts["post_params"][0].at[3].add(1.0)
 
-    proof._fault_hook = corrupt
+    zkdv.testing.corrupt_production(proof, corrupt)
     for _ in range(3):
         state = step(state, jnp.ones((8,), dtype=jnp.float32))
     with pytest.raises(zkdv.ZKDVPoisonedError) as error:

@@ -229,7 +229,7 @@ def test_e_an_execution_fault_after_the_step_is_detected(tmp_path, policy):
         if index == 6:
             parts["post_params"][1] = parts["post_params"][1].at[0, 2].add(0.05)
 
-    proof._fault_hook = corrupt
+    zkdv.testing.corrupt_production(proof, corrupt)
     train(proof, 20)
     with pytest.raises(zkdv.ZKDVPoisonedError) as error:
         proof.close()
@@ -245,7 +245,7 @@ def test_a_poisoned_session_raises_on_later_operations(tmp_path):
     def corrupt(index, parts):
         parts["post_params"] = [p + 1.0 for p in parts["post_params"]]  # all of them wrong
 
-    proof._fault_hook = corrupt
+    zkdv.testing.corrupt_production(proof, corrupt)
     gen = batches(10)
     state, _ = step(state, *next(gen))
     state, _ = step(state, *next(gen))
@@ -313,7 +313,7 @@ def test_e_a_one_ulp_fault_is_caught_where_the_segment_ends(tmp_path):
     # The sketch comparison must allow for rounding and cannot see one ulp; the segment's
     # closure replays production's own program from the snapshot and compares bits.
     proof = session(tmp_path, EVERY, replay_snapshot_interval=4)
-    proof._fault_hook = _one_ulp(5)
+    zkdv.testing.corrupt_production(proof, _one_ulp(5))
     assert train(proof, 12) < 12  # poisoned at the snapshot of step 8
     with pytest.raises(zkdv.ZKDVPoisonedError, match="not what the committed steps 4..7") as error:
         proof.close()
@@ -327,7 +327,7 @@ def test_e_a_one_ulp_fault_of_the_last_step_is_caught_at_close_without_sampled_c
 ):
     never = zkdv.SamplingPolicy(state_check_probability=0.0, update_check_probability=0.0)
     proof = session(tmp_path, never, replay_snapshot_interval=4)
-    proof._fault_hook = _one_ulp(9)
+    zkdv.testing.corrupt_production(proof, _one_ulp(9))
     assert train(proof, 10) == 10
     with pytest.raises(zkdv.ZKDVPoisonedError, match="delivered at step 10") as error:
         proof.close()

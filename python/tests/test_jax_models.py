@@ -349,7 +349,7 @@ MULTI_DEVICE = textwrap.dedent(
                 leaf = parts["post_params"][1]  # one element: see the DynamicScale test
                 parts["post_params"][1] = leaf.at[(0,) * leaf.ndim].add(0.01)
 
-        proof._fault_hook = corrupt
+        zkdv.testing.corrupt_production(proof, corrupt)
         try:
             for x, y in batches(5):
                 x, y = jax.device_put(x, rows), jax.device_put(y, rows)
@@ -596,7 +596,7 @@ def test_dynamic_scale_an_update_applied_at_a_skipped_step_is_caught(tmp_path):
             # probes of 8 signs each: 7.5% of probe seeds), and then only the audit sees it.
             parts["post_params"][0] = parts["post_params"][0].at[3].add(0.01)
 
-    proof._fault_hook = corrupt
+    zkdv.testing.corrupt_production(proof, corrupt)
     proved = proof.jit(dynamic_scale_step)
     try:
         for x, y in classification_batches(8, 8, (8,), 4):

@@ -51,7 +51,7 @@ def data(steps: int, seed: int = 1) -> list[tuple[torch.Tensor, torch.Tensor]]:
 
 def session(tmp_path, model, optimizer, config=EVERY_STEP):
     proof = zkdv.torch.ZKDV(tmp_path / "proof", config)
-    proof._seal_package = False  # sealing is tested once, below: it takes tens of seconds
+    zkdv.testing.skip_seal(proof)  # sealing is tested once, below: it takes tens of seconds
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
 
@@ -210,7 +210,7 @@ def test_honest_narrow_precision_runs_raise_no_false_alarm(tmp_path, dtype, opti
     model = mlp().to(getattr(torch, dtype))
     opt = optimizer(model.parameters())
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, opt = proof.prepare(model, opt)
 
@@ -464,7 +464,7 @@ def test_a_registered_functional_optimizer_is_used(tmp_path):
     model = mlp()
     optimizer = Custom(model.parameters(), lr=0.1, momentum=0.5)
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.register_functional_optimizer(Custom, zkdv.torch._optim.builtin()[torch.optim.SGD])
     proof.start(rolling_window=8)
     model, optimizer = proof.prepare(model, optimizer)
@@ -1025,7 +1025,7 @@ def test_autocast_mixed_precision_passes_every_check(tmp_path, name, dtype):
     batches = batches()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.1)
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
 
@@ -1210,7 +1210,7 @@ def test_retained_evidence_rehashes_to_the_records_commitments(tmp_path):
     proof = zkdv.torch.ZKDV(
         tmp_path / "proof", EVERY_STEP, retain="all", replay_snapshot_interval=2
     )
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
 
@@ -1358,7 +1358,7 @@ def test_a_transaction_computes_large_cpu_norms_in_chunks(tmp_path, monkeypatch)
     model = mlp()
     optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
 

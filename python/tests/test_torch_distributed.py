@@ -85,7 +85,7 @@ def _rank(rank: int, out: str, kind: str, mode: str) -> None:
         scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.5)
         config = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
         proof = zkdv.torch.ZKDV(Path(out) / f"rank{rank}", config, retain="all")
-        proof._seal_package = False
+        zkdv.testing.skip_seal(proof)
         proof.start(rolling_window=8, probe_ratio=0.25)
         ddp, optimizer = proof.prepare(ddp, optimizer)
 

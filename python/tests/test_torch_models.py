@@ -70,7 +70,8 @@ def run(
     default); ``between(index, model, optimizer)`` runs after each transaction. Returns the
     session (closed)."""
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    proof._seal_package = seal
+    if not seal:
+        zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
     attested = (step or (lambda p: plain_step(p, loss)))(proof)
@@ -1030,7 +1031,7 @@ def _scaled_session(tmp_path: Any, init_scale: float, steps: int, **production: 
     (``step=``) or run between transactions (``between=``). Returns (proof, scales after each
     step)."""
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model = mlp()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
@@ -1150,7 +1151,7 @@ def test_a_change_on_a_step_a_grad_scaler_skipped_is_caught(tmp_path):
     # round-to-nearest does in every member; members that saturated instead took the step
     # and gave every value a spread of a whole update, which admitted such a change.
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model = mlp()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)

@@ -65,7 +65,7 @@ def train(
     model = Noisy()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    proof._seal_package = False
+    zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     model, optimizer = proof.prepare(model, optimizer)
 

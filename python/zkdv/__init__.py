@@ -8,7 +8,9 @@ The package root holds what every frontend shares and imports neither JAX nor Py
 - the outcome of a sampled check, :class:`CheckResult`, and the error of a poisoned session,
   :class:`ZKDVPoisonedError`;
 - the Rust core ``zkdv._native``: hashing wrapped for numpy arrays in :mod:`zkdv.hashing`,
-  the transcript writer, challenge derivation and verifier in :mod:`zkdv.transcript`.
+  the transcript writer, challenge derivation and verifier in :mod:`zkdv.transcript`;
+- hooks for testing ZKDV itself (a session that skips its seal, or that corrupts production's
+  outputs as a faulty machine would), :mod:`zkdv.testing`: never for a training run.
 
 The framework frontends are loaded on first access, ``zkdv.jax`` (``pip install
 'zkdv[jax]'``) and ``zkdv.torch`` (``pip install 'zkdv[torch]'``), so importing the root
@@ -18,7 +20,7 @@ when its framework is missing, or when the frontend is not part of this build.
 
 from types import ModuleType
 
-from zkdv import _frontends, data, hashing, overlap, transcript
+from zkdv import _frontends, data, hashing, overlap, testing, transcript
 from zkdv._native import PROTOCOL_VERSION, TranscriptError
 from zkdv._native import __version__ as _native_version
 from zkdv.checks import CheckResult, LeafBias, ZKDVPoisonedError
@@ -39,6 +41,7 @@ __all__ = [
     "data",
     "hashing",
     "overlap",
+    "testing",
     "transcript",
 ]
 
