@@ -19,8 +19,8 @@ import optax
 
 import zkdv
 
-# The models of the test-mlir fixtures (scripts/export_fixtures.py), at other sizes.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+# The models of the test-mlir fixtures (scripts/fixtures/export_fixtures.py), at other sizes.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "fixtures"))
 from export_fixtures import DecoderBlock, Mlp  # noqa: E402
 
 

@@ -15,8 +15,8 @@ pytest.importorskip("jax")
 pytest.importorskip("flax")
 pytest.importorskip("optax")
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import bench_soundness as soundness  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "studies"))
+import soundness  # noqa: E402
 
 import zkdv  # noqa: E402
 from zkdv import transcript  # noqa: E402

@@ -946,14 +946,16 @@ def test_the_torch_fixture_is_what_the_frontend_exports():
     # test-mlir/inputs/torch/torch_mlp_adamw.mlir (a lit input) is the frontend's own lowering.
     import sys
 
-    scripts = Path(__file__).resolve().parents[2] / "scripts"
+    scripts = Path(__file__).resolve().parents[2] / "scripts" / "fixtures"
     sys.path.insert(0, str(scripts))
     try:
         import export_torch_fixture
     finally:
         sys.path.remove(str(scripts))
     text, roles = export_torch_fixture.export()
-    assert export_torch_fixture.OUT.read_text() == text, "rerun scripts/export_torch_fixture.py"
+    assert export_torch_fixture.OUT.read_text() == text, (
+        "rerun scripts/fixtures/export_torch_fixture.py"
+    )
     assert roles.startswith("args=param:0-3,opt_state:4-15,batch:16-19 ")
 
 

@@ -52,6 +52,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
+from common import ROOT, table
 
 import zkdv
 
@@ -518,7 +519,7 @@ def ensemble_cost(reps: int = 30) -> list[list[str]]:
     interleaved in this process (median of ``reps``)."""
     from zkdv import passes, runtime
 
-    inputs_dir = Path(__file__).resolve().parents[1] / "test-mlir" / "inputs"
+    inputs_dir = ROOT / "test-mlir" / "inputs"
     rows = [["attested program", "plain run", "member run", "ratio"]]
     for name in ("mlp_adam", "transformer_adamw", "cnn_sgd", "transaction_sgd"):
         text = (inputs_dir / f"{name}.mlir").read_text()
@@ -545,16 +546,6 @@ def ensemble_cost(reps: int = 30) -> list[list[str]]:
 
 
 # -- report -------------------------------------------------------------------------------------
-
-
-def table(rows: list[list[str]]) -> str:
-    """A Markdown table; the first row is the header."""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-
-    def line(r: list[str]) -> str:
-        return "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"
-
-    return "\n".join([line(rows[0]), line(["-" * w for w in widths]), *map(line, rows[1:])])
 
 
 def honest_table(results: list[Honest]) -> str:

@@ -56,13 +56,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import bench_first_step
+import first_step
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "python" / "tests"
 ZKDV = ROOT / "target" / "release" / "zkdv"
 # The decoder's sizes are the first-step bench's (``small``: 3.4M parameters; ``124m``).
-SIZES: dict[str, dict[str, Any]] = bench_first_step.SIZES
+SIZES: dict[str, dict[str, Any]] = first_step.SIZES
 
 
 def _peak_gb() -> float:

@@ -2,7 +2,7 @@
 
 DESIGN.md §4 budgets the per-step device work of the commitments at 1% of a training step on CPU
 at probe ratio 0.01. This script lowers a Flax MLP + optax.adam step of the fixtures' ABI (see
-scripts/export_fixtures.py) at a realistic size, runs ``zkdv-opt --zkdv-inline
+scripts/fixtures/export_fixtures.py) at a realistic size, runs ``zkdv-opt --zkdv-inline
 --zkdv-annotate-roles`` (the baseline; it only adds attributes) and the same plus
 ``--zkdv-insert-commitments`` (instrumented), compiles both the same way
 (python/tests/stablehlo.py) and times them interleaved in one process, reporting the median step
@@ -27,8 +27,8 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "python" / "tests")]
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "scripts" / "fixtures"), str(ROOT / "python" / "tests")]
 
 import jax  # noqa: E402
 

@@ -112,7 +112,7 @@ def torch_child(seal: bool, size: dict[str, Any]) -> dict[str, Any]:
 
     _progress = _stages()
     torch.set_num_threads(1)
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python" / "tests"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python" / "tests"))
     import torch_steps  # the torch twin of jax_steps.Gpt, also scripts/bench scale's
 
     torch_steps.GPT.update(size)
@@ -186,7 +186,7 @@ def jax_child(size: dict[str, Any]) -> dict[str, Any]:
 
     _progress = _stages()
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python" / "tests"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python" / "tests"))
     import jax_steps  # the Flax twin of the torch model above, also scripts/bench jax's
 
     jax_steps.GPT.update(size)

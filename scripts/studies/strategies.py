@@ -8,7 +8,7 @@ its initial model, its data and their order (``zkdv.data.write_manifest``), and 
 was delivered; the auditor audits every step with all four (``--program``, ``--initial``,
 ``--final``, ``--data``) and the default tolerance ceiling and noise limit. The table gives
 each strategy's ``zkdv verify`` and ``zkdv audit`` verdicts and what the audit named. Drift at
-the largest accepted scale is ``scripts/drift.py``'s (JAX, several precisions and rates).
+the largest accepted scale is ``scripts/bench drift``'s (JAX, several precisions and rates).
 
 Beyond the four, the client knows the whole state it handed out (``proof.state_hash()`` of its
 own session before a step: ``--initial-state``) and its learning-rate schedule
@@ -24,8 +24,6 @@ options that bind them, to show what each one closes.
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 import tempfile
 import warnings
@@ -34,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from common import require_zkdv, table, zkdv_json
 from torch import nn
 from torch.nn import functional
 
@@ -43,8 +42,6 @@ from zkdv.torch import _state
 
 warnings.filterwarnings("ignore")
 torch.set_num_threads(1)
-ROOT = Path(__file__).resolve().parent.parent
-ZKDV = ROOT / "target" / "release" / "zkdv"
 LR = 1e-2
 
 
@@ -196,16 +193,8 @@ def flat(model: nn.Module) -> torch.Tensor:
     return torch.cat([p.detach().reshape(-1) for p in model.parameters()])
 
 
-def cli(*args: str) -> tuple[int, dict[str, Any]]:
-    result = subprocess.run(
-        [str(ZKDV), *args, "--json"], capture_output=True, text=True, check=False
-    )
-    return result.returncode, json.loads(result.stdout)
-
-
 def main() -> None:
-    if not ZKDV.exists():
-        raise SystemExit(f"{ZKDV} is not built: cargo build --release -p zkdv-tools --bin zkdv")
+    require_zkdv()
     inputs, targets, order = dataset()
     batches = [(inputs[i], targets[i]) for i in order]
     rows: list[tuple[str, str, str, str, str]] = []
@@ -223,14 +212,16 @@ def main() -> None:
         honest: list[torch.Tensor] = []
 
         def judge(
-            name: str, directory: Path, delivered: nn.Module, new: bool = True, table: Any = None
+            name: str, directory: Path, delivered: nn.Module, new: bool = True, into: Any = None
         ) -> None:
-            code, verified = cli("verify", str(directory))
+            code, verified = zkdv_json("verify", str(directory))
             expect = ["--initial", initial, "--final", zkdv.torch.model_hash(delivered)]
             expect += ["--data", str(manifest), "--products", "exact", *programs]
             if new:
                 expect += binding
-            code, out = cli("audit", str(directory), "--fraction", "1", "--seed", "s", *expect)
+            code, out = zkdv_json(
+                "audit", str(directory), "--fraction", "1", "--seed", "s", *expect
+            )
             report = out.get("report")
             if report is None:
                 named = f"unusable: {out.get('error')}"
@@ -246,7 +237,7 @@ def main() -> None:
             if not honest:
                 honest.append(theta)
             moved = float((theta - honest[0]).norm() / (honest[0] - start).norm())
-            (rows if table is None else table).append(
+            (rows if into is None else into).append(
                 (
                     name,
                     "accepted" if verified.get("valid", code == 0) else "refused",
@@ -255,12 +246,12 @@ def main() -> None:
                     f"{100 * moved:.3g}%",
                 )
             )
-            print((rows if table is None else table)[-1], file=sys.stderr, flush=True)
+            print((rows if into is None else into)[-1], file=sys.stderr, flush=True)
 
         # The honest prover. The auditor's outlier ceiling is what an honest run of the same
         # code admits (0 in f32; bf16 flips some values honestly).
         model = prove(work / "honest", batches)
-        _, out = cli("audit", str(work / "honest"), "--fraction", "1", "--seed", "s")
+        _, out = zkdv_json("audit", str(work / "honest"), "--fraction", "1", "--seed", "s")
         honest_outliers = out["report"]["noise"]["outliers"]
         print(f"honest run: {honest_outliers} outliers admitted", file=sys.stderr)
         binding += ["--max-outliers", str(honest_outliers)]
@@ -434,12 +425,9 @@ def main() -> None:
                 model,
             )
 
-    header = "| strategy | zkdv verify | zkdv audit | what the audit names | moved |"
-    for table in (rows, without):
-        print(header)
-        print("| --- | --- | --- | --- | --- |")
-        for name, verified, verdict, named, moved in table:
-            print(f"| {name} | {verified} | {verdict} | {named} | {moved} |")
+    header = ("strategy", "zkdv verify", "zkdv audit", "what the audit names", "moved")
+    for found in (rows, without):
+        print(table([header, *found]))
         print()
 
 

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "python" / "tests")]
 
 import jax  # noqa: E402
@@ -61,11 +61,11 @@ def program_of(name: str) -> tuple[str, list[np.ndarray]]:
     """A fixture's text and inputs, or for ``mlp:H:B`` a Flax MLP step (784-H-10, Adam,
     batch B) exported like the fixtures (the step of ``scripts/bench commitments``)."""
     if name.startswith("mlp:"):
-        sys.path.insert(0, str(ROOT / "scripts"))
-        import bench_commitments  # noqa: PLC0415  (needs flax and optax)
+        sys.path.insert(0, str(ROOT / "scripts" / "benches"))
+        import commitments  # noqa: PLC0415  (needs flax and optax)
 
         hidden, batch = (int(v) for v in name.split(":")[1:])
-        text, inputs = bench_commitments.step_text(hidden, batch)
+        text, inputs = commitments.step_text(hidden, batch)
         return text, inputs
     return (INPUTS / f"{name}.mlir").read_text(), inputs_of(name)
 

@@ -41,12 +41,12 @@ from zkdv import transcript
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 torch.set_num_threads(1)
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ZKDV = ROOT / "target" / "release" / "zkdv"
-sys.path.insert(0, str(ROOT / "scripts"))
-import bench_torch  # noqa: E402  (the model, data and timed loops of scripts/bench torch)
+sys.path.insert(0, str(ROOT / "scripts" / "benches"))
+import torch_frontend  # noqa: E402  (the model, data and timed loops of scripts/bench torch)
 
-MAKE, SHAPE, CLASSES = bench_torch.MODELS["mlp"]
+MAKE, SHAPE, CLASSES = torch_frontend.MODELS["mlp"]
 
 
 def fresh() -> tuple[torch.nn.Module, torch.optim.Optimizer]:
@@ -57,14 +57,14 @@ def fresh() -> tuple[torch.nn.Module, torch.optim.Optimizer]:
 
 def plain(data: list) -> float:
     model, optimizer = fresh()
-    bench_torch.plain(model, optimizer, data[:2])
-    return bench_torch.plain(model, optimizer, data)
+    torch_frontend.plain(model, optimizer, data[:2])
+    return torch_frontend.plain(model, optimizer, data)
 
 
 def session(data: list, directory: Path, retain: str | None) -> float:
     model, optimizer = fresh()
     # Sealing is skipped there: a one-time cost of tens of seconds, not per step.
-    return bench_torch.attested(model, optimizer, data, 0.0, directory, retain)[0]
+    return torch_frontend.attested(model, optimizer, data, 0.0, directory, retain)[0]
 
 
 def sizes(directory: Path) -> tuple[float, float, float, float]:
@@ -211,7 +211,7 @@ def main() -> None:
     if args.intervals:
         intervals()
         return
-    data = bench_torch.batches(SHAPE, CLASSES, args.steps)
+    data = torch_frontend.batches(SHAPE, CLASSES, args.steps)
     times: dict[str, list[float]] = {
         "eager": [],
         "retain=None": [],

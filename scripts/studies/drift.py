@@ -1,4 +1,4 @@
-"""The largest drift an audit accepts: ``python scripts/drift.py [--quick]``.
+"""The largest drift an audit accepts: ``python scripts/studies/drift.py [--quick]``.
 
 A dishonest prover that knows the auditor's rule adds, at every step, a small change in a
 fixed direction of its choosing to the parameters production hands on (the attack that broke
@@ -21,15 +21,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parents[1]
+from common import require_zkdv, table, zkdv_json
 
 
 def train(
@@ -109,19 +107,15 @@ def train(
     return [first, last]
 
 
-def audit(cli: Path, directory: Path, before: bool) -> bool:
-    command = [str(cli), "audit", str(directory), "--fraction", "1", "--seed", "drift", "--json"]
-    if before:
-        command += ["--max-noise=1e300", "--max-drift=1e300"]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    data = json.loads(result.stdout)
+def audit(directory: Path, before: bool) -> bool:
+    limits = ["--max-noise=1e300", "--max-drift=1e300"] if before else []
+    _, data = zkdv_json("audit", str(directory), "--fraction", "1", "--seed", "drift", *limits)
     if "report" not in data:
         raise SystemExit(f"the audit could not run: {data}")
     return bool(data["passed"])
 
 
 def largest(
-    cli: Path,
     work: Path,
     setting: dict[str, Any],
     before: bool,
@@ -148,7 +142,7 @@ def largest(
         scale = float(np.sqrt(low * high))
         directory = work / f"{setting['name']}-{'before' if before else 'after'}-{n}"
         _, last = train(directory, drift=shape(scale), **setting["train"])
-        if audit(cli, directory, before):
+        if audit(directory, before):
             best = (scale, float(np.linalg.norm(last - honest_last) / movement))
             low = scale
         else:
@@ -160,42 +154,42 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer steps and bisections")
     args = parser.parse_args()
-    cli = ROOT / "target" / "release" / "zkdv"
-    if not cli.exists():
-        raise SystemExit(f"{cli} is not built: cargo build --release -p zkdv-tools --bin zkdv")
+    require_zkdv()
     steps, iterations = (6, 6) if args.quick else (12, 10)
     settings = [
         {"name": "f32-lr1e-3", "train": {"lr": 1e-3, "dtype": "f32"}},
         {"name": "f32-lr1e-4", "train": {"lr": 1e-4, "dtype": "f32"}},
         {"name": "bf16-lr1e-3", "train": {"lr": 1e-3, "dtype": "bf16"}},
     ]
-    rows = []
+    results = []
     with tempfile.TemporaryDirectory(prefix="zkdv-drift-") as work:
         for setting in settings:
             setting["train"].update(steps=steps, interval=1)
             first, last = train(
                 Path(work) / f"{setting['name']}-honest", drift=None, **setting["train"]
             )
-            if not audit(cli, Path(work) / f"{setting['name']}-honest", before=False):
+            if not audit(Path(work) / f"{setting['name']}-honest", before=False):
                 raise SystemExit(f"{setting['name']}: the honest run fails its audit")
             movement = float(np.linalg.norm(last - first))
             row = {"setting": setting["name"], "steps": steps}
             for before in (True, False):
-                scale, fraction = largest(
-                    cli, Path(work), setting, before, last, movement, iterations
-                )
+                scale, fraction = largest(Path(work), setting, before, last, movement, iterations)
                 key = "before" if before else "after"
                 row[f"{key}_scale"], row[f"{key}_fraction"] = scale, fraction
-            rows.append(row)
+            results.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
-    print("| setting | before: largest accepted drift | after | before/after |")
-    print("| --- | --- | --- | --- |")
-    for r in rows:
+    rows = [["setting", "before: largest accepted drift", "after", "before/after"]]
+    for r in results:
         ratio = r["before_fraction"] / r["after_fraction"] if r["after_fraction"] else float("inf")
-        print(
-            f"| {r['setting']} | {r['before_fraction']:.3%} (s={r['before_scale']:.3g}) "
-            f"| {r['after_fraction']:.4%} (s={r['after_scale']:.3g} ulp) | {ratio:.0f}x |"
+        rows.append(
+            [
+                r["setting"],
+                f"{r['before_fraction']:.3%} (s={r['before_scale']:.3g})",
+                f"{r['after_fraction']:.4%} (s={r['after_scale']:.3g} ulp)",
+                f"{ratio:.0f}x",
+            ]
         )
+    print(table(rows))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@
    with its docstring, the crate's heading). ``--screenshots DIR`` also saves a screenshot of
    the home page and of the API page there.
 
-Usage: ``python scripts/check_docs.py [SITE] [--browser PATH] [--screenshots DIR]``
+Usage: ``python scripts/docs/check_site.py [SITE] [--browser PATH] [--screenshots DIR]``
 (``SITE`` defaults to ``site``). Exits 1 naming every problem found.
 """
 

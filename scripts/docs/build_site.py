@@ -7,7 +7,7 @@ count: a docstring naming a parameter the signature lacks would pass. This wrapp
 same build in this process with a logging handler that counts every warning (and every
 Python warning, through ``logging.captureWarnings``) and fails if there was any.
 
-Usage: ``python scripts/docs_build.py [-f CONFIG]``, from the repository root
+Usage: ``python scripts/docs/build_site.py [-f CONFIG]``, from the repository root
 (``scripts/build-docs`` runs it). The build is always clean (``--clean``): a page served from
 zensical's cache would not report its warnings again.
 """
