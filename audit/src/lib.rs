@@ -198,7 +198,7 @@ pub struct Report {
     pub steps: u64,
     /// Whether the transcript was closed (else its prefix was audited).
     pub closed: bool,
-    /// The audited steps, in order.
+    /// The audited steps, in order (this part's, for a part).
     pub audited: Vec<u64>,
     /// What was replayed: each segment, from a full state to the step
     /// before the next (this part's, for a part).
@@ -774,7 +774,14 @@ pub fn audit(
         key: key.to_string(),
         steps: transcript.steps.len() as u64,
         closed: transcript.closed,
-        audited: chosen.keys().copied().collect(),
+        // A part's own steps: those of the segments it replayed.
+        audited: chosen
+            .keys()
+            .copied()
+            .filter(|&t| {
+                options.part.is_none() || segments.values().any(|audited| audited.contains_key(&t))
+            })
+            .collect(),
         segments: plan
             .iter()
             .enumerate()

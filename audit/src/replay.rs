@@ -291,6 +291,9 @@ struct Segment<'a> {
     members: RefCell<HashMap<u64, Member>>,
     /// How many members' states fit [`MEMBER_CACHE_BYTES`].
     member_slots: usize,
+    /// The steps the segment replays: a member's state after the last of
+    /// them is not kept (no measurement follows it).
+    length: usize,
 }
 
 impl Segment<'_> {
@@ -422,7 +425,7 @@ impl Segment<'_> {
         }
         let seen = look(&sketches, &state)?;
         let mut members = self.members.borrow_mut();
-        if members.len() < self.member_slots {
+        if self.steps.len() < self.length && members.len() < self.member_slots {
             members.insert(m, (self.steps.len(), state, sketches));
         }
         Ok(seen)
@@ -671,6 +674,7 @@ pub(crate) fn replay_segment(
         coherence: Coherence::default(),
         members: RefCell::new(HashMap::new()),
         member_slots,
+        length: usize::try_from(end.saturating_sub(start) + 1).unwrap_or(usize::MAX),
     };
     let mut outcome = SegmentOutcome {
         transitions: 0,

@@ -245,6 +245,9 @@ def test_an_audit_split_into_parts_merges_into_the_same_report(tmp_path):
         # Segments 0..=3 and 8..=11 are part 0's, 4..=7 part 1's.
         starts = [g["start"] for g in out["report"]["segments"]]
         assert starts == ([0, 8] if i == 0 else [4]), out["report"]["segments"]
+        # A part reports the steps it audited, not the whole audit's.
+        own = [t for g in out["report"]["segments"] for t in g["audited"]]
+        assert out["report"]["audited"] == own, out["report"]
     code, merged = audit(tmp_path / "proof", *options, "--merge", *map(str, parts))
     assert code == 0 and merged["report"]["merged"] == 2, merged
     for key in ("audited", "segments", "transitions", "snapshots_compared", "failure"):

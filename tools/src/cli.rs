@@ -54,8 +54,10 @@ enum Command {
         json: bool,
     },
     /// Re-execute steps of a finished transcript from its retained evidence
-    /// (a session with retain="all"), at steps and coordinates drawn from the
-    /// auditor's seed, which the prover could not foresee. The seed is
+    /// (a session with retain="checkpoints", "steps" or "all"; with "steps",
+    /// the full states are your checkpoints, given with --checkpoint), at
+    /// steps and coordinates drawn from the auditor's seed, which the prover
+    /// could not foresee. The seed is
     /// recorded in the report, so the audit can be repeated.
     Audit(Box<AuditArgs>),
     /// Run ZKDV passes and pipelines on StableHLO in MLIR generic op form,
