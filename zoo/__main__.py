@@ -71,19 +71,20 @@ def run_once(
     work: Path,
     timeout: float,
     seal: bool,
-    retain: bool = False,
+    retain: str | None = None,
     size: float | None = None,
 ) -> RunOutcome:
     """Run ``entry`` once in a subprocess; a timeout or a crash becomes an error outcome.
-    ``retain``: the session retains all its evidence, for an audit. ``size``: the tamper's
-    relative size, if not its precision's (:func:`zoo.harness.update_size`)."""
+    ``retain``: the evidence the session retains for an audit (``"all"`` or
+    ``"checkpoints"``), if any. ``size``: the tamper's relative size, if not its precision's
+    (:func:`zoo.harness.update_size`)."""
     suffix = "" if size is None else f"-{size:g}"
     directory = work / f"{entry.name}-{mode}{suffix}"
     out = work / f"{entry.name}-{mode}{suffix}.json"
     env = dict(os.environ)
     env.pop("ZKDV_ZOO_RETAIN", None)
     if retain:
-        env["ZKDV_ZOO_RETAIN"] = "all"
+        env["ZKDV_ZOO_RETAIN"] = retain
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     env.setdefault("JAX_PLATFORMS", "cpu")
     if entry.devices > 1:
@@ -128,12 +129,13 @@ def run_entry(
     work: Path,
     timeout: float,
     seal: bool,
-    audit: bool = False,
+    audit: str | None = None,
     resolve: bool = False,
 ) -> Row:
     """The honest run, then, if it closed, one run per tamper of the entry's framework; with
-    ``audit``, the honest run retains its evidence and ``zkdv audit`` replays every step of
-    it; with ``resolve``, a missed tamper is retried larger (:func:`resolution`)."""
+    ``audit`` (a retention mode), the honest run retains its evidence so and ``zkdv audit``
+    replays every step of it; with ``resolve``, a missed tamper is retried larger
+    (:func:`resolution`)."""
     honest = run_once(entry, "honest", steps, work, timeout, seal and entry.seal, retain=audit)
     tampered: dict[Mode, RunOutcome] = {}
     audited = None
@@ -384,8 +386,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--audit",
-        action="store_true",
-        help="retain the honest runs' evidence and audit every step (zkdv audit --fraction 1)",
+        nargs="?",
+        const="all",
+        choices=["all", "checkpoints"],
+        metavar="MODE",
+        help="retain the honest runs' evidence (retain=MODE: all, the default, or checkpoints: "
+        "a full state before the first step and after the last) and audit every step "
+        "(zkdv audit --fraction 1)",
     )
     parser.add_argument(
         "--keep",

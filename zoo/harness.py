@@ -104,8 +104,8 @@ class RunOutcome:
 
 
 def retained() -> str | None:
-    """The evidence a run retains: ``"all"`` when the runner audits it (``--audit`` sets
-    ``ZKDV_ZOO_RETAIN``), else none."""
+    """The evidence a run retains: the mode the runner's ``--audit MODE`` sets in
+    ``ZKDV_ZOO_RETAIN`` (``"all"`` or ``"checkpoints"``) when it audits the run, else none."""
     return os.environ.get("ZKDV_ZOO_RETAIN") or None
 
 
