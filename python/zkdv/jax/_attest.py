@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from zkdv.jax import _exported
@@ -55,7 +56,7 @@ class AttestedFunction:
             exported = jax.export.export(self._jitted)(params, opt_state, packed, index, index)
         outs = exported.out_avals
         if len(outs) != 2 or any(
-            a.shape != () or not np.issubdtype(a.dtype, np.floating) for a in outs
+            a.shape != () or not jnp.issubdtype(a.dtype, jnp.floating) for a in outs
         ):
             got = ", ".join(f"{a.dtype}{list(a.shape)}" for a in outs)
             raise ValueError(
