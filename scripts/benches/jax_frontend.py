@@ -20,10 +20,13 @@ flat (parameters, optimizer state) with both or only the parameters donated, thr
 On a GPU (``JAX_PLATFORMS=cuda``; the CPU otherwise) one more variant, ``det. ops``, is plain
 ``jax.jit`` compiled with XLA's deterministic ops, as zkdv compiles GPU programs: its ratio is
 what determinism alone costs. ``--model gpt`` is a 3.4M-parameter GPT-style decoder (the model
-of ``scripts/bench first-step``) for such a machine.
+of ``scripts/bench first-step``) for such a machine; ``--size 124m`` gives it GPT-2 small's
+shape (the first-step bench's ``124m``), where ``--breakdown`` leaves out the attested program
+(a run of it in the runtime takes tens of seconds at that size: ``scripts/bench scale``
+measures checks there).
 
-Usage: ``scripts/bench jax [--model mlp|transformer|gpt|all] [--blocks N] [--steps S]
-[--probabilities P...] [--breakdown]``.
+Usage: ``scripts/bench jax [--model mlp|transformer|gpt|all] [--size small|124m] [--blocks N]
+[--steps S] [--probabilities P...] [--breakdown]``.
 """
 
 from __future__ import annotations
@@ -226,8 +229,10 @@ def _plain_variants(state, x, y):  # noqa: ANN001, ANN202
     ]
 
 
-def breakdown(model: str) -> None:
-    """The parts of a ZKDV step, each timed alone, against the plain step."""
+def breakdown(model: str, attested_too: bool = True, reps: int = 20, rounds: int = 5) -> None:
+    """The parts of a ZKDV step, each timed alone (the median of ``reps`` runs, in each of
+    ``rounds`` rounds), against the plain step; the attested program's run in the Rust
+    runtime too, with ``attested_too``."""
     from zkdv import hashing, runtime
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -270,25 +275,26 @@ def breakdown(model: str) -> None:
             for s in sketches:
                 hashing.commit_tensor(s)
 
-        attested = runtime.Program(program.attested_text)
-        inputs = [*host, packed, np.uint64(0), np.uint64(0)]
         parts = [
-            ("plain jax.jit step", run_plain, 20),
-            *[(f"plain step {what}", f, 20) for what, f in _plain_variants(state, x, y)],
-            ("production program alone", looped(program.production, False), 20),
-            ("replay variant alone", looped(program.replay, True), 20),
-            ("host work of one commitment", host_work, 20),
-            ("attested program (Rust runtime)", lambda: attested.run(inputs), 3),
+            ("plain jax.jit step", run_plain, reps),
+            *[(f"plain step {what}", f, reps) for what, f in _plain_variants(state, x, y)],
+            ("production program alone", looped(program.production, False), reps),
+            ("replay variant alone", looped(program.replay, True), reps),
+            ("host work of one commitment", host_work, reps),
         ]
+        if attested_too:
+            attested = runtime.Program(program.attested_text)
+            inputs = [*host, packed, np.uint64(0), np.uint64(0)]
+            parts.append(("attested program (Rust runtime)", lambda: attested.run(inputs), 3))
         # Rounds over all parts, so a slow spell of the machine hits every part alike; the
         # figure of a part is the median of its rounds' medians.
         times: dict[str, list[float]] = {name: [] for name, _, _ in parts}
-        for _ in range(5):
+        for _ in range(rounds):
             for name, f, reps in parts:
                 times[name].append(_median_ms(f, reps))
         proof.close()
         base = statistics.median(times["plain jax.jit step"])
-        print(f"\n{model}: the parts of a step, each alone (median of 5 rounds)")
+        print(f"\n{model}: the parts of a step, each alone (median of {rounds} rounds)")
         for name, values in times.items():
             ms = statistics.median(values)
             print(f"{name:48} {ms:9.3f} ms {ms / base:7.2f}x")
@@ -307,10 +313,23 @@ def main() -> None:
         help=f"check probabilities of the proof.jit variants (default {PROBABILITIES})",
     )
     parser.add_argument("--breakdown", action="store_true", help="time the parts alone")
+    parser.add_argument(
+        "--size",
+        choices=["small", "124m"],
+        default="small",
+        help="the gpt model's size (124m: GPT-2 small's shape)",
+    )
     args = parser.parse_args()
+    if args.size != "small":
+        import first_step
+
+        jax_steps.GPT.update(first_step.SIZES[args.size])
     for model in DEFAULT_MODELS if args.model == "all" else [args.model]:
         if args.breakdown:
-            breakdown(model)
+            if args.size == "small":
+                breakdown(model)
+            else:
+                breakdown(model, attested_too=False, reps=3, rounds=3)
         else:
             run(model, args.blocks, args.steps, tuple(args.probabilities))
 
