@@ -675,6 +675,30 @@ pub fn audit(
             parts::merge(&options.merge, &records, &fingerprint, &plan, noise_limit)?;
         (pass, Some(seconds))
     };
+    if options.merge.is_empty()
+        && options.part.is_none()
+        && pass.failure.is_none()
+        && pass.coherence.drift() > drift_limit
+    {
+        // Measured in ulps where no spread was needed, an honest replay's
+        // rounding may look like drift; the ensemble measures every
+        // snapshot's spread before a drift is reported.
+        done.store(0, Ordering::Relaxed);
+        // The first pass's account (as large as the state) is dropped first.
+        let before = std::mem::replace(&mut pass, Pass::empty(rule.limit)).transitions;
+        let again = replay_all(NoiseRule {
+            always_spread: true,
+            ..rule
+        })?;
+        pass = Pass {
+            transitions: before + again.transitions,
+            ..again
+        };
+    }
+    // The account across snapshots leaves the pass: a part keeps it for the
+    // merge (moved, not copied), the report only its drift.
+    let coherence = std::mem::take(&mut pass.coherence);
+    let (drift, compared) = (coherence.drift(), coherence.snapshots);
     let part_state = options.part.map(|part| {
         let mine = plan
             .iter()
@@ -688,40 +712,25 @@ pub fn audit(
             fingerprint.clone(),
             part,
             mine,
-            pass.clone(),
+            Pass {
+                coherence,
+                ..pass.clone()
+            },
             seconds,
         )
     });
-    if options.merge.is_empty()
-        && options.part.is_none()
-        && pass.failure.is_none()
-        && pass.coherence.drift() > drift_limit
-    {
-        // Measured in ulps where no spread was needed, an honest replay's
-        // rounding may look like drift; the ensemble measures every
-        // snapshot's spread before a drift is reported.
-        done.store(0, Ordering::Relaxed);
-        let again = replay_all(NoiseRule {
-            always_spread: true,
-            ..rule
-        })?;
-        pass = Pass {
-            transitions: pass.transitions + again.transitions,
-            ..again
-        };
-    }
     let Pass {
         transitions,
         snapshots_compared,
         mut noise,
-        coherence,
+        coherence: _,
         data_checked,
         data_differs,
         unnamed_scalars,
         mut failure,
     } = pass;
     // Across the snapshots compared: what keeps its direction is a drift.
-    noise.drift = coherence.drift();
+    noise.drift = drift;
     noise.drift_limit = drift_limit;
     if failure.is_none() && noise.drift > noise.drift_limit {
         let last = transcript
@@ -736,7 +745,7 @@ pub fn audit(
             what: format!(
                 "the states at the {} snapshots compared, together: their differences keep \
                  one direction from snapshot to snapshot (a drift)",
-                coherence.snapshots
+                compared
             ),
             committed: noise.drift,
             recomputed: 0.0,

@@ -267,9 +267,10 @@ pub(crate) struct Compared {
 /// them and the last one's update sketches.
 type Member = (usize, Vec<Tensor>, Vec<f64>);
 
-/// The most bytes of ensemble members' states a segment keeps between two
-/// measurements of its spread; beyond it, a member replays the segment from
-/// its start each time (the same values, computed again).
+/// The most bytes of ensemble members' states the segments replayed at once
+/// keep, together, between two measurements of their spread; beyond it, a
+/// member replays its segment from the start each time (the same values,
+/// computed again).
 pub(crate) const MEMBER_CACHE_BYTES: usize = 4 << 30;
 
 /// A segment being replayed: its snapshot's state and the steps replayed so
@@ -323,6 +324,14 @@ impl Segment<'_> {
         )?;
         self.steps.push((step.program, inputs));
         Ok((kept, replayed))
+    }
+
+    /// Drop the last step's retained sketch values (`f64`, about
+    /// `8 * probe_ratio` bytes per parameter), once compared.
+    fn forget_committed(&mut self) {
+        if let Some((_, inputs)) = self.steps.last_mut() {
+            inputs.committed = Vec::new();
+        }
     }
 
     /// The inputs of the last step replayed.
@@ -494,6 +503,25 @@ impl Segment<'_> {
         let theirs = Leaves::new(production)?;
         let mine = Leaves::new(nominal.state())?;
         let initial = Leaves::new(&self.initial)?;
+        // Pair by pair: a replayed leaf of another size than the snapshot's
+        // is refused, not compared over its common prefix.
+        if production.len() != nominal.state().len() {
+            return Err(StepError::Unusable(format!(
+                "the replayed state has {} leaves, the snapshot {}",
+                nominal.state().len(),
+                production.len()
+            )));
+        }
+        for (leaf, (a, b)) in production.iter().zip(nominal.state()).enumerate() {
+            if a.data.len() != b.data.len() {
+                return Err(StepError::Unusable(format!(
+                    "the replayed state {} has {} values, the snapshot's {}",
+                    self.t.state_path(leaf),
+                    b.data.len(),
+                    a.data.len()
+                )));
+            }
+        }
         let dtypes = production
             .iter()
             .map(dtype_of)
@@ -664,7 +692,10 @@ pub(crate) fn replay_segment(
     })?;
     let initial = load_state(t, snapshot).map_err(|e| (start, e))?;
     let mut state = initial.clone();
-    let member_slots = MEMBER_CACHE_BYTES / state_bytes(&initial).max(1);
+    // The budget is shared by the segments replayed at once (one per thread
+    // of the audit's pool).
+    let budget = MEMBER_CACHE_BYTES / rayon::current_num_threads().max(1);
+    let member_slots = budget / state_bytes(&initial).max(1);
     let mut segment = Segment {
         t,
         initial,
@@ -742,6 +773,9 @@ pub(crate) fn replay_segment(
             outcome.failure = Some(failure);
             return Ok(outcome);
         }
+        // The step's retained sketch values are compared: the rest of the
+        // segment needs its batch and probe maps only.
+        segment.forget_committed();
         // At an audited step, the attested program at the audit's coordinates.
         if let (Some(challenge), Some(arguments)) = (challenge, arguments) {
             let (_, attested) = programs.get(t, step.program).map_err(|e| (j, e))?;

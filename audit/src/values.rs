@@ -87,10 +87,12 @@ impl LeafValues for Leaves<'_> {
         self.0.len()
     }
     fn leaf(&self, leaf: usize) -> Cow<'_, [f64]> {
-        self.0
-            .get(leaf)
-            .and_then(|t| values(t).ok())
-            .unwrap_or(Cow::Borrowed(&[]))
+        match self.0.get(leaf).map(values) {
+            Some(Ok(v)) => v,
+            // `new` refused every leaf `values` cannot read.
+            Some(Err(why)) => unreachable!("a leaf Leaves::new accepted: {why}"),
+            None => Cow::Borrowed(&[]),
+        }
     }
 }
 
@@ -116,14 +118,22 @@ impl SpreadLeaf {
         }
     }
 
-    /// Widen value `i`'s spread to at least `s`.
+    /// Widen value `i`'s spread to at least `s` (finite and at least 0, as
+    /// [`zkdv_protocol::Tolerance::ensemble_difference`] gives it).
     pub(crate) fn widen(&mut self, i: usize, s: f64) {
+        if let SpreadLeaf::Narrow(v) = self {
+            if s > f64::from(f32::MAX) {
+                // Beyond f32 (members near the float's range, apart): the leaf
+                // keeps its spreads in f64 from here, so none becomes infinite.
+                *self = SpreadLeaf::Wide(v.iter().map(|&x| f64::from(x)).collect());
+            }
+        }
         match self {
             SpreadLeaf::Narrow(v) => {
                 if let Some(x) = v.get_mut(i) {
                     let mut r = s as f32;
                     if f64::from(r) < s {
-                        // The next f32 up (a spread is finite and at least 0).
+                        // The next f32 up (r is finite and at least 0 here).
                         r = f32::from_bits(r.to_bits() + 1);
                     }
                     *x = x.max(r);
@@ -188,6 +198,22 @@ pub(crate) fn flat_element(tensors: &[Tensor], mut index: u64) -> Result<f64, St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_narrow_spread_rounds_up_and_widens_to_f64_beyond_f32() {
+        let mut leaf = SpreadLeaf::zeros(DType::F32, 2);
+        let s = 0.1f64; // not an f32: kept as the f32 just above it
+        leaf.widen(0, s);
+        let SpreadLeaf::Narrow(v) = &leaf else {
+            panic!("an f32 leaf keeps f32 spreads")
+        };
+        assert!(f64::from(v[0]) >= s && f64::from(v[0]) - s < 1e-8);
+        let first = f64::from(v[0]);
+        // A spread beyond f32's range: the leaf's spreads become f64, none infinite.
+        leaf.widen(1, 1e39);
+        assert!(matches!(leaf, SpreadLeaf::Wide(_)));
+        assert_eq!(vec![leaf].leaf(0).as_ref(), &[first, 1e39]);
+    }
 
     #[test]
     fn flat_elements_address_the_concatenation_of_leaves() {
