@@ -44,24 +44,6 @@ pub(crate) trait LeafValues {
     fn leaf(&self, leaf: usize) -> Cow<'_, [f64]>;
 }
 
-impl LeafValues for &[Vec<f64>] {
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn leaf(&self, leaf: usize) -> Cow<'_, [f64]> {
-        Cow::Borrowed(self.get(leaf).map_or(&[][..], Vec::as_slice))
-    }
-}
-
-impl LeafValues for Vec<Vec<f64>> {
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn leaf(&self, leaf: usize) -> Cow<'_, [f64]> {
-        Cow::Borrowed(self.get(leaf).map_or(&[][..], Vec::as_slice))
-    }
-}
-
 /// A state's tensors as [`LeafValues`]; every leaf's type is checked when
 /// it is made, so reading a leaf cannot fail.
 pub(crate) struct Leaves<'a>(&'a [Tensor]);

@@ -1,6 +1,6 @@
 """Time an MLP training step with and without the commitment hooks (--zkdv-insert-commitments).
 
-DESIGN.md §4 budgets the per-step device work of the commitments at 1% of a training step on CPU
+The design budgets the per-step device work of the commitments at 1% of a training step on CPU
 at probe ratio 0.01. This script lowers a Flax MLP + optax.adam step of the fixtures' ABI (see
 scripts/fixtures/export_fixtures.py) at a realistic size, runs ``zkdv-opt --zkdv-inline
 --zkdv-annotate-roles`` (the baseline; it only adds attributes) and the same plus
