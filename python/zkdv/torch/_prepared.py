@@ -10,8 +10,9 @@ from typing import Any
 
 import torch
 from torch import nn
+from torch.optim.swa_utils import AveragedModel
 
-from zkdv.torch import _hooks, _optim, _scaler, _state, lowering
+from zkdv.torch import _averaged, _hooks, _optim, _scaler, _state, lowering
 
 __all__ = ["Prepared"]
 
@@ -29,6 +30,9 @@ class Prepared:
         self.optimizer: torch.optim.Optimizer | None = None
         self.scaler: torch.amp.GradScaler | None = None
         """The prepared ``torch.amp.GradScaler``, if any (:mod:`zkdv.torch._scaler`)."""
+        self.averaged: _averaged.Averaged | None = None
+        """The prepared averaged model (an EMA of the weights), if any
+        (:mod:`zkdv.torch._averaged`)."""
         self.functional: _optim.FunctionalOptimizer | None = None
         self.functionals = _optim.builtin()
         """The functional implementation of each optimizer class the session knows."""
@@ -51,6 +55,8 @@ class Prepared:
         ``local`` is where a DDP model's communication hook keeps the rank's own gradients
         (the open transaction's, ``None`` outside one); ``before_step`` runs before each
         ``optimizer.step()``."""
+        if isinstance(value, AveragedModel):
+            return self.add_averaged(value)
         if isinstance(value, nn.parallel.DistributedDataParallel):
             if self.model is not None and self.model is not value.module:
                 raise RuntimeError("ZKDV.prepare: a root model is already prepared")
@@ -93,6 +99,31 @@ class Prepared:
             self.scaler = value
         return value
 
+    def add_averaged(self, value: nn.Module) -> nn.Module:
+        """Register ``value`` as the averaged copy of the root model (see
+        :meth:`zkdv.torch.ZKDV.prepare`); returns it as it is.
+
+        Raises:
+            RuntimeError: before the root model is prepared, or a second averaged model.
+            ValueError: ``value`` is no copy of the model (see :func:`_averaged.of`).
+        """
+        if self.averaged is not None:
+            if self.averaged.module is value:
+                return value
+            raise RuntimeError("ZKDV.prepare: an averaged model is already prepared")
+        if self.model is None:
+            raise RuntimeError(
+                "ZKDV.prepare: prepare the model before its averaged copy: "
+                "proof.prepare(model, optimizer, ema)"
+            )
+        if not isinstance(value, nn.Module):
+            raise TypeError(
+                f"ZKDV.prepare: averaged= takes the averaged copy of the model (an nn.Module), "
+                f"not {type(value).__name__}"
+            )
+        self.averaged = _averaged.of(value, self.model)
+        return value
+
     def register_functional(
         self, optimizer_class: type[torch.optim.Optimizer], functional: _optim.FunctionalOptimizer
     ) -> None:
@@ -126,16 +157,18 @@ class Prepared:
     def leaves(self) -> tuple[Named, Named]:
         """The parameter leaves, and the optimizer-state, buffer and scaler leaves after them
         (:func:`zkdv.torch._state.leaves`)."""
-        return _state.leaves(*self.parts(), self.scaler)
+        return _state.leaves(*self.parts(), self.scaler, self.averaged)
 
     def stable(self) -> int:
         """How many of the state's first leaves only ``optimizer.step()`` changes inside a
         transaction: the parameters and the optimizer state, not the module buffers (the
-        forward pass updates running statistics) nor the scaler's state."""
+        forward pass updates running statistics), an averaged model's leaves (which a loop
+        may update where it likes in the transaction) nor the scaler's state."""
         model, _, _ = self.parts()
         params, opt = self.leaves()
         device = params[0][1].device if params else None
         others = len(list(model.named_buffers())) + len(_scaler.leaves(self.scaler, device))
+        others += 0 if self.averaged is None else len(self.averaged.leaves())
         return len(params) + len(opt) - others
 
     def live(self) -> list[torch.Tensor]:

@@ -355,7 +355,15 @@ def build(
             "shard is not; its step cannot be a rank's transition on its shards"
         )
     traced = lowering.trace(
-        attested, model, optimizer, functional, batch, reduced=ddp, sharded=sharded, scaler=scaler
+        attested,
+        model,
+        optimizer,
+        functional,
+        batch,
+        reduced=ddp,
+        sharded=sharded,
+        scaler=scaler,
+        averaged=prepared.averaged,
     )
     name = getattr(attested, "__name__", "step")
     slots = [(x.shape, x.dtype) for x in host_leaves]

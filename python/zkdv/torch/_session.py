@@ -105,19 +105,34 @@ class ZKDV(StateFiles, Session):
 
     # -- set-up -------------------------------------------------------------------------------
 
-    def prepare(self, *values: Any) -> Any:
+    def prepare(self, *values: Any, averaged: nn.Module | None = None) -> Any:
         """Prepare the root model and the optimizer whose transition is attested.
 
         Recognized objects (an ``nn.Module`` with parameters or buffers, a
         ``torch.optim.Optimizer``, a ``torch.amp.GradScaler``, whose scale and growth tracker
-        are then state of the step) are registered and returned as they are; anything else
-        (stateless modules such as a loss, tensors, configuration) is returned unchanged.
-        Returns the sole value for one argument and a tuple for several (or none).
+        are then state of the step, and a ``torch.optim.swa_utils.AveragedModel`` of the
+        model) are registered and returned as they are; anything else (stateless modules such
+        as a loss, tensors, configuration) is returned unchanged. Returns the sole value for
+        one argument and a tuple for several (or none).
+
+        An averaged copy of the model (an EMA or SWA of its weights, often the model a run
+        delivers) is state of the step like the optimizer's: an ``AveragedModel`` among
+        ``values``, or any other module given as ``averaged=`` (a copy the loop updates by
+        hand). Update it inside the transaction and inside the attested step, every step.
+
+        Example::
+
+            ema = torch.optim.swa_utils.AveragedModel(
+                model, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(0.999)
+            )
+            model, optimizer, ema = proof.prepare(model, optimizer, ema)
 
         Raises:
             TypeError: for an optimizer without a known functional implementation (``LBFGS``,
                 unknown subclasses): register one with :meth:`register_functional_optimizer`.
-            RuntimeError: a second model or optimizer, or preparing after the first transaction.
+            RuntimeError: a second model, optimizer or averaged model, an averaged model
+                before the model, or preparing after the first transaction.
+            ValueError: an averaged model that shares tensors with the model.
         """
         if self._program is not None:
             raise RuntimeError("ZKDV.prepare: the first transaction already committed the step")
@@ -128,6 +143,8 @@ class ZKDV(StateFiles, Session):
         values = tuple(
             self._prepared.add(value, local, self._before_optimizer_step) for value in values
         )
+        if averaged is not None:
+            self._prepared.add_averaged(averaged)
         return values[0] if len(values) == 1 else values
 
     def register_functional_optimizer(

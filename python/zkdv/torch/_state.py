@@ -25,6 +25,7 @@ from torch import nn
 
 from zkdv.checks import ZKDVPoisonedError
 from zkdv.torch import _optim, _scaler, lowering
+from zkdv.torch._averaged import Averaged
 from zkdv.torch._host import all_same_bits, host, same_bits
 
 __all__ = [
@@ -55,13 +56,17 @@ def leaves(
     optimizer: torch.optim.Optimizer,
     functional: _optim.FunctionalOptimizer,
     scaler: torch.amp.GradScaler | None,
+    averaged: Averaged | None = None,
 ) -> tuple[Named, Named]:
-    """The parameter leaves, and the optimizer-state, buffer and scaler leaves after them."""
+    """The parameter leaves, and the optimizer-state, buffer, averaged-model and scaler leaves
+    after them."""
     named = list(model.named_parameters())
     params: Named = [(n, lowering.local(p)) for n, p in named]
     states = [{k: lowering.local(v) for k, v in optimizer.state[p].items()} for _, p in named]
     opt = lowering.opt_leaves([n for n, _ in params], functional, states)
     opt += lowering.buffer_leaves(list(model.named_buffers()))
+    if averaged is not None:
+        opt += averaged.leaves()
     device = params[0][1].device if params else None
     return params, opt + _scaler.leaves(scaler, device)
 
@@ -136,12 +141,18 @@ def discontinuity(
         return None
     changed = [n for n, a, b in zip(names(), now, last, strict=False) if not same_bits(a, b)]
     leaf = f" (first leaf: {changed[0]!r})" if changed and len(now) == len(last) else ""
+    hint = (
+        "; an averaged model (EMA) is updated inside the transaction and the attested step, "
+        "every step"
+        if changed and changed[0].startswith("averaged/")
+        else ""
+    )
     return ZKDVPoisonedError(
         step,
         kind="state",
         detail=(
             f"the parameters or optimizer state at {where} are not what step {step - 1} "
-            f"produced{leaf}: they were changed outside the attested step"
+            f"produced{leaf}: they were changed outside the attested step{hint}"
         ),
     )
 

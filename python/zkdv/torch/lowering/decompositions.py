@@ -45,7 +45,46 @@ def default_decompositions() -> dict[Any, Callable[..., Any]]:
     table[aten.native_layer_norm.default] = _native_layer_norm
     table[aten.native_group_norm.default] = _native_group_norm
     table[aten.cumprod.default] = _cumprod
+    table.update(_foreach_decompositions())
     return table
+
+
+_FOREACH = ("lerp", "add", "sub", "mul", "div", "addcmul", "addcdiv", "copy", "maximum", "sqrt")
+"""The ``aten._foreach_*`` ops decomposed into one op per tensor: the ones an averaged model's
+update uses (``get_ema_multi_avg_fn``'s ``_foreach_lerp_``, timm's and diffusers' EMA), and the
+arithmetic a hand-written multi-tensor update of the state takes."""
+
+
+def _foreach_decompositions() -> dict[Any, Callable[..., Any]]:
+    """``aten._foreach_<op>`` (and its in-place form) as ``aten.<op>`` on each tensor of its
+    lists: torch-mlir lowers no ``_foreach`` op, and torch decomposes none of them. A list
+    argument (of tensors or of numbers) is taken item by item, any other as it is."""
+    aten = torch.ops.aten
+    table: dict[Any, Callable[..., Any]] = {}
+    for name in _FOREACH:
+        for inplace in (False, True):
+            suffix = "_" if inplace else ""
+            packet = getattr(aten, f"_foreach_{name}{suffix}", None)
+            single = getattr(aten, f"{name}{suffix}", None)
+            if packet is None or single is None:
+                continue
+            for overload in packet.overloads():
+                table[getattr(packet, overload)] = _per_tensor(single, inplace)
+    return table
+
+
+def _per_tensor(single: Any, inplace: bool) -> Callable[..., Any]:
+    def item(value: Any, i: int) -> Any:
+        return value[i] if isinstance(value, list | tuple) else value
+
+    def decomposed(*args: Any, **kwargs: Any) -> Any:
+        results = [
+            single(*(item(a, i) for a in args), **{k: item(v, i) for k, v in kwargs.items()})
+            for i in range(len(args[0]))
+        ]
+        return None if inplace else results
+
+    return decomposed
 
 
 def _upsample_nearest2d_backward(

@@ -41,7 +41,11 @@ parameter has none, in the all-reduce or in the step).
 Module buffers (BatchNorm's running statistics, its batch counter) are state that the step
 updates: they are traced as inputs after the optimizer state, updated in place on traced
 clones by the forward pass, and returned after the post-optimizer state, so they are committed,
-checked and challenged like the optimizer state (paths ``buffers/<name>``).
+checked and challenged like the optimizer state (paths ``buffers/<name>``). A prepared averaged
+model (an EMA of the weights, :mod:`zkdv.torch._averaged`) follows them the same way: its
+module is reparametrized with traced clones of its parameters and buffers, which the step
+updates in place. After ``optimizer.step()`` the root's parameters are the stepped ones, as
+in production, so that an update of the averaged model reads what it would read there.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ import importlib.util
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 from torch import nn
@@ -67,6 +71,9 @@ from zkdv.torch.lowering.decompositions import default_decompositions
 from zkdv.torch.lowering.export import MODULE_KEY
 from zkdv.torch.lowering.rewrites import float_equalities, normalise_slices
 from zkdv.torch.lowering.stamping import Stamper
+
+if TYPE_CHECKING:
+    from zkdv.torch._averaged import Averaged
 
 __all__ = [
     "Input",
@@ -122,6 +129,10 @@ class Tracing:
     stamper: Stamper | None = None
     """Repeats one parameter's traced optimizer step for the parameters laid out alike
     (:mod:`zkdv.torch.lowering.stamping`)."""
+    reparametrized: bool = False
+    """Whether :attr:`root` is reparametrized with :attr:`params` (not under FSDP, whose step
+    is the optimizer's alone): ``optimizer.step()`` then makes the stepped parameters the
+    root's."""
 
     def forward(self, model: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """``model(*args, **kwargs)`` on the traced parameters and buffers: the root is
@@ -198,6 +209,17 @@ class Tracing:
                 self.functional, index, group, params, applied, states
             ):
                 self.functional.step(group, params, applied, states)
+        if self.reparametrized:
+            # As in production, the root's parameters are the stepped ones from here on (an
+            # averaged model's update reads them); leaving the reparametrization restores the
+            # real ones.
+            from torch.nn.utils._named_member_accessor import NamedMemberAccessor
+            from torch.nn.utils.stateless import _untie_named_tensors_map
+
+            stepped = dict(zip(self.names, self.post_params, strict=True))
+            NamedMemberAccessor(self.root).swap_tensors_dict(
+                _untie_named_tensors_map(self.root, stepped), allow_missing=True
+            )
 
 
 def unwrap(model: nn.Module) -> nn.Module:
@@ -428,6 +450,7 @@ def trace(
     reduced: bool = False,
     sharded: bool = False,
     scaler: torch.amp.GradScaler | None = None,
+    averaged: Averaged | None = None,
 ) -> Traced:
     """Lower ``fun(root, optimizer, batch)`` (see the module documentation).
 
@@ -436,8 +459,8 @@ def trace(
     gradient. With ``sharded`` (composable FSDP, parameters are ``DTensor`` shards) the step is
     the optimizer alone on this rank's local shards, from the reduce-scattered gradient
     shards: the forward and backward passes need every rank's shards, so ``fun`` is not
-    traced. A prepared
-    ``scaler`` (enabled) adds its state after the buffers (:mod:`zkdv.torch._scaler`).
+    traced. A prepared averaged model (``averaged``) adds its leaves after the buffers, and a
+    prepared ``scaler`` (enabled) its state after those (:mod:`zkdv.torch._scaler`).
 
     Raises:
         ValueError: the step cannot be lowered (the message names the cause and the fix).
@@ -462,13 +485,26 @@ def trace(
             "zkdv.torch: a GradScaler under DDP or FSDP cannot be attested yet: the rank's "
             "optimizer applies the all-reduced gradients, which production records unscaled"
         )
-    leaves = opt_leaves(names, functional, states) + buffer_leaves(buffers) + scaled
+    members = [] if averaged is None else averaged.members()
+    if members and sharded:
+        raise ValueError(
+            "zkdv.torch: an averaged model under FSDP cannot be attested yet: the step a rank "
+            "attests there is its optimizer's alone"
+        )
+    averaged_names = tuple(name for _, name, _ in members)
+    leaves = (
+        opt_leaves(names, functional, states)
+        + buffer_leaves(buffers)
+        + [(path, t) for path, _, t in members]
+        + scaled
+    )
     constants = _scaler.constants(scaler)
     keys_of = [[k for k in functional.state_keys if k in s] for s in states]
     batch_leaves, batch_spec = pytree.tree_flatten(batch)
     if not all(isinstance(x, torch.Tensor) for x in batch_leaves):
         raise ValueError("zkdv.torch: every leaf of the transaction's batch must be a tensor")
     n_p, n_s, n_b, n_c = len(named), len(leaves), len(buffers), len(scaled)
+    n_a = len(members)
     n_user, n_dyn = len(batch_leaves), len(dynamic)
     # Under DDP and FSDP one all-reduced gradient per trainable parameter: a frozen one takes
     # no part in the reduction and has no gradient to apply.
@@ -479,8 +515,11 @@ def trace(
 
     def step(*flat: torch.Tensor) -> tuple[torch.Tensor, ...]:
         params = list(flat[:n_p])
-        opt = list(flat[n_p : n_p + n_s - n_b - n_c])
-        traced_buffers = [b.clone() for b in flat[n_p + n_s - n_b - n_c : n_p + n_s - n_c]]
+        opt = list(flat[n_p : n_p + n_s - n_b - n_a - n_c])
+        traced_buffers = [
+            b.clone() for b in flat[n_p + n_s - n_b - n_a - n_c : n_p + n_s - n_a - n_c]
+        ]
+        traced_averaged = [a.clone() for a in flat[n_p + n_s - n_a - n_c : n_p + n_s - n_c]]
         scaler_state = list(flat[n_p + n_s - n_c : n_p + n_s])
         extra = list(flat[n_p + n_s + n_user :])
         feeds.append(_randomness.Feed(extra[n_dyn + n_grad :], drawn))
@@ -524,10 +563,21 @@ def trace(
                 # production.
                 traced = dict(zip(names, params, strict=True))
                 traced.update(zip(buffer_names, traced_buffers, strict=True))
-                with (
-                    _reparametrize_module(root, traced, tie_weights=True, strict=True),
-                    _randomness.feeding(feeds[-1]),
-                ):
+                tracing.reparametrized = True
+                with contextlib.ExitStack() as scope:
+                    scope.enter_context(
+                        _reparametrize_module(root, traced, tie_weights=True, strict=True)
+                    )
+                    if averaged is not None:
+                        scope.enter_context(
+                            _reparametrize_module(
+                                averaged.module,
+                                dict(zip(averaged_names, traced_averaged, strict=True)),
+                                tie_weights=True,
+                                strict=True,
+                            )
+                        )
+                    scope.enter_context(_randomness.feeding(feeds[-1]))
                     fun(root, optimizer, pytree.tree_unflatten(user, batch_spec))
             finally:
                 _ACTIVE.reset(token)
@@ -537,7 +587,7 @@ def trace(
                 "optimizer"
             )
         post_opt = [s[k] for s, keys in zip(traced_states, keys_of, strict=True) for k in keys]
-        post_opt += traced_buffers
+        post_opt += traced_buffers + traced_averaged
         if tracing.scaler is not None:
             post_opt += [tracing.scaler.scale_value, tracing.scaler.tracker]
         deltas = [n - p for n, p in zip(tracing.post_params, params, strict=True)]
@@ -686,13 +736,56 @@ def _trace(
     except ValueError:
         raise
     except Exception as error:
+        if _raised_in(error, "swa_utils.py", "update_parameters"):
+            raise ValueError(
+                "zkdv.torch: the attested step updates an AveragedModel that is not prepared; "
+                "prepare it with the model: model, optimizer, ema = proof.prepare(model, "
+                "optimizer, ema)"
+            ) from error
         raise ValueError(
             f"zkdv.torch: the attested step cannot be traced: {type(error).__name__}: {error}"
         ) from error
+    _refuse_changed_constants(graph)
     normalise_slices(graph.graph)
     float_equalities(graph.graph)
     graph.recompile()
     return graph
+
+
+def _raised_in(error: BaseException, file: str, function: str) -> bool:
+    """Whether ``error`` went through ``function`` of a module whose file is ``file``."""
+    frame = error.__traceback__
+    while frame is not None:
+        code = frame.tb_frame.f_code
+        if code.co_name == function and code.co_filename.endswith(file):
+            return True
+        frame = frame.tb_next
+    return False
+
+
+def _refuse_changed_constants(graph: torch.fx.GraphModule) -> None:
+    """Refuse a step that writes in place to a tensor it reads from outside its arguments (a
+    constant of its programs, which no step could change): a copy of the model that the loop
+    averages into by hand is the usual one, and is state to prepare."""
+    for node in graph.graph.nodes:
+        target = node.target
+        if node.op != "call_function" or not isinstance(target, torch._ops.OpOverload):
+            continue
+        written = [
+            value
+            for argument, value in zip(target._schema.arguments, node.args, strict=False)
+            if argument.alias_info is not None and argument.alias_info.is_write
+        ]
+        if any(isinstance(v, torch.fx.Node) and v.op == "get_attr" for v in written):
+            module = (node.meta.get("custom") or {}).get(MODULE_KEY)
+            where = f" in module {module!r}" if module else ""
+            raise ValueError(
+                f"zkdv.torch: the attested step changes in place ({target}{where}) a tensor it "
+                "reads from outside its arguments, which its committed programs hold as a "
+                "constant. If it is an averaged copy of the model (an EMA), prepare it as state: "
+                "proof.prepare(model, optimizer, averaged=ema); otherwise pass the tensor in the "
+                "batch"
+            )
 
 
 def _large_norms(graph: torch.fx.GraphModule) -> bool:
