@@ -6,7 +6,7 @@
 use zkdv_hashing::{commit_batch, DType, ProbeMap};
 use zkdv_protocol::evidence::Bundle;
 use zkdv_protocol::packing::BatchLayout;
-use zkdv_protocol::{RootBody, SnapshotBody, StepBody, StepEvidence};
+use zkdv_protocol::{Hash32, Leaf, RootBody, SnapshotBody, StepBody, StepEvidence};
 use zkdv_runtime::{Program, Tensor};
 
 use crate::replay::StepError;
@@ -14,14 +14,13 @@ use crate::transcript::{evidence_error, Transcript};
 use crate::values::{tensor, values};
 use crate::AuditError;
 
-/// The snapshot's tensors in root order (parameters, then optimizer state),
-/// from its retained artifact or the checkpoint file bound to it, checked
-/// against the snapshot record's commitment and the root's layout.
-pub(crate) fn load_state(
-    t: &Transcript,
-    snapshot: &SnapshotBody,
-) -> Result<Vec<Tensor>, AuditError> {
-    let (bundle, refused): (Bundle, Box<dyn Fn(String) -> AuditError>) =
+/// The snapshot's retained artifact, or the checkpoint file bound to it,
+/// checked against the snapshot record's commitments; and how to refuse it.
+fn verified_bundle<'a>(
+    t: &'a Transcript,
+    snapshot: &'a SnapshotBody,
+) -> Result<(Bundle, Box<dyn Fn(String) -> AuditError + 'a>), AuditError> {
+    let (bundle, refused): (Bundle, Box<dyn Fn(String) -> AuditError + 'a>) =
         match (&snapshot.artifact, t.checkpoints.get(&snapshot.step)) {
             (Some(artifact), _) => (
                 t.bundle(artifact)?,
@@ -61,6 +60,17 @@ pub(crate) fn load_state(
             )));
         }
     }
+    Ok((bundle, refused))
+}
+
+/// The snapshot's tensors in root order (parameters, then optimizer state),
+/// from its retained artifact or the checkpoint file bound to it, checked
+/// against the snapshot record's commitment and the root's layout.
+pub(crate) fn load_state(
+    t: &Transcript,
+    snapshot: &SnapshotBody,
+) -> Result<Vec<Tensor>, AuditError> {
+    let (bundle, refused) = verified_bundle(t, snapshot)?;
     let layout: Vec<_> = t.root.params.iter().chain(&t.root.opt_state).collect();
     if layout.len() != bundle.leaves.len() {
         return Err(refused(format!(
@@ -88,6 +98,45 @@ pub(crate) fn load_state(
             tensor(leaf).map_err(&refused)
         })
         .collect()
+}
+
+/// Where a session's averaged model (an EMA of the weights, the PyTorch
+/// frontend's `prepare(..., averaged=)`) keeps its parameters among the
+/// optimizer-state leaves: `averaged/params/<path>`, `<path>` the averaged
+/// model's own.
+pub(crate) const AVERAGED_PARAMS: &str = "averaged/params/";
+
+/// The averaged model's parameters in the root's layout, under the
+/// averaged model's own paths (what its model commitment is over); empty
+/// when the session prepared none.
+pub(crate) fn averaged_layout(t: &Transcript) -> Vec<Leaf> {
+    t.root
+        .opt_state
+        .iter()
+        .filter_map(|l| {
+            l.path.strip_prefix(AVERAGED_PARAMS).map(|path| Leaf {
+                path: path.to_owned(),
+                dtype: l.dtype.clone(),
+                shape: l.shape.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The model commitment of the averaged model in `snapshot`'s tensors:
+/// `commit_tree` over `params/<path>`, as of a model whose parameters are
+/// the averaged ones (`zkdv.torch.model_hash(ema)`), from the snapshot's
+/// retained tensors, which must re-hash to its state commitment.
+pub(crate) fn averaged_commitment(
+    t: &Transcript,
+    snapshot: &SnapshotBody,
+) -> Result<Hash32, AuditError> {
+    let (bundle, refused) = verified_bundle(t, snapshot)?;
+    let prefix = format!("opt_state/{AVERAGED_PARAMS}");
+    let digest = bundle
+        .commitment_as(|p| p.strip_prefix(&prefix).map(|rest| format!("params/{rest}")))
+        .map_err(|e| refused(e.to_string()))?;
+    Ok(Hash32::from(*digest.as_bytes()))
 }
 
 /// What replaying one step needs, checked against its records once.

@@ -15,6 +15,14 @@
 //!   last step is audited, so the replayed state is compared with that
 //!   snapshot's tensors.
 //!
+//! - `--final-averaged HASH`: the averaged model (an EMA or SWA of the
+//!   weights, a PyTorch session's `prepare(..., averaged=)`) the client was
+//!   delivered, often the model a run is trained for. Its parameters are
+//!   state leaves (`opt_state/averaged/params/<path>`) of the final
+//!   snapshot, whose tensors must re-hash to its state commitment; their
+//!   model commitment (under the averaged model's own paths) must be the
+//!   client's, and the last step is audited, as for `--final`.
+//!
 //! The hash is the model commitment `zkdv.torch.model_hash(model)` and
 //! `zkdv.jax.model_hash(params)` compute (a tree commitment over
 //! `params/<path>`).
@@ -98,6 +106,9 @@ pub struct Expectations {
     pub initial: Option<ModelExpectation>,
     /// The model the client was delivered.
     pub final_model: Option<ModelExpectation>,
+    /// The averaged model (an EMA of the weights) the client was delivered:
+    /// its parameters in the state after the last step.
+    pub final_averaged: Option<ModelExpectation>,
     /// The blake3 of every program artifact the client's code produces.
     pub programs: Vec<Hash32>,
     /// The client's examples and their order.
@@ -280,6 +291,59 @@ fn model(
     }
 }
 
+/// The delivered averaged model against the client's: `given` its
+/// commitment, `recorded` the one of the final snapshot's retained tensors
+/// (`None` when the snapshot is absent or not retained); absent from the
+/// report when neither the client gives one nor the session prepared one.
+fn averaged(
+    t: &Transcript,
+    given: Option<Hash32>,
+    recorded: Option<Hash32>,
+) -> Option<Expectation> {
+    let prepared = !crate::evidence::averaged_layout(t).is_empty();
+    let snapshot = final_snapshot(t);
+    let retained = snapshot.is_some_and(|s| t.retained(s.step));
+    let (status, note) = match (given, recorded) {
+        (None, _) if !prepared => return None,
+        (None, _) => (
+            Status::NotGiven,
+            "not checked: the session kept an averaged model (an EMA of the weights), and the \
+             one delivered may be another than the one the run ended at; give the client's \
+             with --final-averaged"
+                .to_owned(),
+        ),
+        (Some(_), _) if !prepared => (
+            Status::NotRecorded,
+            "the transcript commits to no averaged model: the session prepared none".to_owned(),
+        ),
+        (Some(_), None) if !retained => (
+            Status::NotRecorded,
+            "the final snapshot's tensors were not retained and no checkpoint of it was given \
+             (--checkpoint), so nothing binds the averaged model the run ended at"
+                .to_owned(),
+        ),
+        (Some(_), None) => (
+            Status::NotRecorded,
+            "the transcript has no final snapshot, so it commits to no averaged model".to_owned(),
+        ),
+        (Some(g), Some(r)) if g == r => (
+            Status::Matched,
+            "the averaged model in the transcript's final state is the client's".to_owned(),
+        ),
+        (Some(_), Some(_)) => (
+            Status::Differs,
+            "the averaged model in the transcript's final state is not the client's".to_owned(),
+        ),
+    };
+    Some(Expectation {
+        name: "final averaged model",
+        status,
+        expected: given.map(|h| h.to_string()),
+        recorded: recorded.map(|h| h.to_string()),
+        note,
+    })
+}
+
 /// The whole initial state (parameters, optimizer state, buffers) against
 /// the client's commitment: the first snapshot's `state`, bound only when
 /// its tensors were retained (step 0 is then replayed from them, and they
@@ -377,14 +441,28 @@ fn flag(name: &str) -> &'static str {
     }
 }
 
-/// Every expectation the report states, checked against `t`; `initial`
-/// and `final_model` are the commitments of the models given.
-pub(crate) fn check(
-    t: &Transcript,
-    given: &Expectations,
-    initial: Option<Hash32>,
-    final_model: Option<Hash32>,
-) -> Vec<Expectation> {
+/// The commitments an audit compares the client's models with.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Models {
+    /// The initial model given (`--initial`), as a commitment.
+    pub(crate) initial: Option<Hash32>,
+    /// The final model given (`--final`).
+    pub(crate) final_model: Option<Hash32>,
+    /// The final averaged model given (`--final-averaged`).
+    pub(crate) final_averaged: Option<Hash32>,
+    /// The averaged model the final snapshot's retained tensors hold.
+    pub(crate) recorded_averaged: Option<Hash32>,
+}
+
+/// Every expectation the report states, checked against `t`; `models` are
+/// the commitments of the models given, and of the averaged model recorded.
+pub(crate) fn check(t: &Transcript, given: &Expectations, models: Models) -> Vec<Expectation> {
+    let Models {
+        initial,
+        final_model,
+        final_averaged,
+        recorded_averaged,
+    } = models;
     vec![
         model(t, "initial model", initial, t.snapshots.get(&0), "initial"),
         initial_state(t, given.initial_state, initial),
@@ -395,6 +473,7 @@ pub(crate) fn check(
         crate::hyper::check(t, given.hyperparameters.as_ref()),
     ]
     .into_iter()
+    .chain(averaged(t, final_averaged, recorded_averaged))
     .chain(given.data.is_none().then(|| {
         Expectation {
             name: "data",

@@ -535,10 +535,7 @@ pub fn audit(
     let last = (transcript.steps.len() as u64).checked_sub(1);
     let forced: Vec<u64> = [
         (options.expect.initial.is_some() || options.expect.initial_state.is_some()).then_some(0),
-        options
-            .expect
-            .final_model
-            .is_some()
+        (options.expect.final_model.is_some() || options.expect.final_averaged.is_some())
             .then_some(last)
             .flatten(),
     ]
@@ -552,9 +549,30 @@ pub fn audit(
             .transpose()
             .map_err(AuditError::Unusable)
     };
-    let initial = commitment(&options.expect.initial)?;
-    let final_model = commitment(&options.expect.final_model)?;
-    let expectations = expect::check(&transcript, &options.expect, initial, final_model);
+    let averaged_layout = evidence::averaged_layout(&transcript);
+    let final_averaged = options
+        .expect
+        .final_averaged
+        .as_ref()
+        .map(|m| m.commitment(&averaged_layout))
+        .transpose()
+        .map_err(AuditError::Unusable)?;
+    // The averaged model the run delivered, from the final snapshot's tensors
+    // (read only when the client gives one to compare).
+    let recorded_averaged = match expect::final_snapshot(&transcript) {
+        Some(s) if final_averaged.is_some() && !averaged_layout.is_empty() => transcript
+            .retained(s.step)
+            .then(|| evidence::averaged_commitment(&transcript, s))
+            .transpose()?,
+        _ => None,
+    };
+    let models = expect::Models {
+        initial: commitment(&options.expect.initial)?,
+        final_model: commitment(&options.expect.final_model)?,
+        final_averaged,
+        recorded_averaged,
+    };
+    let expectations = expect::check(&transcript, &options.expect, models);
     let chosen = select(&transcript, &key, options.selection, &forced)?;
     let noise_limit = options.expect.max_noise.unwrap_or(NOISE_RMS);
     // A replay program that takes the packed batch words (the JAX frontend's) is compared

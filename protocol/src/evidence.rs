@@ -189,13 +189,25 @@ impl Bundle {
     ///
     /// As [`Bundle::tree_commitment`].
     pub fn commitment_of(&self, keep: impl Fn(&str) -> bool) -> Result<Digest, Problem> {
+        self.commitment_as(|path| keep(path).then(|| path.to_owned()))
+    }
+
+    /// The tree commitment of the leaves that `name` names (`None`: left
+    /// out), each under the path `name` gives it: a part of the state
+    /// committed as a tree of its own, such as an averaged model's
+    /// parameters under the paths of the model it averages.
+    ///
+    /// # Errors
+    ///
+    /// As [`Bundle::tree_commitment`].
+    pub fn commitment_as(&self, name: impl Fn(&str) -> Option<String>) -> Result<Digest, Problem> {
         let digests = self
             .leaves
             .iter()
-            .filter(|l| keep(&l.path))
-            .map(|l| {
+            .filter_map(|l| name(&l.path).map(|path| (path, l)))
+            .map(|(path, l)| {
                 commit_tensor(l.dtype, &l.shape, &l.data)
-                    .map(|c| (l.path.clone(), c.digest()))
+                    .map(|c| (path, c.digest()))
                     .map_err(|e| Problem::Invalid(format!("evidence leaf {:?}: {e}", l.path)))
             })
             .collect::<Result<Vec<_>, _>>()?;

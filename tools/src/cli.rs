@@ -126,6 +126,12 @@ struct AuditArgs {
     /// step is then always audited.
     #[arg(long = "final", value_name = "HASH|FILE", value_parser = parse_model)]
     final_model: Option<zkdv_audit::ModelExpectation>,
+    /// The averaged model (an EMA of the weights, a PyTorch session's
+    /// `prepare(..., averaged=)`) the client was delivered: its model
+    /// commitment (`zkdv.torch.model_hash(ema)`) or a safetensors file of
+    /// its parameters. The last step is then always audited.
+    #[arg(long = "final-averaged", value_name = "HASH|FILE", value_parser = parse_model)]
+    final_averaged: Option<zkdv_audit::ModelExpectation>,
     /// A program the client's code produces (the blake3 of its bytes, 64
     /// hex digits, from `zkdv.transcript.program_hashes` of the client's
     /// own run); repeat for each. Every program record's attested and
@@ -229,6 +235,7 @@ where
                 merge,
                 initial,
                 final_model,
+                final_averaged,
                 programs,
                 data,
                 max_tolerance,
@@ -265,6 +272,7 @@ where
             let expect = zkdv_audit::Expectations {
                 initial,
                 final_model,
+                final_averaged,
                 programs,
                 data,
                 max_tolerance,

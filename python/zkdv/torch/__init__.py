@@ -23,8 +23,15 @@ def model_hash(model: nn.Module) -> str:
     to for the prepared model (``named_parameters()``, in order; a DDP or ``torch.compile``
     wrapper is looked through), and what ``zkdv audit --initial HASH`` and ``--final HASH``
     compare with the transcript's first and final snapshots. A client computes it from the
-    model it gave and the model it was delivered.
+    model it gave and the model it was delivered. Of an averaged model (an
+    ``AveragedModel``, whose averaged module is looked through, or a hand-kept copy), it is
+    what ``zkdv audit --final-averaged HASH`` compares with the averaged model in the final
+    snapshot.
     """
+    from torch.optim.swa_utils import AveragedModel
+
+    if isinstance(model, AveragedModel):
+        model = model.module
     if isinstance(model, nn.parallel.DistributedDataParallel):
         model = model.module
     model = lowering.unwrap(model)

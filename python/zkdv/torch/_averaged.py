@@ -85,7 +85,7 @@ def of(value: nn.Module, root: nn.Module) -> Averaged:
     if not any(path.startswith(f"{PREFIX}params/") for path, _, _ in members):
         raise ValueError("ZKDV.prepare: the averaged model holds no parameter")
     own = {id(t) for t in root.parameters()} | {id(t) for t in root.buffers()}
-    shared = [path for path, _, t in members if id(t) in own]
+    shared = [name for _, name, t in members if id(t) in own]
     if shared:
         raise ValueError(
             f"ZKDV.prepare: the averaged model shares {shared[0]!r} with the model; give a copy "

@@ -1,0 +1,279 @@
+"""An averaged model (an EMA or SWA of the weights) as state of a PyTorch session: prepared,
+committed, checked in process and bound by an audit (``--final-averaged``)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("torch_mlir")
+
+from _cli import require_cli  # noqa: E402
+from torch import nn  # noqa: E402
+from torch.nn import functional  # noqa: E402
+from torch.optim.swa_utils import (  # noqa: E402
+    AveragedModel,
+    get_ema_avg_fn,
+    get_ema_multi_avg_fn,
+)
+
+import zkdv  # noqa: E402
+import zkdv.testing  # noqa: E402
+from zkdv import transcript  # noqa: E402
+
+torch.set_num_threads(1)
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:.*LeafSpec.*:FutureWarning"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:torch"),
+]
+
+EVERY_STEP = zkdv.ZKDVConfig(sampling_policy=zkdv.SamplingPolicy.DEBUGCheckEvery(1))
+NEVER = zkdv.ZKDVConfig(
+    sampling_policy=zkdv.SamplingPolicy(state_check_probability=0.0, update_check_probability=0.0)
+)
+
+
+def model_with_batchnorm() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(6, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Linear(8, 3))
+
+
+def batches(steps: int) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    g = torch.Generator().manual_seed(1)
+    return [
+        (torch.randn(16, 6, generator=g), torch.randint(3, (16,), generator=g))
+        for _ in range(steps)
+    ]
+
+
+def hand_kept(decay: float):
+    """A hand-written EMA of the parameters, the buffers copied (a loop's own)."""
+
+    @torch.no_grad()
+    def update(ema: nn.Module, model: nn.Module) -> None:
+        for e, p in zip(ema.parameters(), model.parameters(), strict=True):
+            e.mul_(decay).add_(p, alpha=1 - decay)
+        for e, b in zip(ema.buffers(), model.buffers(), strict=True):
+            e.copy_(b)
+
+    return update
+
+
+AVERAGED = {
+    "ema-foreach": lambda m: AveragedModel(m, multi_avg_fn=get_ema_multi_avg_fn(0.9)),
+    "ema-per-tensor": lambda m: AveragedModel(m, avg_fn=get_ema_avg_fn(0.9)),
+    "swa": lambda m: AveragedModel(m),
+    "ema-with-buffers": lambda m: AveragedModel(
+        m, multi_avg_fn=get_ema_multi_avg_fn(0.9), use_buffers=True
+    ),
+    "hand-kept": lambda m: copy.deepcopy(m).requires_grad_(False),
+}
+
+
+def train(
+    directory: Path,
+    kind: str,
+    steps: int = 5,
+    *,
+    config: zkdv.ZKDVConfig | None = EVERY_STEP,
+    production_decay: float = 0.9,
+    between=None,
+    **session,
+):
+    """Train with an averaged model of ``kind`` updated in every transaction; production's
+    hand-kept EMA uses ``production_decay`` (the attested step's is 0.9). Returns the session,
+    the model and the averaged model."""
+    model = model_with_batchnorm()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    averaged = AVERAGED[kind](model)
+    proof = zkdv.torch.ZKDV(directory, config, **session)
+    zkdv.testing.skip_seal(proof)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    if kind == "hand-kept":
+        model, optimizer = proof.prepare(model, optimizer, averaged=averaged)
+        attested_update, production_update = hand_kept(0.9), hand_kept(production_decay)
+    else:
+        model, optimizer, averaged = proof.prepare(model, optimizer, averaged)
+
+        def attested_update(ema, model):
+            ema.update_parameters(model)
+
+        production_update = attested_update
+
+    @proof.attest
+    def step(model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+        attested_update(averaged, model)
+
+    for i, (inputs, targets) in enumerate(batches(steps)):
+        with proof.transaction(batch=(inputs, targets)):
+            proof.backward(functional.cross_entropy(model(inputs), targets))
+            optimizer.step()
+            optimizer.zero_grad()
+            production_update(averaged, model)
+        if between is not None:
+            between(i, averaged)
+    return proof, model, averaged
+
+
+@pytest.mark.parametrize("kind", list(AVERAGED))
+def test_an_averaged_model_is_committed_and_passes_every_check(tmp_path, kind):
+    proof, model, averaged = train(tmp_path / "proof", kind)
+    proof.close()
+    assert len(proof.checks) == 10 and all(c.passed for c in proof.checks)
+    root = transcript.read_records(tmp_path / "proof")[0]["body"]
+    paths = [leaf["path"] for leaf in root["opt_state"] if leaf["path"].startswith("averaged/")]
+    assert "averaged/params/0.weight" in paths and "averaged/buffers/1.running_mean" in paths
+    assert ("averaged/n_averaged" in paths) == (kind != "hand-kept")
+    # Production is eager and unchanged: the same loop without a session averages the same.
+    plain_model = model_with_batchnorm()
+    plain_optimizer = torch.optim.AdamW(plain_model.parameters(), lr=1e-2)
+    plain = AVERAGED[kind](plain_model)
+    for inputs, targets in batches(5):
+        functional.cross_entropy(plain_model(inputs), targets).backward()
+        plain_optimizer.step()
+        plain_optimizer.zero_grad()
+        if kind == "hand-kept":
+            hand_kept(0.9)(plain, plain_model)
+        else:
+            plain.update_parameters(plain_model)
+    for a, b in zip(averaged.state_dict().values(), plain.state_dict().values(), strict=True):
+        assert torch.equal(a, b)
+
+
+def test_an_averaged_model_that_production_updates_otherwise_fails_its_state_check(tmp_path):
+    # Production's EMA decays at 0.5 where the committed step says 0.9: the delivered average
+    # is not the one the run commits to, and the state check replays it.
+    with pytest.raises(zkdv.ZKDVPoisonedError) as failed:
+        proof, _, _ = train(tmp_path / "proof", "hand-kept", steps=3, production_decay=0.5)
+        proof.close()
+    assert failed.value.kind == "state"
+
+
+def test_an_averaged_model_changed_between_steps_fails_the_continuity_check(tmp_path):
+    def nudge(step, averaged):
+        if step == 1:
+            with torch.no_grad():
+                next(averaged.parameters()).add_(1e-3)
+
+    with pytest.raises(zkdv.ZKDVPoisonedError) as failed:
+        proof, _, _ = train(tmp_path / "proof", "ema-foreach", steps=4, between=nudge)
+        proof.close()
+    assert "averaged/params/0.weight" in str(failed.value)
+    assert "inside the transaction and the attested step" in str(failed.value)
+
+
+def test_prepare_refuses_what_is_not_an_averaged_copy(tmp_path):
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model = model_with_batchnorm()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    with pytest.raises(RuntimeError, match="prepare the model before its averaged copy"):
+        proof.prepare(AveragedModel(model))
+    proof.prepare(model, optimizer)
+    with pytest.raises(ValueError, match="shares '0.weight' with the model"):
+        proof.prepare(averaged=model)
+    with pytest.raises(TypeError, match="an nn.Module"):
+        proof.prepare(averaged=torch.zeros(3))
+    proof.prepare(averaged=copy.deepcopy(model))
+    with pytest.raises(RuntimeError, match="an averaged model is already prepared"):
+        proof.prepare(AveragedModel(model))
+    proof.close()
+
+
+@pytest.mark.parametrize("kind", ["ema-foreach", "hand-kept"])
+def test_an_unprepared_averaged_model_is_refused_with_its_fix(tmp_path, kind):
+    model = model_with_batchnorm()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    averaged = AVERAGED[kind](model)
+    update = hand_kept(0.9) if kind == "hand-kept" else (lambda e, m: e.update_parameters(m))
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    zkdv.testing.skip_seal(proof)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @proof.attest
+    def step(model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+        update(averaged, model)
+
+    ((inputs, targets),) = batches(1)
+    fix = "proof.prepare(model, optimizer, ema)" if kind != "hand-kept" else "averaged=ema"
+    with pytest.raises(ValueError, match=fix.replace("(", r"\(").replace(")", r"\)")):
+        with proof.transaction(batch=(inputs, targets)):
+            proof.backward(functional.cross_entropy(model(inputs), targets))
+            optimizer.step()
+            optimizer.zero_grad()
+            update(averaged, model)
+    proof.close()  # the failed first transaction committed nothing
+
+
+def audit(directory: Path, *args: str) -> tuple[int, dict]:
+    result = subprocess.run(
+        [str(require_cli()), "audit", str(directory), "--json", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.returncode, json.loads(result.stdout)
+
+
+def test_the_audit_binds_the_delivered_averaged_model(tmp_path):
+    require_cli()
+    proof, _, averaged = train(
+        tmp_path / "proof", "ema-foreach", steps=4, config=NEVER, retain="all"
+    )
+    proof.close()
+    delivered = zkdv.torch.model_hash(averaged)
+    assert delivered == zkdv.torch.model_hash(averaged.module)
+    code, out = audit(
+        tmp_path / "proof", "--steps", "1", "--seed", "a", "--final-averaged", delivered
+    )
+    assert code == 0, out
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert status["final averaged model"]["status"] == "matched"
+    assert 3 in out["report"]["audited"]  # the last step, replayed into the final state
+    # A safetensors file of the averaged module's parameters is the same model.
+    import safetensors.torch
+
+    safetensors.torch.save_file(averaged.module.state_dict(), str(tmp_path / "ema.safetensors"))
+    code, out = audit(
+        tmp_path / "proof", "--steps", "1", "--seed", "a",
+        "--final-averaged", str(tmp_path / "ema.safetensors"),
+    )  # fmt: skip
+    assert code == 0, out
+    # Another model (the trained one, not its average) is not the delivered average.
+    code, out = audit(
+        tmp_path / "proof", "--steps", "1", "--seed", "a",
+        "--final-averaged", zkdv.torch.model_hash(model_with_batchnorm()),
+    )  # fmt: skip
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert code == 1 and status["final averaged model"]["status"] == "differs", out
+    # Not given, the report says the delivered average was not checked.
+    code, out = audit(tmp_path / "proof", "--steps", "1", "--seed", "a")
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    assert code == 0 and status["final averaged model"]["status"] == "not_given", out
+
+
+def test_the_audit_catches_an_averaged_model_production_updated_otherwise(tmp_path):
+    # No in-process check ran (p = 0): the audit's replay reaches the final state, whose
+    # averaged leaves are not what the committed step computes.
+    proof, _, averaged = train(
+        tmp_path / "proof", "hand-kept", steps=3, config=NEVER, retain="all", production_decay=0.5
+    )
+    proof.close()
+    code, out = audit(tmp_path / "proof", "--fraction", "1", "--seed", "a")
+    failure = out["report"]["failure"]
+    assert code == 1 and failure is not None, out
+    assert "averaged/" in json.dumps(failure), failure
