@@ -277,3 +277,39 @@ def test_the_audit_catches_an_averaged_model_production_updated_otherwise(tmp_pa
     failure = out["report"]["failure"]
     assert code == 1 and failure is not None, out
     assert "averaged/" in json.dumps(failure), failure
+
+
+def test_a_decay_that_warms_up_reaches_the_step_in_the_batch(tmp_path):
+    # diffusers' EMAModel and timm's ModelEmaV3 warm the decay up with the step. A Python
+    # number in the attested step is a constant of its program, so the loop passes the
+    # step's decay as a tensor of the batch, which is committed with it.
+    model = model_with_batchnorm()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    ema = copy.deepcopy(model).requires_grad_(False)
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    zkdv.testing.skip_seal(proof)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer, averaged=ema)
+
+    @torch.no_grad()
+    def update(ema, model, decay):
+        for e, p in zip(ema.parameters(), model.parameters(), strict=True):
+            e.lerp_(p, 1 - decay)
+
+    @proof.attest
+    def step(model, optimizer, batch):
+        inputs, targets, decay = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+        update(ema, model, decay)
+
+    for i, (inputs, targets) in enumerate(batches(4)):
+        decay = torch.tensor(min(0.999, (1 + i) / (10 + i)))
+        with proof.transaction(batch=(inputs, targets, decay)):
+            proof.backward(functional.cross_entropy(model(inputs), targets))
+            optimizer.step()
+            optimizer.zero_grad()
+            update(ema, model, decay)
+    proof.close()
+    assert len(proof.checks) == 8 and all(c.passed for c in proof.checks)

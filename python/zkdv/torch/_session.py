@@ -115,10 +115,9 @@ class ZKDV(StateFiles, Session):
         as a loss, tensors, configuration) is returned unchanged. Returns the sole value for
         one argument and a tuple for several (or none).
 
-        An averaged copy of the model (an EMA or SWA of its weights, often the model a run
-        delivers) is state of the step like the optimizer's: an ``AveragedModel`` among
-        ``values``, or any other module given as ``averaged=`` (a copy the loop updates by
-        hand). Update it inside the transaction and inside the attested step, every step.
+        An averaged copy of the model (an EMA or SWA of its weights) is state of the step: an
+        ``AveragedModel`` among ``values``, or a copy the loop updates by hand as
+        ``averaged=``. Update it in the transaction and in the attested step, every step.
 
         Example::
 

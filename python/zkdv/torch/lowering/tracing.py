@@ -746,6 +746,7 @@ def _trace(
             f"zkdv.torch: the attested step cannot be traced: {type(error).__name__}: {error}"
         ) from error
     _refuse_changed_constants(graph)
+    _refuse_scalars(graph)
     normalise_slices(graph.graph)
     float_equalities(graph.graph)
     graph.recompile()
@@ -785,6 +786,23 @@ def _refuse_changed_constants(graph: torch.fx.GraphModule) -> None:
                 "constant. If it is an averaged copy of the model (an EMA), prepare it as state: "
                 "proof.prepare(model, optimizer, averaged=ema); otherwise pass the tensor in the "
                 "batch"
+            )
+
+
+def _refuse_scalars(graph: torch.fx.GraphModule) -> None:
+    """Refuse a step that turns a traced tensor into a Python number: torch-mlir lowers the
+    arithmetic on it to ops outside StableHLO, which the passes refuse without a word a
+    PyTorch user could act on."""
+    scalar = (torch.ops.aten._local_scalar_dense.default, torch.ops.aten.item.default)
+    for node in graph.graph.nodes:
+        if node.op == "call_function" and node.target in scalar:
+            module = (node.meta.get("custom") or {}).get(MODULE_KEY)
+            where = f" in module {module!r}" if module else " in the step itself"
+            raise ValueError(
+                f"zkdv.torch: the attested step turns a tensor into a Python number{where} "
+                "(.item(), float(tensor), or a tensor given where torch takes a number, such as "
+                "torch._foreach_lerp_'s weight), which its program cannot compute with; keep "
+                "it a tensor (tensor.lerp_(other, weight) takes a tensor weight)"
             )
 
 
