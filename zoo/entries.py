@@ -100,6 +100,13 @@ ENTRIES: tuple[Entry, ...] = (
         "diffusers UNet2DModel 8x8, DDPMScheduler.add_noise, AdamW, cosine warmup, clip 1.0",
     ),
     Entry(
+        "ddpm-unet-ema",
+        "torch",
+        "f32",
+        T + "ddpm_unet_ema",
+        "as ddpm-unet, with an EMA of the weights (AveragedModel, decay 0.999) as state",
+    ),
+    Entry(
         "vit-bf16",
         "torch",
         "bf16 autocast",

@@ -178,6 +178,8 @@ class TorchRecipe:
         autocast: The ``torch.autocast`` dtype of the forward pass, or ``None``.
         scaler: A ``torch.amp.GradScaler`` (float16's loss scaling, prepared with the model
             and the optimizer), or ``None``.
+        averaged: A ``torch.optim.swa_utils.AveragedModel`` of the model (an EMA of its
+            weights, prepared with it), updated after every optimizer step, or ``None``.
     """
 
     model: Any
@@ -189,6 +191,7 @@ class TorchRecipe:
     clip: float | None = None
     autocast: Any = None
     scaler: Any = None
+    averaged: Any = None
 
 
 def torch_step(
@@ -203,7 +206,7 @@ def torch_step(
     micro-batches of ``batch`` (each loss divided by their number), clip, step, zero the
     gradients. With a GradScaler, as torch's AMP recipe writes it: each loss scaled before its
     backward pass, the gradients unscaled before clipping, the step and the scale's update
-    through the scaler."""
+    through the scaler. An averaged model is updated after the step."""
     import torch
 
     scaler = recipe.scaler
@@ -226,6 +229,8 @@ def torch_step(
         scaler.step(optimizer)
         scaler.update()
     optimizer.zero_grad()
+    if recipe.averaged is not None:
+        recipe.averaged.update_parameters(model)
 
 
 def run_torch(
@@ -255,7 +260,7 @@ def run_torch(
         zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
     recipe.model, recipe.optimizer, recipe.scaler = proof.prepare(
-        recipe.model, recipe.optimizer, recipe.scaler
+        recipe.model, recipe.optimizer, recipe.scaler, averaged=recipe.averaged
     )
 
     @proof.attest

@@ -364,6 +364,17 @@ def ddpm_unet(steps: int) -> TorchRecipe:
     )
 
 
+def ddpm_unet_ema(steps: int) -> TorchRecipe:
+    """``ddpm_unet`` with an EMA of the weights, the model a diffusion run delivers: an
+    ``AveragedModel`` with ``get_ema_multi_avg_fn`` (decay 0.999), updated after every step
+    and committed as state."""
+    from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
+
+    recipe = ddpm_unet(steps)
+    recipe.averaged = AveragedModel(recipe.model, multi_avg_fn=get_ema_multi_avg_fn(0.999))
+    return recipe
+
+
 def _images(steps: int, size: int, batch: int = BATCH) -> list[tuple[Any, ...]]:
     g = _generator()
     return [

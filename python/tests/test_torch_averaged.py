@@ -313,3 +313,39 @@ def test_a_decay_that_warms_up_reaches_the_step_in_the_batch(tmp_path):
             update(ema, model, decay)
     proof.close()
     assert len(proof.checks) == 8 and all(c.passed for c in proof.checks)
+
+
+def test_a_tensor_made_a_number_is_refused_with_what_to_do(tmp_path):
+    # torch._foreach_lerp_ takes its weight as a number: a tensor weight is turned into one
+    # (.item()), whose arithmetic torch-mlir emits outside StableHLO. The refusal says so in
+    # a PyTorch user's words, not only the passes'.
+    model = model_with_batchnorm()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    ema = copy.deepcopy(model).requires_grad_(False)
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    zkdv.testing.skip_seal(proof)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer, averaged=ema)
+
+    @torch.no_grad()
+    def update(ema, model, decay):
+        torch._foreach_lerp_(list(ema.parameters()), list(model.parameters()), 1 - decay)
+
+    @proof.attest
+    def step(model, optimizer, batch):
+        inputs, targets, decay = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+        update(ema, model, decay)
+
+    ((inputs, targets),) = batches(1)
+    decay = torch.tensor(0.9)
+    with pytest.raises(RuntimeError, match="turns a tensor into a Python number") as failed:
+        with proof.transaction(batch=(inputs, targets, decay)):
+            proof.backward(functional.cross_entropy(model(inputs), targets))
+            optimizer.step()
+            optimizer.zero_grad()
+            update(ema, model, decay)
+        proof.close()
+    assert "tensor.lerp_(other, weight)" in str(failed.value)

@@ -172,15 +172,18 @@ class Built:
         _silence_torch_deprecation()
         text = self.lowering.text()
         roles = self.traced.role_options
-        attested = _derive.pipeline(
-            text, f"zkdv-attested-pipeline={roles}", f"<{self.name}: attested>"
-        )
-        # The replay variant is the step without its user results; a DDP rank's replay keeps
-        # them: they are the rank's own gradients, which a state check compares too.
-        replay_options = "whole" if self.traced.local_gradients else roles
-        replay = _derive.pipeline(
-            text, f"zkdv-replay-pipeline={replay_options}", f"<{self.name}: replay>"
-        )
+        try:
+            attested = _derive.pipeline(
+                text, f"zkdv-attested-pipeline={roles}", f"<{self.name}: attested>"
+            )
+            # The replay variant is the step without its user results; a DDP rank's replay
+            # keeps them: they are the rank's own gradients, which a state check compares too.
+            replay_options = "whole" if self.traced.local_gradients else roles
+            replay = _derive.pipeline(
+                text, f"zkdv-replay-pipeline={replay_options}", f"<{self.name}: replay>"
+            )
+        except ValueError as error:
+            raise self.traced.explain(error) from error
         return _derive.derive(self.name, attested, replay, config=config, matmul=matmul)
 
     def program(

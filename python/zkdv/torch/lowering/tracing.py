@@ -301,6 +301,10 @@ class Traced:
     large_norms: bool = False
     """The step takes the whole 2-norm of a ``float32`` CPU tensor large enough that torch's
     kernel errs: its transactions compute those norms in chunks (:mod:`zkdv.torch._norms`)."""
+    scalars: tuple[str, ...] = ()
+    """Where the step turns a tensor into a Python number (:func:`_scalars`): torch-mlir
+    lowers some of those (an optimizer's step count), and others into ops outside StableHLO,
+    which a failed derivation then names (:meth:`explain`)."""
     captured: tuple[tuple[str, torch.Tensor, int], ...] = ()
     """The tensors the step read from outside its arguments (a noise scheduler's
     ``alphas_cumprod``), constants of its programs: ``(graph attribute, the tensor itself,
@@ -325,6 +329,21 @@ class Traced:
                 "and it has changed in place since the step was traced, so the programs no "
                 "longer compute what this step would. Pass a tensor that changes in the batch"
             )
+
+    def explain(self, error: ValueError) -> ValueError:
+        """``error``, a derivation's, with what a PyTorch user can do about it when it is the
+        passes refusing the scalar arithmetic torch-mlir emits for a tensor the step turned
+        into a Python number (:attr:`scalars`)."""
+        if not self.scalars or "`arith." not in str(error):
+            return error
+        where = ", ".join(dict.fromkeys(self.scalars))
+        return ValueError(
+            f"zkdv.torch: the attested step turns a tensor into a Python number (in {where}: "
+            ".item(), float(tensor), or a tensor given where torch takes a number, such as "
+            "torch._foreach_lerp_'s weight), whose arithmetic its program cannot compute; keep "
+            f"it a tensor (tensor.lerp_(other, weight) takes a tensor weight). The passes said: "
+            f"{error}"
+        )
 
     def digest(self) -> str:
         """What the StableHLO lowering of :attr:`graph` depends on, hashed (the derivation
@@ -650,6 +669,7 @@ def trace(
         dynamic=dynamic,
         draws=tuple(drawn),
         large_norms=_large_norms(graph),
+        scalars=_scalars(graph),
         captured=_captured(graph),
     )
 
@@ -746,7 +766,6 @@ def _trace(
             f"zkdv.torch: the attested step cannot be traced: {type(error).__name__}: {error}"
         ) from error
     _refuse_changed_constants(graph)
-    _refuse_scalars(graph)
     normalise_slices(graph.graph)
     float_equalities(graph.graph)
     graph.recompile()
@@ -789,21 +808,16 @@ def _refuse_changed_constants(graph: torch.fx.GraphModule) -> None:
             )
 
 
-def _refuse_scalars(graph: torch.fx.GraphModule) -> None:
-    """Refuse a step that turns a traced tensor into a Python number: torch-mlir lowers the
-    arithmetic on it to ops outside StableHLO, which the passes refuse without a word a
-    PyTorch user could act on."""
+def _scalars(graph: torch.fx.GraphModule) -> tuple[str, ...]:
+    """Where the step turns a traced tensor into a Python number (``.item()``,
+    ``float(tensor)``, a tensor given where torch takes a number): the module of each, or
+    ``"the step itself"``."""
     scalar = (torch.ops.aten._local_scalar_dense.default, torch.ops.aten.item.default)
-    for node in graph.graph.nodes:
-        if node.op == "call_function" and node.target in scalar:
-            module = (node.meta.get("custom") or {}).get(MODULE_KEY)
-            where = f" in module {module!r}" if module else " in the step itself"
-            raise ValueError(
-                f"zkdv.torch: the attested step turns a tensor into a Python number{where} "
-                "(.item(), float(tensor), or a tensor given where torch takes a number, such as "
-                "torch._foreach_lerp_'s weight), which its program cannot compute with; keep "
-                "it a tensor (tensor.lerp_(other, weight) takes a tensor weight)"
-            )
+    return tuple(
+        str((node.meta.get("custom") or {}).get(MODULE_KEY) or "the step itself")
+        for node in graph.graph.nodes
+        if node.op == "call_function" and node.target in scalar
+    )
 
 
 def _large_norms(graph: torch.fx.GraphModule) -> bool:
