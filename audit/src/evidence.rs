@@ -14,13 +14,16 @@ use crate::transcript::{evidence_error, Transcript};
 use crate::values::{tensor, values};
 use crate::AuditError;
 
+/// How evidence that does not hold is refused: the error naming it.
+type Refusal<'a> = Box<dyn Fn(String) -> AuditError + 'a>;
+
 /// The snapshot's retained artifact, or the checkpoint file bound to it,
 /// checked against the snapshot record's commitments; and how to refuse it.
 fn verified_bundle<'a>(
     t: &'a Transcript,
     snapshot: &'a SnapshotBody,
-) -> Result<(Bundle, Box<dyn Fn(String) -> AuditError + 'a>), AuditError> {
-    let (bundle, refused): (Bundle, Box<dyn Fn(String) -> AuditError + 'a>) =
+) -> Result<(Bundle, Refusal<'a>), AuditError> {
+    let (bundle, refused): (Bundle, Refusal<'a>) =
         match (&snapshot.artifact, t.checkpoints.get(&snapshot.step)) {
             (Some(artifact), _) => (
                 t.bundle(artifact)?,
@@ -40,6 +43,20 @@ fn verified_bundle<'a>(
                 )))
             }
         };
+    // Tensors are named as the root lays the state out, in its order: a
+    // commitment read from part of the state by name (the model's, an
+    // averaged model's) is then of the leaves the root says it is.
+    let layout = t.state_layout()?;
+    let misnamed = bundle
+        .leaves
+        .iter()
+        .map(|l| l.path.as_str())
+        .ne(layout.iter().map(|(p, _, _)| p.as_str()));
+    if misnamed {
+        return Err(refused(
+            "its tensors are not named as the root's state leaves, in order".into(),
+        ));
+    }
     let digest = bundle
         .tree_commitment()
         .map_err(|e| refused(e.to_string()))?;

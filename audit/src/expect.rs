@@ -299,6 +299,7 @@ fn averaged(
     t: &Transcript,
     given: Option<Hash32>,
     recorded: Option<Hash32>,
+    initial_state: Option<Hash32>,
 ) -> Option<Expectation> {
     let prepared = !crate::evidence::averaged_layout(t).is_empty();
     let snapshot = final_snapshot(t);
@@ -316,6 +317,10 @@ fn averaged(
             Status::NotRecorded,
             "the transcript commits to no averaged model: the session prepared none".to_owned(),
         ),
+        (Some(_), None) if snapshot.is_none() => (
+            Status::NotRecorded,
+            "the transcript has no final snapshot, so it commits to no averaged model".to_owned(),
+        ),
         (Some(_), None) if !retained => (
             Status::NotRecorded,
             "the final snapshot's tensors were not retained and no checkpoint of it was given \
@@ -324,11 +329,18 @@ fn averaged(
         ),
         (Some(_), None) => (
             Status::NotRecorded,
-            "the transcript has no final snapshot, so it commits to no averaged model".to_owned(),
+            "the final snapshot holds no averaged model".to_owned(),
         ),
         (Some(g), Some(r)) if g == r => (
             Status::Matched,
-            "the averaged model in the transcript's final state is the client's".to_owned(),
+            if initial_state.is_some() {
+                "the averaged model in the transcript's final state is the client's".to_owned()
+            } else {
+                "the averaged model in the transcript's final state is the client's; where it \
+                 started (the first average, an AveragedModel's count) is bound only by \
+                 --initial-state, without which a run may start it from a model of its choosing"
+                    .to_owned()
+            },
         ),
         (Some(_), Some(_)) => (
             Status::Differs,
@@ -473,7 +485,12 @@ pub(crate) fn check(t: &Transcript, given: &Expectations, models: Models) -> Vec
         crate::hyper::check(t, given.hyperparameters.as_ref()),
     ]
     .into_iter()
-    .chain(averaged(t, final_averaged, recorded_averaged))
+    .chain(averaged(
+        t,
+        final_averaged,
+        recorded_averaged,
+        given.initial_state,
+    ))
     .chain(given.data.is_none().then(|| {
         Expectation {
             name: "data",

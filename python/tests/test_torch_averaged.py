@@ -51,13 +51,19 @@ def batches(steps: int) -> list[tuple[torch.Tensor, torch.Tensor]]:
     ]
 
 
-def hand_kept(decay: float):
-    """A hand-written EMA of the parameters, the buffers copied (a loop's own)."""
+def hand_kept(decay: float, foreach: bool = False):
+    """A hand-written EMA of the parameters, the buffers copied (a loop's own); with
+    ``foreach``, as timm's ``ModelEmaV3`` writes it (``_foreach_mul_``, ``_foreach_add_``)."""
 
     @torch.no_grad()
     def update(ema: nn.Module, model: nn.Module) -> None:
-        for e, p in zip(ema.parameters(), model.parameters(), strict=True):
-            e.mul_(decay).add_(p, alpha=1 - decay)
+        if foreach:
+            mine, theirs = list(ema.parameters()), list(model.parameters())
+            torch._foreach_mul_(mine, decay)
+            torch._foreach_add_(mine, theirs, alpha=1 - decay)
+        else:
+            for e, p in zip(ema.parameters(), model.parameters(), strict=True):
+                e.mul_(decay).add_(p, alpha=1 - decay)
         for e, b in zip(ema.buffers(), model.buffers(), strict=True):
             e.copy_(b)
 
@@ -72,6 +78,7 @@ AVERAGED = {
         m, multi_avg_fn=get_ema_multi_avg_fn(0.9), use_buffers=True
     ),
     "hand-kept": lambda m: copy.deepcopy(m).requires_grad_(False),
+    "hand-kept-foreach": lambda m: copy.deepcopy(m).requires_grad_(False),
 }
 
 
@@ -94,9 +101,11 @@ def train(
     proof = zkdv.torch.ZKDV(directory, config, **session)
     zkdv.testing.skip_seal(proof)
     proof.start(rolling_window=8, probe_ratio=0.25)
-    if kind == "hand-kept":
+    if kind.startswith("hand-kept"):
+        foreach = kind == "hand-kept-foreach"
         model, optimizer = proof.prepare(model, optimizer, averaged=averaged)
-        attested_update, production_update = hand_kept(0.9), hand_kept(production_decay)
+        attested_update = hand_kept(0.9, foreach)
+        production_update = hand_kept(production_decay, foreach)
     else:
         model, optimizer, averaged = proof.prepare(model, optimizer, averaged)
 
@@ -132,7 +141,7 @@ def test_an_averaged_model_is_committed_and_passes_every_check(tmp_path, kind):
     root = transcript.read_records(tmp_path / "proof")[0]["body"]
     paths = [leaf["path"] for leaf in root["opt_state"] if leaf["path"].startswith("averaged/")]
     assert "averaged/params/0.weight" in paths and "averaged/buffers/1.running_mean" in paths
-    assert ("averaged/n_averaged" in paths) == (kind != "hand-kept")
+    assert ("averaged/n_averaged" in paths) == (not kind.startswith("hand-kept"))
     # Production is eager and unchanged: the same loop without a session averages the same.
     plain_model = model_with_batchnorm()
     plain_optimizer = torch.optim.AdamW(plain_model.parameters(), lr=1e-2)
@@ -141,8 +150,8 @@ def test_an_averaged_model_is_committed_and_passes_every_check(tmp_path, kind):
         functional.cross_entropy(plain_model(inputs), targets).backward()
         plain_optimizer.step()
         plain_optimizer.zero_grad()
-        if kind == "hand-kept":
-            hand_kept(0.9)(plain, plain_model)
+        if kind.startswith("hand-kept"):
+            hand_kept(0.9, kind == "hand-kept-foreach")(plain, plain_model)
         else:
             plain.update_parameters(plain_model)
     for a, b in zip(averaged.state_dict().values(), plain.state_dict().values(), strict=True):
@@ -349,3 +358,38 @@ def test_a_tensor_made_a_number_is_refused_with_what_to_do(tmp_path):
             update(ema, model, decay)
         proof.close()
     assert "tensor.lerp_(other, weight)" in str(failed.value)
+
+
+def test_an_ema_after_a_grad_scaler_step_reads_the_weights_the_scaler_kept(tmp_path):
+    # float16's loss scaling skips a step whose gradients overflow: the EMA then averages
+    # the weights the scaler kept, not the ones an overflowing step would have made.
+    model = model_with_batchnorm()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    scaler = torch.amp.GradScaler("cpu", init_scale=2.0**40)
+    ema = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.9))
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
+    zkdv.testing.skip_seal(proof)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer, scaler, ema = proof.prepare(model, optimizer, scaler, ema)
+
+    def step(model, optimizer, batch, backward):
+        inputs, targets = batch
+        with torch.autocast("cpu", dtype=torch.float16):
+            loss = functional.cross_entropy(model(inputs), targets)
+        backward(scaler.scale(loss))
+        scaler.step(optimizer)
+        scaler.update()
+        optimizer.zero_grad()
+        ema.update_parameters(model)
+
+    @proof.attest
+    def attested(model, optimizer, batch):
+        step(model, optimizer, batch, proof.backward)
+
+    for batch in batches(3):
+        with proof.transaction(batch=batch):
+            step(model, optimizer, batch, proof.backward)
+    proof.close()
+    assert scaler.get_scale() < 2.0**40  # some step overflowed and was skipped
+    assert all(torch.isfinite(p).all() for p in ema.parameters())
+    assert len(proof.checks) == 6 and all(c.passed for c in proof.checks)

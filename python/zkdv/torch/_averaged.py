@@ -166,9 +166,12 @@ def _swa_multi(averaged: list[torch.Tensor], current: list[torch.Tensor], n: tor
     with its weight ``1 / (n + 1)`` a traced tensor: the class passes it as a number, which a
     traced count cannot be turned into."""
     if torch.is_floating_point(averaged[0]) or torch.is_complex(averaged[0]):
-        weight = 1 / (n + 1)
+        # The class's weight is a float32 number, which the kernel uses in float32 (its
+        # opmath) for a bf16 or f16 tensor too: the same here, rounded once to the tensor's.
+        weight = (1 / (n + 1)).float()
         for a, m in zip(averaged, current, strict=True):
-            a.lerp_(m, weight.to(a.dtype))
+            wide = a.float() if a.dtype in (torch.bfloat16, torch.float16) else a
+            a.copy_(torch.lerp(wide, m.to(wide.dtype), weight.to(wide.dtype)))
     else:
         for a, m in zip(averaged, current, strict=True):
             a.add_((m - a) / (n + 1))

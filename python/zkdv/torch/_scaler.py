@@ -223,7 +223,7 @@ class TracedScaler:
             {k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in state.items()}
             for state in tracing.states
         ]
-        tracing.step()
+        tracing.step(deferred=True)
         for state, old in zip(tracing.states, before, strict=True):
             for key, value in state.items():
                 if isinstance(value, torch.Tensor):
@@ -232,6 +232,7 @@ class TracedScaler:
             torch.where(skipped, pre.detach(), post)
             for pre, post in zip(tracing.params, tracing.post_params, strict=True)
         ]
+        tracing.publish()
         self.stage = "stepped"
 
     def update(self, new_scale: float | torch.Tensor | None = None) -> None:

@@ -49,10 +49,12 @@ def default_decompositions() -> dict[Any, Callable[..., Any]]:
     return table
 
 
-_FOREACH = ("lerp", "add", "sub", "mul", "div", "addcmul", "addcdiv", "copy", "maximum", "sqrt")
+_FOREACH = ("lerp", "add", "sub", "mul", "div", "copy")
 """The ``aten._foreach_*`` ops decomposed into one op per tensor: the ones an averaged model's
-update uses (``get_ema_multi_avg_fn``'s ``_foreach_lerp_``, timm's and diffusers' EMA), and the
-arithmetic a hand-written multi-tensor update of the state takes."""
+update uses (``get_ema_multi_avg_fn``'s ``_foreach_lerp_``, timm's ``_foreach_mul_`` then
+``_foreach_add_(alpha=...)``, SWA's ``_foreach_sub``). Each takes tensor lists and numbers,
+or lists of either, item by item; ``addcmul`` and ``addcdiv`` are not among them (their
+single-tensor forms take the value by keyword only)."""
 
 
 def _foreach_decompositions() -> dict[Any, Callable[..., Any]]:

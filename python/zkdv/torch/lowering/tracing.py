@@ -129,10 +129,11 @@ class Tracing:
     stamper: Stamper | None = None
     """Repeats one parameter's traced optimizer step for the parameters laid out alike
     (:mod:`zkdv.torch.lowering.stamping`)."""
-    reparametrized: bool = False
-    """Whether :attr:`root` is reparametrized with :attr:`params` (not under FSDP, whose step
-    is the optimizer's alone): ``optimizer.step()`` then makes the stepped parameters the
-    root's."""
+    publishes: bool = False
+    """Whether ``optimizer.step()`` makes the stepped parameters the root's (:meth:`publish`):
+    when an averaged model is prepared (its update reads them), and the root is
+    reparametrized with :attr:`params` (not under FSDP, whose step is the optimizer's
+    alone)."""
 
     def forward(self, model: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """``model(*args, **kwargs)`` on the traced parameters and buffers: the root is
@@ -176,9 +177,10 @@ class Tracing:
             if p.grad is not None:
                 p.grad = None if set_to_none else torch.zeros_like(p.grad)
 
-    def step(self) -> None:
+    def step(self, *, deferred: bool = False) -> None:
         """The prepared optimizer's step, functionally, on the gradients in the traced
-        parameters' ``.grad`` (under DDP and FSDP, on the all-reduced ones)."""
+        parameters' ``.grad`` (under DDP and FSDP, on the all-reduced ones); ``deferred``:
+        the caller publishes the stepped parameters (:meth:`publish`) itself."""
         if self.backwards == 0 and self.reduced is None:
             raise RuntimeError(
                 "zkdv.torch: optimizer.step() ran before proof.backward(loss) in the attested "
@@ -209,17 +211,26 @@ class Tracing:
                 self.functional, index, group, params, applied, states
             ):
                 self.functional.step(group, params, applied, states)
-        if self.reparametrized:
-            # As in production, the root's parameters are the stepped ones from here on (an
-            # averaged model's update reads them); leaving the reparametrization restores the
-            # real ones.
-            from torch.nn.utils._named_member_accessor import NamedMemberAccessor
-            from torch.nn.utils.stateless import _untie_named_tensors_map
+        if not deferred:
+            self.publish()
 
-            stepped = dict(zip(self.names, self.post_params, strict=True))
-            NamedMemberAccessor(self.root).swap_tensors_dict(
-                _untie_named_tensors_map(self.root, stepped), allow_missing=True
-            )
+    def publish(self) -> None:
+        """Make :attr:`post_params` the root's parameters, as they are in production after
+        ``optimizer.step()`` (an averaged model's update reads them), when :attr:`publishes`;
+        each keeps its pre-step tensor's ``.grad``. Leaving the reparametrization restores the
+        real ones. A GradScaler's step publishes once it has chosen between the stepped and
+        the skipped parameters."""
+        if not self.publishes:
+            return
+        from torch.nn.utils._named_member_accessor import NamedMemberAccessor
+        from torch.nn.utils.stateless import _untie_named_tensors_map
+
+        for pre, post in zip(self.params, self.post_params, strict=True):
+            post.grad = pre.grad
+        stepped = dict(zip(self.names, self.post_params, strict=True))
+        NamedMemberAccessor(self.root).swap_tensors_dict(
+            _untie_named_tensors_map(self.root, stepped), allow_missing=True
+        )
 
 
 def unwrap(model: nn.Module) -> nn.Module:
@@ -582,7 +593,7 @@ def trace(
                 # production.
                 traced = dict(zip(names, params, strict=True))
                 traced.update(zip(buffer_names, traced_buffers, strict=True))
-                tracing.reparametrized = True
+                tracing.publishes = averaged is not None
                 with contextlib.ExitStack() as scope:
                     scope.enter_context(
                         _reparametrize_module(root, traced, tie_weights=True, strict=True)
