@@ -783,6 +783,12 @@ def _trace(
     return graph
 
 
+def _where(node: torch.fx.Node) -> str:
+    """`` in module 'path'`` for a node that a module's forward pass ran, else nothing."""
+    module = (node.meta.get("custom") or {}).get(MODULE_KEY)
+    return f" in module {module!r}" if module else ""
+
+
 def _raised_in(error: BaseException, file: str, function: str) -> bool:
     """Whether ``error`` went through ``function`` of a module whose file is ``file``."""
     frame = error.__traceback__
@@ -808,14 +814,12 @@ def _refuse_changed_constants(graph: torch.fx.GraphModule) -> None:
             if argument.alias_info is not None and argument.alias_info.is_write
         ]
         if any(isinstance(v, torch.fx.Node) and v.op == "get_attr" for v in written):
-            module = (node.meta.get("custom") or {}).get(MODULE_KEY)
-            where = f" in module {module!r}" if module else ""
             raise ValueError(
-                f"zkdv.torch: the attested step changes in place ({target}{where}) a tensor it "
-                "reads from outside its arguments, which its committed programs hold as a "
-                "constant. If it is an averaged copy of the model (an EMA), prepare it as state: "
-                "proof.prepare(model, optimizer, averaged=ema); otherwise pass the tensor in the "
-                "batch"
+                f"zkdv.torch: the attested step changes in place ({target}{_where(node)}) a "
+                "tensor it reads from outside its arguments, which its committed programs hold "
+                "as a constant. If it is an averaged copy of the model (an EMA), prepare it as "
+                "state: proof.prepare(model, optimizer, averaged=ema); otherwise pass the tensor "
+                "in the batch"
             )
 
 
@@ -852,10 +856,9 @@ def _refuse_random_ops(graph: torch.fx.GraphModule) -> None:
             and torch.Tag.nondeterministic_seeded in tags
             and _randomness.draws(target, node.args, node.kwargs)
         ):
-            module = (node.meta.get("custom") or {}).get(MODULE_KEY)
-            where = f" in module {module!r}" if module else ""
             raise ValueError(
-                f"zkdv.torch: the attested step draws random numbers with {target}{where}, "
+                f"zkdv.torch: the attested step draws random numbers with {target}"
+                f"{_where(node)}, "
                 "whose draw zkdv cannot commit (gradients flow through its result); generate "
                 "that randomness outside the step and pass it in the transaction's batch"
             )
