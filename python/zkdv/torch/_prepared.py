@@ -95,7 +95,7 @@ class Prepared:
             if self.scaler is not None and self.scaler is not value:
                 raise RuntimeError("ZKDV.prepare: a GradScaler is already prepared")
             if self.scaler is None:
-                _scaler.wrap(value)
+                _scaler.wrap(value, before_step)
             self.scaler = value
         return value
 

@@ -61,9 +61,14 @@ REFUSAL = (
 """Why the attested step refuses a GradScaler that its session did not prepare."""
 
 
-def wrap(scaler: torch.amp.GradScaler) -> None:
+def wrap(scaler: torch.amp.GradScaler, before_step: Callable[[], None]) -> None:
     """Make ``scaler``'s methods trace as :class:`TracedScaler` inside its session's attested
-    step (and stay its own everywhere else; a disabled scaler's everywhere)."""
+    step (and stay its own everywhere else; a disabled scaler's everywhere).
+
+    Outside a trace, ``step()`` runs ``before_step()`` first (the session's mutation barrier,
+    which ``optimizer.step()`` runs too): a scaler that skips an overflowing step never calls
+    ``optimizer.step()``, and the state must not change under the session's reading of it
+    whether the step is skipped or not."""
     native = {name: getattr(scaler, name) for name in _METHODS}
 
     def wrapped(name: str) -> Callable[..., Any]:
@@ -72,6 +77,8 @@ def wrap(scaler: torch.amp.GradScaler) -> None:
 
             tracing = lowering.active()
             if tracing is None or not self.is_enabled():
+                if name == "step" and tracing is None:
+                    before_step()
                 return native[name](*args, **kwargs)
             if tracing.scaler is None or tracing.scaler.owner is not self:
                 raise ValueError(f"{REFUSAL} (called: GradScaler.{name})")
