@@ -14,7 +14,7 @@
 //!
 //! What the crate lacks is here: [`logistic`] (`1/(1 + e^-x)` that never
 //! overflows), [`rsqrt`], the continued fraction of `erfc` for large
-//! arguments that `erf_inv` uses ([`erfc_tail`]), and the rounding functions
+//! arguments that `erf_inv` uses (`erfc_tail`), and the rounding functions
 //! and [`fmod`] by bit manipulation (exact).
 //!
 //! Error bounds, in ulps of the exact value: "measured" is the largest error
