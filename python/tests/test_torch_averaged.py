@@ -393,3 +393,41 @@ def test_an_ema_after_a_grad_scaler_step_reads_the_weights_the_scaler_kept(tmp_p
     assert scaler.get_scale() < 2.0**40  # some step overflowed and was skipped
     assert all(torch.isfinite(p).all() for p in ema.parameters())
     assert len(proof.checks) == 6 and all(c.passed for c in proof.checks)
+
+
+def test_an_average_of_a_compiled_model_is_named_as_the_model(tmp_path):
+    # AveragedModel(torch.compile(model)) copies the compiled wrapper, whose parameters are
+    # its _orig_mod's: the leaves take the model's own names, which model_hash uses too.
+    model = model_with_batchnorm()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    ema = AveragedModel(torch.compile(model), multi_avg_fn=get_ema_multi_avg_fn(0.9))
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP, retain="all")
+    zkdv.testing.skip_seal(proof)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer, ema = proof.prepare(model, optimizer, ema)
+
+    def step(model, optimizer, batch, backward):
+        inputs, targets = batch
+        backward(functional.cross_entropy(model(inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+        ema.update_parameters(model)
+
+    @proof.attest
+    def attested(model, optimizer, batch):
+        step(model, optimizer, batch, proof.backward)
+
+    for batch in batches(2):
+        with proof.transaction(batch=batch):
+            step(model, optimizer, batch, proof.backward)
+    proof.close()
+    assert len(proof.checks) == 4 and all(c.passed for c in proof.checks)
+    root = transcript.read_records(tmp_path / "proof")[0]["body"]
+    paths = [leaf["path"] for leaf in root["opt_state"] if leaf["path"].startswith("averaged/")]
+    assert "averaged/params/0.weight" in paths, paths
+    code, out = audit(
+        tmp_path / "proof", "--steps", "1", "--seed", "a",
+        "--final-averaged", zkdv.torch.model_hash(ema),
+    )  # fmt: skip
+    status = {e["name"]: e["status"] for e in out["report"]["expectations"]}
+    assert code == 0 and status["final averaged model"] == "matched", out

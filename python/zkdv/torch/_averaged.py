@@ -57,13 +57,17 @@ class Averaged:
         return self.module.module if isinstance(self.module, AveragedModel) else self.module
 
     def members(self) -> list[tuple[str, str, torch.Tensor]]:
-        """``(leaf path, name in`` :attr:`module` ``, tensor)`` of each leaf, in order."""
+        """``(leaf path, name in`` :attr:`module` ``, tensor)`` of each leaf, in order. Paths
+        name the averaged module as ``zkdv.torch.model_hash`` does, through a
+        ``torch.compile`` wrapper (whose parameters are its ``_orig_mod``'s)."""
+        base = lowering.unwrap(self.inner)
         inner = "module." if isinstance(self.module, AveragedModel) else ""
+        inner += next(f"{n}." if n else "" for n, m in self.inner.named_modules() if m is base)
         found = [
             (f"{PREFIX}params/{n}", inner + n, lowering.local(t))
-            for n, t in self.inner.named_parameters()
+            for n, t in base.named_parameters()
         ]
-        found += [(f"{PREFIX}buffers/{n}", inner + n, t) for n, t in self.inner.named_buffers()]
+        found += [(f"{PREFIX}buffers/{n}", inner + n, t) for n, t in base.named_buffers()]
         if isinstance(self.module, AveragedModel):
             found.append((f"{PREFIX}n_averaged", "n_averaged", self.module.n_averaged))
         return found
