@@ -431,3 +431,40 @@ def test_an_average_of_a_compiled_model_is_named_as_the_model(tmp_path):
     )  # fmt: skip
     status = {e["name"]: e["status"] for e in out["report"]["expectations"]}
     assert code == 0 and status["final averaged model"] == "matched", out
+
+
+def test_an_averaged_model_given_for_a_run_that_kept_none_is_not_recorded(tmp_path):
+    # The client expects an averaged model the session never committed: the audit fails on
+    # it (exit 1) rather than match the trained model in its place.
+    model = model_with_batchnorm()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    proof = zkdv.torch.ZKDV(tmp_path / "proof", NEVER, retain="all")
+    zkdv.testing.skip_seal(proof)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    def step(model, optimizer, batch, backward):
+        inputs, targets = batch
+        backward(functional.cross_entropy(model(inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+
+    @proof.attest
+    def attested(model, optimizer, batch):
+        step(model, optimizer, batch, proof.backward)
+
+    for batch in batches(2):
+        with proof.transaction(batch=batch):
+            step(model, optimizer, batch, proof.backward)
+    proof.close()
+    given = ("--final-averaged", zkdv.torch.model_hash(model))
+    code, out = audit(tmp_path / "proof", "--steps", "1", "--seed", "a", *given)
+    status = {e["name"]: e for e in out["report"]["expectations"]}
+    averaged = status["final averaged model"]
+    assert code == 1 and averaged["status"] == "not_recorded", out
+    assert "prepared none" in averaged["note"]
+    # Not given, a run without one says nothing of it.
+    code, out = audit(tmp_path / "proof", "--steps", "1", "--seed", "a")
+    assert code == 0 and "final averaged model" not in {
+        e["name"] for e in out["report"]["expectations"]
+    }, out
