@@ -468,3 +468,37 @@ def test_an_averaged_model_given_for_a_run_that_kept_none_is_not_recorded(tmp_pa
     assert code == 0 and "final averaged model" not in {
         e["name"] for e in out["report"]["expectations"]
     }, out
+
+
+def test_an_unprepared_copy_written_through_a_view_is_refused(tmp_path):
+    # A write through a view of a captured tensor is a write to it: refused at tracing, as a
+    # write to the tensor itself is.
+    model = model_with_batchnorm()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    ema = copy.deepcopy(model).requires_grad_(False)
+    proof = zkdv.torch.ZKDV(tmp_path / "proof")
+    zkdv.testing.skip_seal(proof)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    model, optimizer = proof.prepare(model, optimizer)
+
+    @torch.no_grad()
+    def update(ema, model):
+        for e, p in zip(ema.parameters(), model.parameters(), strict=True):
+            e.view(-1).mul_(0.9).add_(p.view(-1), alpha=0.1)
+
+    @proof.attest
+    def step(model, optimizer, batch):
+        inputs, targets = batch
+        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+        update(ema, model)
+
+    ((inputs, targets),) = batches(1)
+    with pytest.raises(ValueError, match="averaged=ema"):
+        with proof.transaction(batch=(inputs, targets)):
+            proof.backward(functional.cross_entropy(model(inputs), targets))
+            optimizer.step()
+            optimizer.zero_grad()
+            update(ema, model)
+    proof.close()

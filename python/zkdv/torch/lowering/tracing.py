@@ -803,17 +803,22 @@ def _raised_in(error: BaseException, file: str, function: str) -> bool:
 def _refuse_changed_constants(graph: torch.fx.GraphModule) -> None:
     """Refuse a step that writes in place to a tensor it reads from outside its arguments (a
     constant of its programs, which no step could change): a copy of the model that the loop
-    averages into by hand is the usual one, and is state to prepare."""
+    averages into by hand is the usual one, and is state to prepare. A write through a view
+    (``e.view(-1).mul_(d)``) or an ``out=`` argument is a write to the viewed tensor."""
     for node in graph.graph.nodes:
         target = node.target
         if node.op != "call_function" or not isinstance(target, torch._ops.OpOverload):
             continue
+        given = {
+            **dict(zip((a.name for a in target._schema.arguments), node.args, strict=False)),
+            **node.kwargs,
+        }
         written = [
-            value
-            for argument, value in zip(target._schema.arguments, node.args, strict=False)
+            given.get(argument.name)
+            for argument in target._schema.arguments
             if argument.alias_info is not None and argument.alias_info.is_write
         ]
-        if any(isinstance(v, torch.fx.Node) and v.op == "get_attr" for v in written):
+        if any(_viewed(v).op == "get_attr" for v in written if isinstance(v, torch.fx.Node)):
             raise ValueError(
                 f"zkdv.torch: the attested step changes in place ({target}{_where(node)}) a "
                 "tensor it reads from outside its arguments, which its committed programs hold "
@@ -821,6 +826,20 @@ def _refuse_changed_constants(graph: torch.fx.GraphModule) -> None:
                 "state: proof.prepare(model, optimizer, averaged=ema); otherwise pass the tensor "
                 "in the batch"
             )
+
+
+def _viewed(node: torch.fx.Node) -> torch.fx.Node:
+    """The node whose tensor ``node``'s is a view of (through ``view``, ``reshape``,
+    ``transpose``, ``select``, ``slice``, ...: ops whose result aliases their first argument
+    without writing it), or ``node`` itself."""
+    while node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload):
+        returns = node.target._schema.returns
+        alias = returns[0].alias_info if len(returns) == 1 else None
+        first = node.args[0] if node.args else None
+        if alias is None or alias.is_write or not isinstance(first, torch.fx.Node):
+            return node
+        node = first
+    return node
 
 
 def _scalars(graph: torch.fx.GraphModule) -> tuple[str, ...]:
