@@ -51,6 +51,42 @@ def batches(steps: int) -> list[tuple[torch.Tensor, torch.Tensor]]:
     ]
 
 
+def started(directory: Path, config: zkdv.ZKDVConfig | None = None, **session) -> zkdv.torch.ZKDV:
+    """A started session that does not seal (sealing is tested elsewhere)."""
+    proof = zkdv.torch.ZKDV(directory, config, **session)
+    zkdv.testing.skip_seal(proof)
+    proof.start(rolling_window=8, probe_ratio=0.25)
+    return proof
+
+
+def run_steps(proof, model, optimizer, step, data: list) -> None:
+    """Attest ``step(model, optimizer, batch, backward)`` and run it on each batch of
+    ``data`` in a transaction, as production."""
+
+    @proof.attest
+    def attested(model, optimizer, batch):
+        step(model, optimizer, batch, proof.backward)
+
+    for batch in data:
+        with proof.transaction(batch=batch):
+            step(model, optimizer, batch, proof.backward)
+
+
+def updating(update=None):
+    """The loop's step (cross-entropy, the optimizer's step) ending with
+    ``update(model, *rest)``, ``rest`` the batch's leaves after the inputs and targets."""
+
+    def step(model, optimizer, batch, backward):
+        inputs, targets, *rest = batch
+        backward(functional.cross_entropy(model(inputs), targets))
+        optimizer.step()
+        optimizer.zero_grad()
+        if update is not None:
+            update(model, *rest)
+
+    return step
+
+
 def hand_kept(decay: float, foreach: bool = False):
     """A hand-written EMA of the parameters, the buffers copied (a loop's own); with
     ``foreach``, as timm's ``ModelEmaV3`` writes it (``_foreach_mul_``, ``_foreach_add_``)."""
@@ -98,9 +134,7 @@ def train(
     model = model_with_batchnorm()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
     averaged = AVERAGED[kind](model)
-    proof = zkdv.torch.ZKDV(directory, config, **session)
-    zkdv.testing.skip_seal(proof)
-    proof.start(rolling_window=8, probe_ratio=0.25)
+    proof = started(directory, config, **session)
     if kind.startswith("hand-kept"):
         foreach = kind == "hand-kept-foreach"
         model, optimizer = proof.prepare(model, optimizer, averaged=averaged)
@@ -204,27 +238,12 @@ def test_an_unprepared_averaged_model_is_refused_with_its_fix(tmp_path, kind):
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
     averaged = AVERAGED[kind](model)
     update = hand_kept(0.9) if kind == "hand-kept" else (lambda e, m: e.update_parameters(m))
-    proof = zkdv.torch.ZKDV(tmp_path / "proof")
-    zkdv.testing.skip_seal(proof)
-    proof.start(rolling_window=8, probe_ratio=0.25)
+    proof = started(tmp_path / "proof")
     model, optimizer = proof.prepare(model, optimizer)
-
-    @proof.attest
-    def step(model, optimizer, batch):
-        inputs, targets = batch
-        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
-        optimizer.step()
-        optimizer.zero_grad()
-        update(averaged, model)
-
-    ((inputs, targets),) = batches(1)
+    step = updating(lambda model: update(averaged, model))
     fix = "proof.prepare(model, optimizer, ema)" if kind != "hand-kept" else "averaged=ema"
     with pytest.raises(ValueError, match=fix.replace("(", r"\(").replace(")", r"\)")):
-        with proof.transaction(batch=(inputs, targets)):
-            proof.backward(functional.cross_entropy(model(inputs), targets))
-            optimizer.step()
-            optimizer.zero_grad()
-            update(averaged, model)
+        run_steps(proof, model, optimizer, step, batches(1))
     proof.close()  # the failed first transaction committed nothing
 
 
@@ -295,9 +314,7 @@ def test_a_decay_that_warms_up_reaches_the_step_in_the_batch(tmp_path):
     model = model_with_batchnorm()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
     ema = copy.deepcopy(model).requires_grad_(False)
-    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    zkdv.testing.skip_seal(proof)
-    proof.start(rolling_window=8, probe_ratio=0.25)
+    proof = started(tmp_path / "proof", EVERY_STEP)
     model, optimizer = proof.prepare(model, optimizer, averaged=ema)
 
     @torch.no_grad()
@@ -331,31 +348,16 @@ def test_a_tensor_made_a_number_is_refused_with_what_to_do(tmp_path):
     model = model_with_batchnorm()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     ema = copy.deepcopy(model).requires_grad_(False)
-    proof = zkdv.torch.ZKDV(tmp_path / "proof")
-    zkdv.testing.skip_seal(proof)
-    proof.start(rolling_window=8, probe_ratio=0.25)
+    proof = started(tmp_path / "proof")
     model, optimizer = proof.prepare(model, optimizer, averaged=ema)
 
     @torch.no_grad()
-    def update(ema, model, decay):
+    def update(model, decay):
         torch._foreach_lerp_(list(ema.parameters()), list(model.parameters()), 1 - decay)
 
-    @proof.attest
-    def step(model, optimizer, batch):
-        inputs, targets, decay = batch
-        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
-        optimizer.step()
-        optimizer.zero_grad()
-        update(ema, model, decay)
-
-    ((inputs, targets),) = batches(1)
-    decay = torch.tensor(0.9)
+    data = [(inputs, targets, torch.tensor(0.9)) for inputs, targets in batches(1)]
     with pytest.raises(RuntimeError, match="turns a tensor into a Python number") as failed:
-        with proof.transaction(batch=(inputs, targets, decay)):
-            proof.backward(functional.cross_entropy(model(inputs), targets))
-            optimizer.step()
-            optimizer.zero_grad()
-            update(ema, model, decay)
+        run_steps(proof, model, optimizer, updating(update), data)
         proof.close()
     assert "tensor.lerp_(other, weight)" in str(failed.value)
 
@@ -367,9 +369,7 @@ def test_an_ema_after_a_grad_scaler_step_reads_the_weights_the_scaler_kept(tmp_p
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
     scaler = torch.amp.GradScaler("cpu", init_scale=2.0**40)
     ema = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.9))
-    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
-    zkdv.testing.skip_seal(proof)
-    proof.start(rolling_window=8, probe_ratio=0.25)
+    proof = started(tmp_path / "proof", EVERY_STEP)
     model, optimizer, scaler, ema = proof.prepare(model, optimizer, scaler, ema)
 
     def step(model, optimizer, batch, backward):
@@ -382,13 +382,7 @@ def test_an_ema_after_a_grad_scaler_step_reads_the_weights_the_scaler_kept(tmp_p
         optimizer.zero_grad()
         ema.update_parameters(model)
 
-    @proof.attest
-    def attested(model, optimizer, batch):
-        step(model, optimizer, batch, proof.backward)
-
-    for batch in batches(3):
-        with proof.transaction(batch=batch):
-            step(model, optimizer, batch, proof.backward)
+    run_steps(proof, model, optimizer, step, batches(3))
     proof.close()
     assert scaler.get_scale() < 2.0**40  # some step overflowed and was skipped
     assert all(torch.isfinite(p).all() for p in ema.parameters())
@@ -401,25 +395,9 @@ def test_an_average_of_a_compiled_model_is_named_as_the_model(tmp_path):
     model = model_with_batchnorm()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
     ema = AveragedModel(torch.compile(model), multi_avg_fn=get_ema_multi_avg_fn(0.9))
-    proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP, retain="all")
-    zkdv.testing.skip_seal(proof)
-    proof.start(rolling_window=8, probe_ratio=0.25)
+    proof = started(tmp_path / "proof", EVERY_STEP, retain="all")
     model, optimizer, ema = proof.prepare(model, optimizer, ema)
-
-    def step(model, optimizer, batch, backward):
-        inputs, targets = batch
-        backward(functional.cross_entropy(model(inputs), targets))
-        optimizer.step()
-        optimizer.zero_grad()
-        ema.update_parameters(model)
-
-    @proof.attest
-    def attested(model, optimizer, batch):
-        step(model, optimizer, batch, proof.backward)
-
-    for batch in batches(2):
-        with proof.transaction(batch=batch):
-            step(model, optimizer, batch, proof.backward)
+    run_steps(proof, model, optimizer, updating(ema.update_parameters), batches(2))
     proof.close()
     assert len(proof.checks) == 4 and all(c.passed for c in proof.checks)
     root = transcript.read_records(tmp_path / "proof")[0]["body"]
@@ -438,24 +416,9 @@ def test_an_averaged_model_given_for_a_run_that_kept_none_is_not_recorded(tmp_pa
     # it (exit 1) rather than match the trained model in its place.
     model = model_with_batchnorm()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
-    proof = zkdv.torch.ZKDV(tmp_path / "proof", NEVER, retain="all")
-    zkdv.testing.skip_seal(proof)
-    proof.start(rolling_window=8, probe_ratio=0.25)
+    proof = started(tmp_path / "proof", NEVER, retain="all")
     model, optimizer = proof.prepare(model, optimizer)
-
-    def step(model, optimizer, batch, backward):
-        inputs, targets = batch
-        backward(functional.cross_entropy(model(inputs), targets))
-        optimizer.step()
-        optimizer.zero_grad()
-
-    @proof.attest
-    def attested(model, optimizer, batch):
-        step(model, optimizer, batch, proof.backward)
-
-    for batch in batches(2):
-        with proof.transaction(batch=batch):
-            step(model, optimizer, batch, proof.backward)
+    run_steps(proof, model, optimizer, updating(), batches(2))
     proof.close()
     given = ("--final-averaged", zkdv.torch.model_hash(model))
     code, out = audit(tmp_path / "proof", "--steps", "1", "--seed", "a", *given)
@@ -476,29 +439,14 @@ def test_an_unprepared_copy_written_through_a_view_is_refused(tmp_path):
     model = model_with_batchnorm()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     ema = copy.deepcopy(model).requires_grad_(False)
-    proof = zkdv.torch.ZKDV(tmp_path / "proof")
-    zkdv.testing.skip_seal(proof)
-    proof.start(rolling_window=8, probe_ratio=0.25)
+    proof = started(tmp_path / "proof")
     model, optimizer = proof.prepare(model, optimizer)
 
     @torch.no_grad()
-    def update(ema, model):
+    def update(model):
         for e, p in zip(ema.parameters(), model.parameters(), strict=True):
             e.view(-1).mul_(0.9).add_(p.view(-1), alpha=0.1)
 
-    @proof.attest
-    def step(model, optimizer, batch):
-        inputs, targets = batch
-        proof.backward(functional.cross_entropy(proof.forward(model, inputs), targets))
-        optimizer.step()
-        optimizer.zero_grad()
-        update(ema, model)
-
-    ((inputs, targets),) = batches(1)
     with pytest.raises(ValueError, match="averaged=ema"):
-        with proof.transaction(batch=(inputs, targets)):
-            proof.backward(functional.cross_entropy(model(inputs), targets))
-            optimizer.step()
-            optimizer.zero_grad()
-            update(ema, model)
+        run_steps(proof, model, optimizer, updating(update), batches(1))
     proof.close()
