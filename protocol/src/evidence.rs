@@ -278,6 +278,32 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_part_committed_under_other_paths_is_that_tree_of_its_leaves() {
+        let b = bundle();
+        // `params/w` renamed `model/w`, `batch` left out: the tree of that one leaf.
+        let renamed = b
+            .commitment_as(|p| {
+                p.strip_prefix("params/")
+                    .map(|rest| format!("model/{rest}"))
+            })
+            .expect("commitment");
+        let w = &b.leaves[0];
+        let digest = commit_tensor(w.dtype, &w.shape, &w.data)
+            .expect("tensor")
+            .digest();
+        assert_eq!(renamed, commit_tree(&[("model/w", digest)]).expect("tree"));
+        // Kept under their own paths, it is commitment_of's.
+        assert_eq!(
+            b.commitment_as(|p| Some(p.to_owned())).expect("all"),
+            b.commitment_of(|_| true).expect("all")
+        );
+        assert_ne!(
+            renamed,
+            b.commitment_of(|p| p.starts_with("params/")).expect("w")
+        );
+    }
+
     /// A bundle of one `f32` leaf of `n` values from `value(i)`.
     fn floats(n: usize, mut value: impl FnMut(usize) -> f32) -> Bundle {
         Bundle {
