@@ -14,11 +14,10 @@ Usage: ``scripts/bench matmul [--reps N]``.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 
 import numpy as np
+from timing import median_seconds
 
 from zkdv import runtime
 
@@ -39,13 +38,8 @@ def _program(lhs: str, rhs: str, out: str, lhs_c: int, rhs_c: int) -> runtime.Pr
 
 
 def _median(call: Callable[[], object], reps: int) -> float:
-    call()
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    call()  # warm-up
+    return median_seconds(call, reps)
 
 
 def main() -> None:

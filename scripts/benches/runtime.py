@@ -20,10 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,6 +29,7 @@ sys.path[:0] = [str(ROOT / "python" / "tests")]
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
 import stablehlo  # noqa: E402
+from timing import interleaved  # noqa: E402
 
 from zkdv import passes, runtime  # noqa: E402
 
@@ -42,15 +40,6 @@ def inputs_of(name: str) -> list[np.ndarray]:
     sidecar = json.loads((INPUTS / f"{name}.json").read_text())
     with np.load(INPUTS / f"{name}.npz", allow_pickle=False) as npz:
         return [np.asarray(npz[f"arg_{a['index']}"]) for a in sidecar["arguments"]]
-
-
-def median_seconds(call: Callable[[], object], reps: int) -> float:
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 # What proof.jit runs to make a check's attested program (passes/src/pipelines.rs).
@@ -84,13 +73,7 @@ def bench_one(name: str, reps: int) -> None:
         "runtime": lambda: full(*inputs),
         "attested": lambda: attested(*inputs, *pair),
     }
-    for call in calls.values():
-        call()
-    samples: dict[str, list[float]] = {k: [] for k in calls}
-    for _ in range(reps):
-        for key, call in calls.items():
-            samples[key].append(median_seconds(call, 1))
-    med = {k: statistics.median(v) for k, v in samples.items()}
+    med = interleaved(calls, reps)
     print(
         f"{name}: xla {med['xla'] * 1e3:.3f} ms, runtime {med['runtime'] * 1e3:.3f} ms, "
         f"attested {med['attested'] * 1e3:.3f} ms; runtime/xla "

@@ -14,14 +14,13 @@ Usage: ``scripts/bench math [--reps N] [--size N]``.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+from timing import interleaved
 
 from zkdv import runtime
 
@@ -44,15 +43,6 @@ def program(op: str, n: int) -> str:
     )
 
 
-def median_seconds(call: Callable[[], Any], reps: int) -> float:
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=7)
@@ -67,13 +57,7 @@ def main() -> None:
             "runtime": lambda replay=replay: replay(x),
             "xla": lambda xla=xla: jax.block_until_ready(xla(device_x)),
         }
-        for call in calls.values():
-            call()
-        samples: dict[str, list[float]] = {k: [] for k in calls}
-        for _ in range(args.reps):
-            for key, call in calls.items():
-                samples[key].append(median_seconds(call, 1))
-        med = {k: statistics.median(v) for k, v in samples.items()}
+        med = interleaved(calls, args.reps)
         print(
             f"{name}: runtime {med['runtime'] * 1e3:.1f} ms, xla {med['xla'] * 1e3:.1f} ms "
             f"({args.size} values); runtime/xla {med['runtime'] / med['xla']:.2f}"
