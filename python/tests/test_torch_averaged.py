@@ -450,3 +450,27 @@ def test_an_unprepared_copy_written_through_a_view_is_refused(tmp_path):
     with pytest.raises(ValueError, match="averaged=ema"):
         run_steps(proof, model, optimizer, updating(update), batches(1))
     proof.close()
+
+
+@pytest.mark.parametrize("kind", ["ema-foreach", "swa", "hand-kept"])
+def test_an_averaged_bf16_model_passes_every_check(tmp_path, kind):
+    # A model trained in bfloat16 averages in bfloat16: the average's rounding is the
+    # program's, and the checks' tolerance covers it as any other bf16 state's.
+    model = model_with_batchnorm().to(torch.bfloat16)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    averaged = AVERAGED[kind](model)
+    proof = started(tmp_path / "proof", EVERY_STEP)
+    if kind == "hand-kept":
+        model, optimizer = proof.prepare(model, optimizer, averaged=averaged)
+        update = hand_kept(0.9)
+    else:
+        model, optimizer, averaged = proof.prepare(model, optimizer, averaged)
+
+        def update(ema, model):
+            ema.update_parameters(model)
+
+    data = [(inputs.to(torch.bfloat16), targets) for inputs, targets in batches(4)]
+    run_steps(proof, model, optimizer, updating(lambda m: update(averaged, m)), data)
+    proof.close()
+    assert len(proof.checks) == 8 and all(c.passed for c in proof.checks)
+    assert next(averaged.parameters()).dtype == torch.bfloat16
