@@ -497,9 +497,11 @@ def refusal(tmp_path, model, attested, match, error=ValueError):
     model, optimizer = proof.prepare(model, optimizer)
     proof.attest(lambda m, o, b: attested(proof, m, o, b))
     x, y = torch.randn(8, 10), torch.randint(3, (8,))
+    # Traced beside training, the step's refusal is the session's: raised by its next call.
     with pytest.raises(error, match=match):
         with proof.transaction(batch=(x, y)):
             pass
+        proof.join()
 
 
 def test_a_module_outside_the_prepared_root_is_refused(tmp_path):
@@ -1313,7 +1315,7 @@ def test_the_lowering_process_lowers_the_graph_traced_here_op_for_op(tmp_path, m
         return (first.sum(), y.max(dim=0).values)
 
     example = [torch.randn(3, 4), torch.randn(4, 2, requires_grad=True)]
-    graph = tracing._trace(step, example, nn.Module(), default_decompositions())
+    graph = tracing._trace(step, example, nn.Module(), default_decompositions(), True)
     traced = Traced(
         graph=graph,
         inputs=tuple(Input.of(x) for x in example),

@@ -130,6 +130,17 @@ class Task[T]:
         """The work's error once it finished with one (``None`` before, and after a result)."""
         return self._error if self._done.is_set() else None
 
+    def ready(self) -> T | None:
+        """The work's result once it finished with one (``None`` before, and after an error):
+        never waits."""
+        return self._value if self._done.is_set() and self._error is None else None
+
+    def wait(self) -> None:
+        """Wait until the work finished (running it here if no thread began it), whatever its
+        outcome."""
+        self.run()
+        self._done.wait()
+
     def result(self) -> T:
         self.run()
         self._done.wait()

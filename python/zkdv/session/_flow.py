@@ -51,6 +51,9 @@ class Flow:
         """The first failure found (a failed or broken check): the session is poisoned."""
         self.error: BaseException | None = None
         """An error of the committer thread itself."""
+        self.refused = False
+        """Whether :attr:`error` is a refusal of the session's step, found beside training
+        (:meth:`refuse`): raised as it is."""
         self.written: Callable[[], int] | None = None
         """How many step records the transcript holds (set by the session), which an I/O
         failure's message states."""
@@ -63,6 +66,8 @@ class Flow:
         if self.failure is not None:
             raise self.failure
         error = self.error
+        if error is not None and self.refused:
+            raise error
         if isinstance(error, OSError):
             held = ""
             if self.written is not None:
@@ -120,6 +125,16 @@ class Flow:
         with self._cond:
             if self.error is None:
                 self.error = error
+            self._cond.notify_all()
+
+    def refuse(self, error: BaseException) -> None:
+        """Record that the session's step cannot be committed (from any thread: its trace,
+        beside training, refused it); wakes every waiter. Not a verdict: every later call
+        raises ``error`` itself, the refusal the user acts on."""
+        with self._cond:
+            if self.error is None:
+                self.error = error
+                self.refused = True
             self._cond.notify_all()
 
     def wait_idle(self) -> None:

@@ -175,18 +175,19 @@ def dynamic_named(
     return out
 
 
-def dynamic_values(optimizer: torch.optim.Optimizer, traced: lowering.Traced) -> list[Any]:
-    """The dynamic optimizer options now, as the step's ``float64`` scalar inputs (read when
-    ``optimizer.step()`` runs: a loop may set them at any point of the step before it)."""
-    return [
-        np.asarray(value, dtype=np.float64) for _, value in dynamic_named(optimizer, traced.dynamic)
-    ]
+def dynamic_values(
+    optimizer: torch.optim.Optimizer, dynamic: tuple[tuple[int, str], ...]
+) -> list[Any]:
+    """The dynamic optimizer options ``dynamic`` (``(group index, option)``) now, as the
+    step's ``float64`` scalar inputs (read when ``optimizer.step()`` runs: a loop may set them
+    at any point of the step before it)."""
+    return [np.asarray(value, dtype=np.float64) for _, value in dynamic_named(optimizer, dynamic)]
 
 
-def dynamic_names(traced: lowering.Traced) -> list[str]:
+def dynamic_names(dynamic: tuple[tuple[int, str], ...]) -> list[str]:
     """The committed name of each dynamic option (``"0/lr"``, ``"0/betas[0]"``: the parameter
     group's index and the option as Python writes it), in argument order."""
-    return [_optim.committed_name(index, key) for index, key in traced.dynamic]
+    return [_optim.committed_name(index, key) for index, key in dynamic]
 
 
 def hyperparameters(

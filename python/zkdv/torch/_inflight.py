@@ -13,10 +13,10 @@ import torch
 from torch import nn
 
 from zkdv.overlap import Overlap
-from zkdv.torch import _hooks
+from zkdv.torch import _hooks, _randomness
 from zkdv.torch._host import HostCopy, host
 from zkdv.torch._prepared import Prepared
-from zkdv.torch._program import Program
+from zkdv.torch._program import Program, Registration
 
 __all__ = ["Open", "Pending", "Update"]
 
@@ -27,8 +27,9 @@ class Open:
 
     step: int
     overlap: Overlap
-    program: Program
-    """The program of the batch's layout, which the step is committed with and checked by."""
+    registration: Registration
+    """The program of the batch's layout, which the step is committed with and checked by
+    (traced beside training, it may not be ready while the step runs: :attr:`program`)."""
     pre: list[torch.Tensor]
     """The pre-state (parameters, then optimizer state and buffers), on its device: what the
     previous transaction left, kept as a copy."""
@@ -48,6 +49,25 @@ class Open:
     drawn: list[torch.Tensor] = field(default_factory=list)
     """The step's random draws as production made them (the last leaves of the committed
     batch; :mod:`zkdv.torch._randomness`)."""
+    recorded: list[tuple[str, torch.Tensor]] | None = None
+    """The step's recorded draws when its program was not traced yet as it ran: matched
+    against the program's by :meth:`resolve`."""
+
+    @property
+    def program(self) -> Program:
+        """The program of the batch's layout (waits for its trace)."""
+        return self.registration.program()
+
+    def resolve(self) -> Program:
+        """On the committer: the program, and the step's draws matched against its own (once
+        the step ran before its program was traced). Raises the trace's refusal, or a draw
+        that is not the program's."""
+        program = self.registration.program()
+        if self.recorded is not None:
+            expected = program.traced.draws
+            self.drawn = _randomness.matched(self.recorded, expected) if expected else []
+            self.recorded = None
+        return program
 
     def require_complete(self, prepared: Prepared) -> None:
         """Raise when a distributed transaction left out what its committed batch needs: the
@@ -77,7 +97,7 @@ class Open:
         reduced gradients, the draws; and the hyperparameters the step record names (each
         dynamic option, its value and its leaf in the batch)."""
         dynamic = self.dynamic or []
-        names = _hooks.dynamic_names(self.program.traced)
+        names = _hooks.dynamic_names(self.registration.terms.dynamic)
         hyperparameters = [
             {"name": name, "value": float(value), "leaf": len(self.leaves) + k}
             for k, (name, value) in enumerate(zip(names, dynamic, strict=True))

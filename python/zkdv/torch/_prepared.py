@@ -154,6 +154,15 @@ class Prepared:
         assert self.functional is not None
         return self.model, self.optimizer, self.functional
 
+    def modules(self) -> list[nn.Module]:
+        """Every module the attested step's trace reparametrizes: the model's, then an
+        averaged model's."""
+        model, _, _ = self.parts()
+        found = list(model.modules())
+        if self.averaged is not None:
+            found += list(self.averaged.module.modules())
+        return found
+
     def leaves(self) -> tuple[Named, Named]:
         """The parameter leaves, and the optimizer-state, buffer and scaler leaves after them
         (:func:`zkdv.torch._state.leaves`)."""

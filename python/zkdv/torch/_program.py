@@ -1,11 +1,13 @@
 """The committed programs of a torch session's step: one per batch layout.
 
-:func:`build` traces the ``@proof.attest`` step for one batch layout on the training thread
-(:mod:`zkdv.torch.lowering.tracing`, the only part that needs the live model) and lays out the
-committed batch; :meth:`Built.derive`, submitted to the session's derivation stage
-(:mod:`zkdv.session._derive`), lowers the traced step to StableHLO in a process of its own and
-derives the attested and replay programs from it while training goes on. The session then
-keeps the :class:`Program`, whose record is written when its first step is committed.
+A batch layout's first transaction reads what its program fixes (:class:`Terms`) and what the
+trace needs of the live session, on the training thread; :func:`tracer`'s work traces the
+``@proof.attest`` step (:mod:`zkdv.torch.lowering.tracing`) and lays out the committed batch,
+beside training where it can (a :class:`Registration` holds the program meanwhile).
+:meth:`Built.derive`, submitted to the session's derivation stage (:mod:`zkdv.session._derive`),
+lowers the traced step to StableHLO in a process of its own and derives the attested and
+replay programs from it while training goes on. The session then keeps the :class:`Program`,
+whose record is written when its first step is committed.
 """
 
 from __future__ import annotations
@@ -30,9 +32,19 @@ from zkdv.session._records import Records
 from zkdv.torch import _hooks, _optim, _scaler, lowering
 from zkdv.torch._host import host_dtype, root_versions, training_flags
 from zkdv.torch._prepared import Prepared
-from zkdv.torch.lowering import Lowering, Traced
+from zkdv.torch.lowering import Lowering, Traced, isolation
 
-__all__ = ["Built", "Program", "Sealing", "build", "commit_packages", "seal_failure"]
+__all__ = [
+    "Built",
+    "Program",
+    "Registration",
+    "RootLeaves",
+    "Sealing",
+    "Terms",
+    "commit_packages",
+    "seal_failure",
+    "tracer",
+]
 
 
 class Sealing:
@@ -73,21 +85,12 @@ class Sealing:
 @dataclass(frozen=True)
 class Program(_derive.Registered):
     """The committed programs of the session's step for one batch layout, with what checks
-    need to run them. What the training thread needs is here when the step is traced; the
-    derived programs (:attr:`derived`) come from the derivation stage, and reading them waits
-    for it (a failure there is raised here)."""
+    need to run them: the traced step, its committed batch's layout and, from the derivation
+    stage, the derived programs (:attr:`derived`; reading them waits for it, and a failure
+    there is raised here)."""
 
     traced: Traced
     layout: BatchLayout
-    hyperparameters: tuple[Any, ...]
-    treespec: Any
-    """The batch's pytree structure (the program reads its leaves in that order)."""
-    training: tuple[bool, ...]
-    """Each submodule's ``training`` flag when the step was lowered (part of the program)."""
-    trainable: tuple[bool, ...] = ()
-    """Each parameter's ``requires_grad`` when the step was lowered (part of the program)."""
-    scaler: tuple[float, float, int] | None = None
-    """The prepared GradScaler's constants (:func:`zkdv.torch._scaler.constants`), if any."""
     sealing: Sealing | None = None
     """The sealed package's production record, when production is sealed."""
 
@@ -103,6 +106,41 @@ class Program(_derive.Registered):
         <zkdv.session._derive.Derived.flips>`)."""
         return self.derived.result().flips
 
+
+@dataclass(frozen=True)
+class Terms:
+    """What a program fixes of the session, read on the training thread when its batch
+    layout's first transaction begins: every later transaction is checked against it at once
+    (:meth:`check_compatible`), whether or not the program is traced yet."""
+
+    treespec: Any
+    """The batch's pytree structure (the program reads its leaves in that order)."""
+    dtypes: tuple[np.dtype[Any], ...]
+    """The dtypes of the batch's leaves."""
+    training: tuple[bool, ...]
+    """Each submodule's ``training`` flag (part of the program)."""
+    trainable: tuple[bool, ...]
+    """Each parameter's ``requires_grad`` (part of the program)."""
+    hyperparameters: tuple[Any, ...]
+    scaler: tuple[float, float, int] | None
+    """The prepared GradScaler's constants (:func:`zkdv.torch._scaler.constants`), if any."""
+    dynamic: tuple[tuple[int, str], ...]
+    """The optimizer options the step takes as inputs (``(group, key)``), in argument order:
+    what the trace makes them (:func:`zkdv.torch.lowering.dynamic_options`)."""
+
+    @staticmethod
+    def of(batch: Any, host_leaves: list[np.ndarray], prepared: Prepared) -> Terms:
+        model, optimizer, functional = prepared.parts()
+        return Terms(
+            treespec=pytree.tree_structure(batch),
+            dtypes=tuple(x.dtype for x in host_leaves),
+            training=training_flags(model),
+            trainable=lowering.trainable_flags(model),
+            hyperparameters=_hooks.hyperparameters(optimizer, functional),
+            scaler=_scaler.constants(prepared.scaler),
+            dynamic=tuple(lowering.dynamic_options(optimizer, functional)),
+        )
+
     def check_compatible(
         self,
         batch: Any,
@@ -113,8 +151,8 @@ class Program(_derive.Registered):
         scaler: torch.amp.GradScaler | None,
         caller: str,
     ) -> None:
-        """Refuse a transaction on ``batch`` that this program, the session's first, does not
-        cover: only the batch's shapes may differ from the first transaction's (each batch
+        """Refuse a transaction on ``batch`` that these terms, the session's first program's, do
+        not cover: only the batch's shapes may differ from the first transaction's (each batch
         layout, a partial last batch or another sequence length, is a program of its own);
         the modules' modes, the frozen parameters, the optimizer's constant options and the
         GradScaler's constants are the program's."""
@@ -145,13 +183,60 @@ class Program(_derive.Registered):
                 "interval changed since the step was committed (they are constants of "
                 "the committed program); keep them fixed"
             )
-        dtypes = [s.dtype for s in self.layout.slots[: len(host_leaves)]]
+        dtypes = list(self.dtypes)
         if [x.dtype for x in host_leaves] != dtypes:
             raise ValueError(
                 f"{caller}: the batch's dtypes differ from the first transaction's "
                 f"({[str(x.dtype) for x in host_leaves]} for {[str(d) for d in dtypes]}); "
                 "only the shapes of its tensors may change between transactions"
             )
+
+
+class Registration:
+    """A batch layout's program as the training thread holds it: its :class:`Terms` at once,
+    the :class:`Program` once its step is traced (beside training, where the trace can be:
+    :mod:`zkdv.torch.lowering.isolation`).
+
+    Args:
+        terms: What the program fixes, read when the layout's first transaction began.
+        task: The work that traces the step and registers its program.
+        views: The modules' per-thread views the trace runs with (``None``: it ran on the
+            training thread), removed by :meth:`settle` once it ended.
+    """
+
+    def __init__(
+        self,
+        terms: Terms,
+        task: _derive.Task[Program],
+        views: isolation.Views | None,
+    ) -> None:
+        self.terms = terms
+        self._task = task
+        self._views = views
+
+    def program(self) -> Program:
+        """The program, waiting for its trace (whose error, a refusal of the step, is raised
+        here)."""
+        return self._task.result()
+
+    def ready(self) -> Program | None:
+        """The program if it is traced and registered already (never waits)."""
+        return self._task.ready()
+
+    def failure(self) -> BaseException | None:
+        """The trace's error, once it failed."""
+        return self._task.error()
+
+    def settle(self, *, wait: bool = False) -> None:
+        """On the training thread: give the modules back their own dicts once the trace ended
+        (``wait``: wait for it first, as ``close()`` does)."""
+        if self._views is None:
+            return
+        if wait:
+            self._task.wait()
+        if self._task.ready() is not None or self._task.error() is not None:
+            self._views.remove()
+            self._views = None
 
 
 @dataclass(frozen=True)
@@ -193,8 +278,6 @@ class Built:
         *,
         retain: bool,
         matmul: Literal["f32", "tf32"],
-        batch: Any,
-        prepared: Prepared,
         sealing: _derive.Stage,
     ) -> Program:
         """The session's :class:`Program` of this step, with ``derived`` its derivation (under
@@ -202,7 +285,6 @@ class Built:
         (``retain``: with the replay variant, for an auditor). A sealed production program is
         sealed on ``sealing``, beside training, and committed by a record of its own
         (:class:`Sealing`)."""
-        model, optimizer, functional = prepared.parts()
         seal = sealing.submit(self._seal) if self.sealed else None
 
         def write() -> int:
@@ -232,11 +314,6 @@ class Built:
             derived=derived,
             traced=self.traced,
             layout=self.layout,
-            hyperparameters=_hooks.hyperparameters(optimizer, functional),
-            treespec=pytree.tree_structure(batch),
-            training=training_flags(model),
-            trainable=lowering.trainable_flags(model),
-            scaler=_scaler.constants(prepared.scaler),
         )
 
     def _seal(self) -> bytes:
@@ -274,76 +351,92 @@ def _silence_torch_deprecation() -> None:
     warnings.filterwarnings("ignore", message=_LEAFSPEC, category=FutureWarning, module=_FROM_TORCH)
 
 
-def seal_failure(programs: Iterable[Program]) -> BaseException | None:
-    """The error of the first of ``programs`` whose seal failed (the session's, raised at its
-    next transaction), checked by the committer after each step."""
-    for program in list(programs):
-        failure = None if program.sealing is None else program.sealing.failure()
+def seal_failure(registrations: Iterable[Registration]) -> BaseException | None:
+    """The error of the first registered program whose seal failed (the session's, raised at
+    its next transaction), checked by the committer after each step."""
+    for registration in list(registrations):
+        program = registration.ready()
+        failure = None if program is None or program.sealing is None else program.sealing.failure()
         if failure is not None:
             return failure
     return None
 
 
-def commit_packages(programs: Iterable[Program]) -> None:
-    """The production record of each sealed one of ``programs``, waiting for its seal: before
-    the close record (:class:`Sealing`)."""
-    for program in list(programs):
+def commit_packages(registrations: Iterable[Registration]) -> None:
+    """The production record of each sealed program, waiting for its seal: before the close
+    record (:class:`Sealing`)."""
+    for registration in list(registrations):
+        program = registration.program()
         if program.sealing is not None:
             program.sealing.commit()
 
 
-def root(
-    prepared: Prepared,
-    built: Built,
-    *,
-    rolling_window: int,
-    probe_ratio: float,
-    snapshot_interval: int,
-) -> Root:
-    """The root record of a session whose first program is ``built``."""
-    params, opt = prepared.leaves()
+@dataclass(frozen=True)
+class RootLeaves:
+    """What the root record says of the session's state and rank, read on the training thread
+    when the first transaction begins (the root record itself waits for the traced step's
+    batch layout)."""
 
-    def leaves(items: list[tuple[str, torch.Tensor]]) -> list[Leaf]:
-        return [Leaf(n, tuple(t.shape), host_dtype(t.dtype)) for n, t in items]
+    params: list[Leaf]
+    opt_state: list[Leaf]
+    rank: dict[str, Any] | None
 
-    rank = None
-    if prepared.distributed:
-        import torch.distributed as dist
+    @staticmethod
+    def of(prepared: Prepared) -> RootLeaves:
+        params, opt = prepared.leaves()
 
-        rank = {
-            "rank": dist.get_rank(),
-            "world_size": dist.get_world_size(),
-            "backend": str(dist.get_backend()),
-        }
-    return Root(
-        prover="whitebox-torch",
-        versions=root_versions(),
-        rolling_window=rolling_window,
-        probe_ratio=probe_ratio,
-        snapshot_interval=snapshot_interval,
-        params=leaves(params),
-        opt_state=leaves(opt),
-        batch=built.layout.shape,
-        rank=rank,
-    )
+        def leaves(items: list[tuple[str, torch.Tensor]]) -> list[Leaf]:
+            return [Leaf(n, tuple(t.shape), host_dtype(t.dtype)) for n, t in items]
+
+        rank = None
+        if prepared.distributed:
+            import torch.distributed as dist
+
+            rank = {
+                "rank": dist.get_rank(),
+                "world_size": dist.get_world_size(),
+                "backend": str(dist.get_backend()),
+            }
+        return RootLeaves(leaves(params), leaves(opt), rank)
+
+    def root(
+        self, built: Built, *, rolling_window: int, probe_ratio: float, snapshot_interval: int
+    ) -> Root:
+        """The root record of a session whose first program is ``built``."""
+        return Root(
+            prover="whitebox-torch",
+            versions=root_versions(),
+            rolling_window=rolling_window,
+            probe_ratio=probe_ratio,
+            snapshot_interval=snapshot_interval,
+            params=self.params,
+            opt_state=self.opt_state,
+            batch=built.layout.shape,
+            rank=self.rank,
+        )
 
 
-def build(
+def tracer(
     attested: Callable[..., Any],
     prepared: Prepared,
     batch: Any,
     host_leaves: list[np.ndarray],
+    terms: Terms,
     *,
     rolling_window: int,
     seal: bool,
-) -> Built:
-    """Trace ``attested`` for ``batch``'s layout and lay out what its steps commit.
+) -> Callable[..., Built]:
+    """The trace of ``attested`` for ``batch``'s layout, ready to run, and the layout of what
+    its steps commit: what it reads of the live session is read now, on the training thread
+    (:func:`zkdv.torch.lowering.tracer`), and the returned work (``work(process_wide=...)``)
+    traces and lays out the committed batch, on whichever thread runs it.
 
     Args:
         attested: The ``@proof.attest`` step.
         prepared: The prepared model, optimizer and GradScaler (its state is the step's too);
             under DDP or FSDP, a rank's.
         batch: The transaction's batch; ``host_leaves`` its leaves' host copies.
+        terms: What the program fixes (:meth:`Terms.of`), read with this.
         rolling_window: The session's window: shorter packed rows are zero-padded to it.
         seal: Seal the AOT Inductor package as the production program (``False``: the
             StableHLO step).
@@ -357,7 +450,7 @@ def build(
             "ZKDV.transaction: Muon orthogonalizes whole matrices, which a rank's FSDP "
             "shard is not; its step cannot be a rank's transition on its shards"
         )
-    traced = lowering.trace(
+    trace = lowering.tracer(
         attested,
         model,
         optimizer,
@@ -370,16 +463,21 @@ def build(
     )
     name = getattr(attested, "__name__", "step")
     slots = [(x.shape, x.dtype) for x in host_leaves]
-    slots += [(x.shape, x.dtype) for x in _hooks.dynamic_values(optimizer, traced)]
+    # The dynamic options, each a float64 scalar input after the batch's leaves.
+    slots += [((), np.dtype(np.float64)) for _ in terms.dynamic]
     if ddp or sharded:
         # The all-reduced gradients of the trainable parameters (a frozen one has none).
-        trainable = lowering.trainable_flags(model)
         slots += [
             (tuple(p.shape), host_dtype(p.dtype))
-            for (_, p), t in zip(params, trainable, strict=True)
+            for (_, p), t in zip(params, terms.trainable, strict=True)
             if t
         ]
-    slots += [(d.shape, host_dtype(d.dtype)) for d in traced.draws]
-    # Rows shorter than the rolling window are zero-padded to it (losslessly).
-    layout = BatchLayout.of(slots, min_width=rolling_window)
-    return Built(name, traced, layout, Lowering(traced, root_versions()), seal)
+
+    def work(*, process_wide: bool) -> Built:
+        traced = trace(process_wide=process_wide)
+        drawn = [(d.shape, host_dtype(d.dtype)) for d in traced.draws]
+        # Rows shorter than the rolling window are zero-padded to it (losslessly).
+        layout = BatchLayout.of(slots + drawn, min_width=rolling_window)
+        return Built(name, traced, layout, Lowering(traced, root_versions()), seal)
+
+    return work

@@ -36,7 +36,17 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-__all__ = ["Draw", "Feed", "Recorder", "committable", "draws", "feeding", "found", "replacements"]
+__all__ = [
+    "Draw",
+    "Feed",
+    "Recorder",
+    "committable",
+    "draws",
+    "feeding",
+    "found",
+    "matched",
+    "replacements",
+]
 
 
 @dataclass(frozen=True)
@@ -279,20 +289,28 @@ class Recorder(TorchDispatchMode):
         return result
 
     def matched(self, expected: Sequence[Draw]) -> list[torch.Tensor]:
-        """The recorded draws, which must be the program's ``expected`` ones in number, op,
-        shape and dtype (``RuntimeError`` naming the first difference)."""
-        got = [Draw(op, tuple(t.shape), t.dtype) for op, t in self.drawn]
-        for index, (want, have) in enumerate(zip(expected, got, strict=False)):
-            if want != have:
-                raise RuntimeError(
-                    f"ZKDV.transaction: random draw #{index} of the step was "
-                    f"{have.describe()}, where the committed program draws {want.describe()}; "
-                    "the step must draw what it drew when it was lowered"
-                )
-        if len(got) != len(expected):
+        """The recorded draws, which must be the program's ``expected`` ones (:func:`matched`)."""
+        return matched(self.drawn, expected)
+
+
+def matched(
+    drawn: Sequence[tuple[str, torch.Tensor]], expected: Sequence[Draw]
+) -> list[torch.Tensor]:
+    """The ``drawn`` tensors (``(op, tensor)``, as a :class:`Recorder` records them), which
+    must be the program's ``expected`` ones in number, op, shape and dtype (``RuntimeError``
+    naming the first difference)."""
+    got = [Draw(op, tuple(t.shape), t.dtype) for op, t in drawn]
+    for index, (want, have) in enumerate(zip(expected, got, strict=False)):
+        if want != have:
             raise RuntimeError(
-                f"ZKDV.transaction: the step drew {len(got)} random tensors, where the "
-                f"committed program draws {len(expected)}; the step must draw what it drew "
-                "when it was lowered"
+                f"ZKDV.transaction: random draw #{index} of the step was "
+                f"{have.describe()}, where the committed program draws {want.describe()}; "
+                "the step must draw what it drew when it was lowered"
             )
-        return [t for _, t in self.drawn]
+    if len(got) != len(expected):
+        raise RuntimeError(
+            f"ZKDV.transaction: the step drew {len(got)} random tensors, where the "
+            f"committed program draws {len(expected)}; the step must draw what it drew "
+            "when it was lowered"
+        )
+    return [t for _, t in drawn]

@@ -45,8 +45,9 @@ from zkdv.torch._host import DeviceSketches, host
 from zkdv.torch._inflight import Open, Pending
 from zkdv.torch._norms import AccurateNorms
 from zkdv.torch._prepared import Prepared
-from zkdv.torch._program import Program
+from zkdv.torch._program import Registration
 from zkdv.torch._statefiles import StateFiles
+from zkdv.torch.lowering import isolation
 
 __all__ = ["ZKDV"]
 
@@ -86,9 +87,9 @@ class ZKDV(StateFiles, Session):
     def _setup(self) -> None:
         self._prepared = Prepared()
         self._attested: Callable[..., Any] | None = None
-        self._program: Program | None = None
+        self._first: Registration | None = None
         """The first transaction's program (its batch layout is the root's)."""
-        self._programs: dict[tuple[tuple[int, ...], ...], Program] = {}
+        self._programs: dict[tuple[tuple[int, ...], ...], Registration] = {}
         """Every program committed, by the shapes of its batch's leaves."""
         self._open: Open | None = None
         self._continuous = _state.Continuity()
@@ -102,6 +103,7 @@ class ZKDV(StateFiles, Session):
         self._lowerings: list[lowering.Lowering] = []
         """The working directories of the programs' lowerings (removed at close)."""
         self._sealing = _derive.Stage("zkdv-torch-seal")  # beside training and derivations
+        self._tracing = _derive.Stage("zkdv-torch-trace")  # a new layout's trace, beside training
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -133,7 +135,7 @@ class ZKDV(StateFiles, Session):
                 before the model, or preparing after the first transaction.
             ValueError: an averaged model that shares tensors with the model.
         """
-        if self._program is not None:
+        if self._first is not None:
             raise RuntimeError("ZKDV.prepare: the first transaction already committed the step")
 
         def local() -> dict[int, torch.Tensor] | None:
@@ -160,7 +162,7 @@ class ZKDV(StateFiles, Session):
         in the Rust runtime. Use :meth:`forward` and :meth:`backward` inside it. Returns
         ``fun`` unchanged.
         """
-        if self._program is not None:
+        if self._first is not None:
             raise RuntimeError("ZKDV.attest: the first transaction already committed the step")
         if not callable(fun):
             raise TypeError(f"ZKDV.attest: expected a function, got {fun!r}")
@@ -202,14 +204,26 @@ class ZKDV(StateFiles, Session):
         self._enter(batch, overlap)
         try:
             assert self._open is not None
-            traced = self._open.program.traced
+            # A step whose program is still being traced beside it takes its norms in chunks
+            # and records its draws whatever the program turns out to hold (both change
+            # nothing of a step that takes no large norm and draws nothing); the committer
+            # matches the draws once the program is traced (Open.resolve).
+            program = self._open.registration.ready()
+            traced = None if program is None else program.traced
             with contextlib.ExitStack() as modes:
-                if traced.large_norms:
+                if traced is None or traced.large_norms:
                     modes.enter_context(AccurateNorms())
-                recorder = modes.enter_context(_randomness.Recorder()) if traced.draws else None
+                recorder = (
+                    modes.enter_context(_randomness.Recorder())
+                    if traced is None or traced.draws
+                    else None
+                )
                 yield
             if recorder is not None and self._open is not None:
-                self._open.drawn = recorder.matched(traced.draws)
+                if traced is None:
+                    self._open.recorded = recorder.drawn
+                else:
+                    self._open.drawn = recorder.matched(traced.draws)
             if self._open is not None:
                 self._open.require_complete(self._prepared)
         except BaseException:
@@ -227,6 +241,19 @@ class ZKDV(StateFiles, Session):
 
     # -- the end ------------------------------------------------------------------------------
 
+    def join(self) -> None:
+        """Wait until every dispatched transaction is committed and every sampled check done
+        (its program traced first, where that runs beside training).
+
+        Raises:
+            ZKDVPoisonedError: when a check failed (the session is poisoned).
+            ValueError: when the attested step, traced beside training, cannot be lowered
+                (the refusal names the cause and the fix); nothing was committed.
+        """
+        if self._state == "running":
+            self._settle(wait=True)
+        super().join()
+
     def close(self) -> None:
         """Wait for all commitments and checks, write the close record and flush the transcript.
 
@@ -236,9 +263,13 @@ class ZKDV(StateFiles, Session):
         if self._state == "running" and self._open is not None:
             raise RuntimeError("ZKDV.close: a transaction is still open")
         try:
+            if self._state == "running":
+                # A trace under way beside training ends first: it opens the transcript.
+                self._settle(wait=True)
             super().close()
         finally:
             self._continuous.shutdown()
+            self._tracing.close()
             self._sealing.close()
             for lowered in self._lowerings:
                 lowered.close()
@@ -254,7 +285,8 @@ class ZKDV(StateFiles, Session):
             self._barrier()
         optimizer = self._prepared.optimizer
         if self._open is not None and optimizer is not None:
-            self._open.dynamic = _hooks.dynamic_values(optimizer, self._open.program.traced)
+            dynamic = self._open.registration.terms.dynamic
+            self._open.dynamic = _hooks.dynamic_values(optimizer, dynamic)
         distributed = self._prepared.distributed
         if distributed and self._open is not None:
             assert self._prepared.model is not None
@@ -305,13 +337,15 @@ class ZKDV(StateFiles, Session):
         if not seal:
             self._seal_package = False
             self._hashes_only = True
-        program, _ = self._program_of(batch, "ZKDV.lower_step")
-        program.record()  # now, and its package after it: there may be no first step
-        _program.commit_packages([program])
+        registration, _ = self._program_of(batch, "ZKDV.lower_step", beside=False)
+        registration.program().record()  # now, and its package after it: there may be no step
+        _program.commit_packages([registration])
 
-    def _program_of(self, batch: Any, caller: str) -> tuple[Program, list[np.ndarray]]:
-        """The program of ``batch``'s layout (registered on its first use) and the batch's
-        host leaves."""
+    def _program_of(
+        self, batch: Any, caller: str, *, beside: bool
+    ) -> tuple[Registration, list[np.ndarray]]:
+        """The program of ``batch``'s layout (registered on its first use; ``beside``: its
+        step traced beside training where it can be) and the batch's host leaves."""
         model, optimizer, functional = self._prepared.parts()
         if self._attested is None:
             raise RuntimeError(
@@ -322,14 +356,14 @@ class ZKDV(StateFiles, Session):
         if not all(isinstance(x, torch.Tensor) for x in leaves):
             raise TypeError(f"{caller}: every leaf of batch must be a tensor")
         host_leaves = [host(x) for x in leaves]
-        if self._program is not None:
-            self._program.check_compatible(
+        if self._first is not None:
+            self._first.terms.check_compatible(
                 batch, host_leaves, model, optimizer, functional, self._prepared.scaler, caller
             )
-        program = self._programs.get(tuple(tuple(x.shape) for x in host_leaves))
-        if program is None:
-            program = self._register(batch, host_leaves)
-        return program, host_leaves
+        registration = self._programs.get(tuple(tuple(x.shape) for x in host_leaves))
+        if registration is None:
+            registration = self._register(batch, host_leaves, beside=beside)
+        return registration, host_leaves
 
     def _enter(self, batch: Any, overlap: Overlap) -> None:
         if self._hashes_only:
@@ -338,8 +372,12 @@ class ZKDV(StateFiles, Session):
                 "which records no sealed production program; it derives program hashes only. "
                 "Train in a session of its own"
             )
-        program, host_leaves = self._program_of(batch, "ZKDV.transaction")
-        program.traced.refuse_changed_captures("ZKDV.transaction")
+        self._settle()
+        self._flow.raise_if_poisoned()
+        registration, host_leaves = self._program_of(batch, "ZKDV.transaction", beside=True)
+        program = registration.ready()
+        if program is not None:
+            program.traced.refuse_changed_captures("ZKDV.transaction")
         pre = self._continuity(f"step {self._steps}", launch=True)
         try:
             self._flow.raise_if_poisoned()
@@ -350,56 +388,91 @@ class ZKDV(StateFiles, Session):
         self._open = Open(
             step=self._steps,
             overlap=overlap,
-            program=program,
+            registration=registration,
             pre=pre,
             leaves=host_leaves,
         )
 
-    def _register(self, batch: Any, host_leaves: list[np.ndarray]) -> Program:
-        """Lower, commit and cache the program of ``batch``'s layout; the first one opens the
-        transcript (its layout is the root's), a later one names its own layout."""
+    def _register(self, batch: Any, host_leaves: list[np.ndarray], *, beside: bool) -> Registration:
+        """Register the program of ``batch``'s layout: what it fixes now, and its step traced,
+        lowered and committed, beside training where it can be (``beside``, and nothing that
+        :func:`zkdv.torch.lowering.isolation.concurrent_refusal` names keeps the trace here).
+        The first one opens the transcript (its layout is the root's), once its step is
+        traced, so a step that cannot be traced leaves the directory usable for a retry.
+
+        Traced here, a refusal is raised here. Traced beside training, it is the session's:
+        raised at the next call (:meth:`_settle`), and no step is committed."""
         assert self._attested is not None
-        first = self._program
-        built = _program.build(
+        first = self._first is None
+        terms = _program.Terms.of(batch, host_leaves, self._prepared)
+        work = _program.tracer(
             self._attested,
             self._prepared,
             batch,
             host_leaves,
+            terms,
             rolling_window=self._rolling_window,
             seal=self._seal_package,
         )
-        # The transcript is created once the step is traced, so a first transaction whose step
-        # cannot be traced leaves the directory usable for a retry. Its lowering and derivation
-        # run on the derivation stage while training goes on, and its record is written by the
-        # committer before the first step that runs it; its package is sealed on the sealing
-        # stage (Sealing). A failure is the session's, raised at the next transaction.
         params, _ = self._prepared.leaves()
         matmul = _host.matmul_precision([t for _, t in params])
-        self._lowerings.append(built.lowering)
-        derived = self._derivation.submit(lambda: built.derive(self.config, matmul))
-        if first is None:
-            root = _program.root(
-                self._prepared,
-                built,
-                rolling_window=self._rolling_window,
-                probe_ratio=self._probe_ratio,
-                snapshot_interval=self.replay_snapshot_interval,
-            )
-            self._records.open(self.directory, root, self.config)
-        retain = self._retain.any
-        program = built.program(
-            derived,
-            self._records,
-            retain=retain,
-            matmul=matmul,
-            batch=batch,
-            prepared=self._prepared,
-            sealing=self._sealing,
+        root = _program.RootLeaves.of(self._prepared) if first else None
+        modules = self._prepared.modules()
+        views = (
+            isolation.Views(modules)
+            if beside and isolation.concurrent_refusal(modules) is None
+            else None
         )
-        self._programs[tuple(tuple(x.shape) for x in host_leaves)] = program
-        if first is None:
-            self._program = program
-        return program
+        ambient = isolation.ambient()
+
+        def register() -> _program.Program:
+            # The lowering and derivation run on the derivation stage while training goes
+            # on, and the program's record is written by the committer before the first step
+            # that runs it; its package is sealed on the sealing stage (Sealing).
+            if views is None:
+                built = work(process_wide=True)
+            else:
+                views.own()
+                with ambient.entered():
+                    built = work(process_wide=False)
+            self._lowerings.append(built.lowering)
+            derived = self._derivation.submit(lambda: built.derive(self.config, matmul))
+            if root is not None:
+                record = root.root(
+                    built,
+                    rolling_window=self._rolling_window,
+                    probe_ratio=self._probe_ratio,
+                    snapshot_interval=self.replay_snapshot_interval,
+                )
+                self._records.open(self.directory, record, self.config)
+            return built.program(
+                derived,
+                self._records,
+                retain=self._retain.any,
+                matmul=matmul,
+                sealing=self._sealing,
+            )
+
+        if views is None:
+            task = _derive.Task(register)
+            task.result()  # here, on the training thread; a refusal is raised now
+        else:
+            task = self._tracing.submit(register)
+        registration = Registration(terms, task, views)
+        self._programs[tuple(tuple(x.shape) for x in host_leaves)] = registration
+        if first:
+            self._first = registration
+        return registration
+
+    def _settle(self, *, wait: bool = False) -> None:
+        """On the training thread: hand the modules back from each trace that ended (``wait``:
+        wait for those under way), and make a refusal one of them found the session's (raised
+        by its next call)."""
+        for registration in list(self._programs.values()):
+            registration.settle(wait=wait)
+            failure = registration.failure()
+            if failure is not None:
+                self._flow.refuse(failure)
 
     def _exit(self) -> None:
         """On the training thread: the copy of the post-state the next step starts from, and
@@ -410,7 +483,7 @@ class ZKDV(StateFiles, Session):
             self._barrier()  # a transaction that did not step: its check is awaited here
             model, optimizer, _ = self._prepared.parts()
             if opened.dynamic is None:
-                opened.dynamic = _hooks.dynamic_values(optimizer, opened.program.traced)
+                opened.dynamic = _hooks.dynamic_values(optimizer, opened.registration.terms.dynamic)
             params, opt = self._prepared.leaves()
             ddp = list(model.parameters()) if self._prepared.ddp is not None else None
             live, copy = _state.live(params, opt), self._continuous.copies.copy
@@ -423,7 +496,15 @@ class ZKDV(StateFiles, Session):
         self._committer.put(pending)
 
     def _commit(self, pending: Pending) -> None:
-        """Commit one transaction and hand on its checks (:func:`zkdv.torch._checks.commit`)."""
+        """Commit one transaction and hand on its checks (:func:`zkdv.torch._checks.commit`),
+        once its program is traced: a refusal found there is the session's, and commits
+        nothing."""
+        try:
+            pending.opened.resolve()
+        except Exception as error:  # noqa: BLE001  (raised to the training thread as it is)
+            self._flow.refuse(error)
+            self._flow.retire()
+            return
         interval = self.replay_snapshot_interval
         _checks.commit(pending, self._committer, interval, self._prepared.trainable)
         pending.committed()
@@ -444,7 +525,7 @@ class ZKDV(StateFiles, Session):
         self,
     ) -> tuple[list[tuple[str, np.ndarray]], list[tuple[str, np.ndarray]]] | None:
         last = self._continuous.last
-        if last is None or self._program is None:
+        if last is None or self._first is None:
             return None
-        opt_paths = list(self._program.traced.opt_paths)
+        opt_paths = list(self._first.program().traced.opt_paths)
         return _state.on_host(self._prepared.paths(), opt_paths, last)

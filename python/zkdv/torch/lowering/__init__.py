@@ -1,8 +1,9 @@
 """How a PyTorch step becomes its lowered step, one module per job.
 
-- :mod:`~zkdv.torch.lowering.tracing`: the ``@proof.attest`` step traced, on the training
-  thread, into a graph of ATen ops over the prepared model's and optimizer's state (the only
-  part that needs the live model);
+- :mod:`~zkdv.torch.lowering.tracing`: the ``@proof.attest`` step traced into a graph of ATen
+  ops over the prepared model's and optimizer's state (the only part that needs the live
+  model), beside training where it can be (:mod:`~zkdv.torch.lowering.isolation`: per-thread
+  views of the modules, and what keeps a trace on the training thread);
 - :mod:`~zkdv.torch.lowering.decompositions`, :mod:`~zkdv.torch.lowering.attention` and
   :mod:`~zkdv.torch.lowering.rewrites`: what the trace is made of, so that torch-mlir lowers it
   faithfully;
@@ -28,6 +29,7 @@ from zkdv.torch.lowering.tracing import (
     local,
     opt_leaves,
     trace,
+    tracer,
     trainable_flags,
     unwrap,
 )
@@ -44,6 +46,7 @@ __all__ = [
     "local",
     "opt_leaves",
     "trace",
+    "tracer",
     "trainable_flags",
     "unwrap",
 ]

@@ -14,25 +14,76 @@ __all__ = ["kernels"]
 
 
 @contextlib.contextmanager
-def kernels() -> Iterator[None]:
+def kernels(*, process_wide: bool) -> Iterator[None]:
     """The kernels the attested step is traced through: attention in its math form (the fused
     CPU kernels, flash attention and its backward, have no StableHLO lowering) and recurrent
     layers without oneDNN (``aten.mkldnn_rnn_layer`` has none either; production keeps its
     kernels, and the tolerance covers the rounding between the two). In 16-bit floats the
     math form computes in float32 where CPU flash attention rounds to 16 bits, so attention
     that production runs in flash attention is traced as that kernel computes it
-    (:class:`_ReducedFlashAttention`)."""
+    (:class:`_ReducedFlashAttention`).
+
+    Attention is chosen by a torch function mode, which holds on the tracing thread only, so
+    a trace beside training leaves production's kernels alone. oneDNN, and the attention
+    backend of a call the mode does not see, can only be set for the whole process: with
+    ``process_wide`` (a trace on the training thread) they are, and a step with a recurrent
+    layer or ``nn.MultiheadAttention`` is never traced beside training
+    (:func:`zkdv.torch.lowering.isolation.concurrent_refusal`)."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
+    attention = _ReducedFlashAttention(torch.backends.cuda.flash_sdp_enabled())
+    if not process_wide:
+        with attention:
+            yield
+        return
     # torch.backends.mkldnn.flags(enabled=False), without its side effect on TF32 settings.
     enabled = torch._C._get_mkldnn_enabled()
-    flash = _ReducedFlashAttention(torch.backends.cuda.flash_sdp_enabled())
     torch._C._set_mkldnn_enabled(False)
     try:
-        with sdpa_kernel(SDPBackend.MATH), flash:
+        # The math backend also for the attention the mode does not see: a call from inside
+        # a function torch dispatched to the mode (nn.MultiheadAttention's), which runs with
+        # the mode off. Such a step is never traced beside training.
+        with sdpa_kernel(SDPBackend.MATH), attention:
             yield
     finally:
         torch._C._set_mkldnn_enabled(enabled)
+
+
+def _math_attention(
+    query: torch.Tensor,
+    key: torch.Tensor,
+    value: torch.Tensor,
+    attn_mask: torch.Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+) -> torch.Tensor:
+    """``scaled_dot_product_attention`` as ATen runs it when the math backend is the one
+    chosen (``at::scaled_dot_product_attention``: a boolean mask becomes the additive one in
+    the query's dtype, then ``_scaled_dot_product_attention_math``), so that the traced
+    graph is the one the backend flags gave, op for op."""
+    if attn_mask is not None and attn_mask.dtype == torch.bool:
+        device = attn_mask.device
+        below = torch.ops.aten.scalar_tensor.default(
+            float("-inf"), dtype=query.dtype, device=device
+        )
+        kept = torch.ops.aten.scalar_tensor.default(
+            0.0, dtype=query.dtype, layout=torch.strided, device=device
+        )
+        attn_mask = torch.ops.aten.where.self(attn_mask, kept, below)
+    out, _ = torch.ops.aten._scaled_dot_product_attention_math.default(
+        query,
+        key,
+        value,
+        attn_mask,
+        dropout_p,
+        is_causal,
+        None,
+        scale=scale,
+        enable_gqa=enable_gqa,
+    )
+    return out
 
 
 # -- attention in 16-bit floats ------------------------------------------------------------------
@@ -160,7 +211,7 @@ class _FlashAttention(torch.autograd.Function):
 class _ReducedFlashAttention(torch.overrides.TorchFunctionMode):
     """While tracing, ``scaled_dot_product_attention`` in 16-bit floats on CPU that production
     would run in flash attention (the backend torch chooses with production's settings) is
-    :class:`_FlashAttention`; anything else keeps its usual path (the math form)."""
+    :class:`_FlashAttention`; any other is its math form (:func:`_math_attention`)."""
 
     def __init__(self, flash_enabled: bool) -> None:
         super().__init__()
@@ -168,10 +219,11 @@ class _ReducedFlashAttention(torch.overrides.TorchFunctionMode):
 
     def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
-        if func is torch.nn.functional.scaled_dot_product_attention and self.flash_enabled:
-            call = self._flash(*args, **kwargs)
+        if func is torch.nn.functional.scaled_dot_product_attention:
+            call = self._flash(*args, **kwargs) if self.flash_enabled else None
             if call is not None:
                 return _FlashAttention.apply(*call)
+            return _math_attention(*args, **kwargs)
         return func(*args, **kwargs)
 
     @staticmethod

@@ -55,6 +55,7 @@ import contextvars
 import hashlib
 import importlib.util
 import pickle
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -84,8 +85,13 @@ __all__ = [
     "groups_of",
     "local",
     "trace",
+    "tracer",
     "trainable_flags",
 ]
+
+_ONE_TRACE = threading.Lock()
+"""Held while a step is traced (:func:`_trace`): two traces at once, of two sessions in one
+process, would share torch.fx's global state."""
 
 _ACTIVE: contextvars.ContextVar[Tracing | None] = contextvars.ContextVar(
     "zkdv_torch_tracing", default=None
@@ -482,7 +488,40 @@ def trace(
     scaler: torch.amp.GradScaler | None = None,
     averaged: Averaged | None = None,
 ) -> Traced:
-    """Lower ``fun(root, optimizer, batch)`` (see the module documentation).
+    """Trace ``fun(root, optimizer, batch)`` now, on the calling thread (:func:`tracer`'s
+    arguments; see the module documentation)."""
+    return tracer(
+        fun,
+        root,
+        optimizer,
+        functional,
+        batch,
+        reduced=reduced,
+        sharded=sharded,
+        scaler=scaler,
+        averaged=averaged,
+    )(process_wide=True)
+
+
+def tracer(
+    fun: Callable[..., Any],
+    root: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    functional: FunctionalOptimizer,
+    batch: Any,
+    *,
+    reduced: bool = False,
+    sharded: bool = False,
+    scaler: torch.amp.GradScaler | None = None,
+    averaged: Averaged | None = None,
+) -> Callable[..., Traced]:
+    """The trace of ``fun(root, optimizer, batch)`` (see the module documentation), ready to
+    run: what it reads of the live session (the state's leaves and layout, the optimizer's
+    groups, a GradScaler's state, which this creates if it does not exist yet) is read now,
+    on the training thread, and the returned work (``work(process_wide=...)``) only traces,
+    on whichever thread runs it. With ``process_wide=False`` it sets nothing that another
+    thread sees: the caller installs per-thread views of the modules
+    (:class:`zkdv.torch.lowering.isolation.Views`), and production trains beside it.
 
     With ``reduced`` (DDP), the step takes one gradient per trainable parameter after the
     batch and the optimizer applies those: the rank's transition from the all-reduced
@@ -529,6 +568,9 @@ def trace(
         + scaled
     )
     constants = _scaler.constants(scaler)
+    # The groups as they are now: a loop may change a group's options while the trace runs
+    # beside it (a schedule's learning rate, an input of the step either way).
+    param_groups = [dict(group) for group in optimizer.param_groups]
     keys_of = [[k for k in functional.state_keys if k in s] for s in states]
     batch_leaves, batch_spec = pytree.tree_flatten(batch)
     if not all(isinstance(x, torch.Tensor) for x in batch_leaves):
@@ -558,7 +600,7 @@ def trace(
         for keys in keys_of:
             traced_states.append({k: opt[at + i].clone() for i, k in enumerate(keys)})
             at += len(keys)
-        groups = [dict(group) for group in optimizer.param_groups]
+        groups = [dict(group) for group in param_groups]
         for (index, key), value in zip(dynamic, extra[:n_dyn], strict=True):
             set_option(groups[index], key, value)
         tracing = Tracing(
@@ -651,38 +693,43 @@ def trace(
             name="torch_mlir",
         )
     decompositions = default_decompositions()
-    with _progress.stage("tracing the attested step"):
-        graph = _trace(step, example, root, decompositions)
-    found = _randomness.found(graph)
-    if found:
-        # Traced again with each draw an input (zkdv.torch._randomness).
-        drawn.extend(draw for _, draw in found)
-        device = example[0].device if example else torch.device("cpu")
-        example += [torch.zeros(d.shape, dtype=d.dtype, device=device) for d in drawn]
-        decompositions.update(_randomness.replacements({op for op, _ in found}))
-        with _progress.stage("tracing the attested step again with its random draws as inputs"):
-            graph = _trace(step, example, root, decompositions)
-        if feeds[-1].taken != len(drawn):
-            raise ValueError(
-                f"zkdv.torch: the attested step drew {feeds[-1].taken} random tensors when "
-                f"traced again, {len(drawn)} the first time; its draws must not depend on "
-                "anything but the batch's layout"
-            )
-    _refuse_random_ops(graph)
-    return Traced(
-        graph=graph,
-        inputs=tuple(Input.of(x) for x in example),
-        n_params=n_p,
-        n_opt_state=n_s,
-        n_batch=n_user + n_dyn + len(gradients) + len(drawn),
-        opt_paths=tuple(path for path, _ in leaves),
-        local_gradients=n_grad if reduced and not sharded else 0,
-        dynamic=dynamic,
-        draws=tuple(drawn),
-        large_norms=_large_norms(graph),
-        scalars=_scalars(graph),
-        captured=_captured(graph),
-    )
+    opt_paths = tuple(path for path, _ in leaves)
+
+    def work(*, process_wide: bool) -> Traced:
+        with _progress.stage("tracing the attested step"):
+            graph = _trace(step, example, root, decompositions, process_wide)
+        found = _randomness.found(graph)
+        if found:
+            # Traced again with each draw an input (zkdv.torch._randomness).
+            drawn.extend(draw for _, draw in found)
+            device = example[0].device if example else torch.device("cpu")
+            example.extend(torch.zeros(d.shape, dtype=d.dtype, device=device) for d in drawn)
+            decompositions.update(_randomness.replacements({op for op, _ in found}))
+            with _progress.stage("tracing the attested step again with its random draws"):
+                graph = _trace(step, example, root, decompositions, process_wide)
+            if feeds[-1].taken != len(drawn):
+                raise ValueError(
+                    f"zkdv.torch: the attested step drew {feeds[-1].taken} random tensors "
+                    f"when traced again, {len(drawn)} the first time; its draws must not "
+                    "depend on anything but the batch's layout"
+                )
+        _refuse_random_ops(graph)
+        return Traced(
+            graph=graph,
+            inputs=tuple(Input.of(x) for x in example),
+            n_params=n_p,
+            n_opt_state=n_s,
+            n_batch=n_user + n_dyn + len(gradients) + len(drawn),
+            opt_paths=opt_paths,
+            local_gradients=n_grad if reduced and not sharded else 0,
+            dynamic=dynamic,
+            draws=tuple(drawn),
+            large_norms=_large_norms(graph),
+            scalars=_scalars(graph),
+            captured=_captured(graph),
+        )
+
+    return work
 
 
 def _captured(graph: torch.fx.GraphModule) -> tuple[tuple[str, torch.Tensor, int], ...]:
@@ -717,8 +764,12 @@ def _module_paths(root: nn.Module) -> Iterator[None]:
 
     paths = {id(m): name or "<root>" for name, m in root.named_modules()}
     saved: list[Any] = []
+    # The hooks are the process's: production's modules, run beside a trace, call them too.
+    tracing = threading.get_ident()
 
     def enter(module: nn.Module, args: Any) -> None:
+        if threading.get_ident() != tracing:
+            return
         meta = fx_traceback.current_meta
         saved.append(meta.get("custom"))
         path = paths.get(id(module))
@@ -726,6 +777,8 @@ def _module_paths(root: nn.Module) -> Iterator[None]:
             meta["custom"] = {**(meta.get("custom") or {}), MODULE_KEY: path}
 
     def leave(module: nn.Module, args: Any, output: Any) -> None:
+        if threading.get_ident() != tracing:
+            return
         meta = fx_traceback.current_meta
         previous = saved.pop() if saved else None
         if previous is None:
@@ -750,17 +803,24 @@ def _trace(
     example: Sequence[torch.Tensor],
     root: nn.Module,
     decompositions: dict[Any, Callable[..., Any]],
+    process_wide: bool,
 ) -> torch.fx.GraphModule:
     """``make_fx(step, tracing_mode="fake")`` with ``decompositions``, each node annotated with
-    the module it came from."""
+    the module it came from (``process_wide``: :func:`zkdv.torch.lowering.attention.kernels`'s)."""
     from torch.fx._lazy_graph_module import _use_lazy_graph_module
     from torch.fx.experimental.proxy_tensor import make_fx
 
     try:
         _scaler.refuse_unprepared()
-        # A lazy graph module generates its Python code only if it is read (nothing in a
+        # One trace at a time in a process (torch.fx keeps a trace's patcher in a global). A
+        # lazy graph module generates its Python code only if it is read (nothing in a
         # session reads it), not twice here: 0.7 s at GPT-2 small's size.
-        with kernels(), _module_paths(root), _use_lazy_graph_module(True):
+        with (
+            _ONE_TRACE,
+            kernels(process_wide=process_wide),
+            _module_paths(root),
+            _use_lazy_graph_module(True),
+        ):
             graph = make_fx(step, decompositions, tracing_mode="fake", _allow_non_fake_inputs=True)(
                 *example
             )
