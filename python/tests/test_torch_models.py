@@ -62,13 +62,14 @@ def run(
     production: Callable[..., None] | None = None,
     between: Callable[[int, nn.Module, torch.optim.Optimizer], None] | None = None,
     seal: bool = False,
+    joined: bool = False,
 ) -> Any:
     """Train ``model`` on ``batches`` in a session with every step checked and close it.
 
     ``step(proof)`` builds the attested step (the plain one by default); ``production(proof,
     model, optimizer, batch, index)`` is the eager step (the attested one run eagerly by
-    default); ``between(index, model, optimizer)`` runs after each transaction. Returns the
-    session (closed)."""
+    default); ``between(index, model, optimizer)`` runs after each transaction (``joined``:
+    after ``proof.join()``, once the step is traced). Returns the session (closed)."""
     proof = zkdv.torch.ZKDV(tmp_path / "proof", EVERY_STEP)
     if not seal:
         zkdv.testing.skip_seal(proof)
@@ -83,6 +84,8 @@ def run(
             else:
                 production(proof, model, optimizer, batch, index)
         if between is not None:
+            if joined:
+                proof.join()
             between(index, model, optimizer)
     proof.close()
     return proof
@@ -654,12 +657,14 @@ def test_a_tensor_the_step_captures_from_a_plain_object_is_a_constant_of_its_pro
 
     # Changed in place after it was traced, it is no longer what the committed programs
     # compute with: the next transaction refuses, saying so, rather than a check failing.
+    # (Changed while the first step was still being traced beside training, it is what the
+    # program computes with, and the steps before the change fail their checks.)
     def change(index: int, model: nn.Module, optimizer: torch.optim.Optimizer) -> None:
         if index == 0:
             scheduler.alphas_cumprod.mul_(0.5)
 
     with pytest.raises(RuntimeError, match="has changed in place since the step was traced"):
-        run(tmp_path / "changed", model, optimizer, batches, loss, between=change)
+        run(tmp_path / "changed", model, optimizer, batches, loss, between=change, joined=True)
 
 
 @pytest.mark.parametrize(
@@ -1143,6 +1148,7 @@ def test_grad_scaler_update_with_a_new_scale_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"update\(new_scale\) cannot be attested"):
         with proof.transaction(batch=mlp_batches(1)[0]):
             pass
+        proof.join()  # traced beside training, the refusal is raised by the next call
 
 
 def test_a_change_on_a_step_a_grad_scaler_skipped_is_caught(tmp_path):
@@ -1213,7 +1219,7 @@ def replayed(fun: Callable[..., Any], example: list[torch.Tensor]) -> list[Any]:
     from zkdv import passes, runtime
     from zkdv.torch.lowering import decompositions, export, tracing
 
-    graph = tracing._trace(fun, example, nn.Module(), decompositions.default_decompositions())
+    graph = tracing._trace(fun, example, nn.Module(), decompositions.default_decompositions(), True)
     _, text = export.to_stablehlo(graph, example)
     text, _ = passes.run_passes(text, ["zkdv-legalize-arith", "zkdv-inline"], "<normalization>")
 

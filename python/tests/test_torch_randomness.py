@@ -93,7 +93,7 @@ def test_dropout_stochastic_depth_and_noise_are_committed_and_pass_every_check(t
     assert proof.checks and all(c.passed for c in proof.checks)
     assert {c.kind for c in proof.checks} == {"state", "update"}
     assert transcript.verify(tmp_path / "proof")["steps"] == 3
-    draws = proof._program.traced.draws
+    draws = proof._first.program().traced.draws
     assert [d.op for d in draws] == [
         "aten.bernoulli_.float",
         "aten.native_dropout.default",
@@ -112,15 +112,15 @@ def test_dropout_under_bf16_autocast_passes_every_check(tmp_path):
 def test_a_committed_draw_that_is_not_the_one_production_used_is_caught(tmp_path, monkeypatch):
     # A prover that commits another dropout mask than the one its step drew: the replay with
     # the committed mask is not the production update.
-    matched = _randomness.Recorder.matched
+    matched = _randomness.matched
 
-    def forged(self: Any, expected: Any) -> list[torch.Tensor]:
-        drawn = matched(self, expected)
+    def forged(recorded: Any, expected: Any) -> list[torch.Tensor]:
+        drawn = matched(recorded, expected)
         drawn[0] = drawn[0].clone()
         drawn[0].view(-1)[:4] = 1.0 - drawn[0].view(-1)[:4]
         return drawn
 
-    monkeypatch.setattr(_randomness.Recorder, "matched", forged)
+    monkeypatch.setattr(_randomness, "matched", forged)
     # Step 0's check fails on the committer thread: the poison surfaces at the next
     # transaction or at close(), whichever comes after it (a loaded machine decides which).
     with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
@@ -134,5 +134,7 @@ def test_a_step_that_draws_otherwise_than_its_program_is_refused(tmp_path):
         if index == 1:
             torch.rand(3)  # a draw the committed program does not make
 
+    # Raised at the transaction's end, or by the next call where the step ran while its
+    # program was still being traced beside it.
     with pytest.raises(RuntimeError, match=r"drew 5 random tensors, where the committed"):
-        train(tmp_path, steps=2, production=production)
+        train(tmp_path, steps=2, production=production).close()
