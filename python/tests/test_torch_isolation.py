@@ -65,10 +65,11 @@ def test_a_view_shows_the_tracing_thread_its_own_tensors_and_every_other_thread_
     seen: dict[str, object] = {}
 
     def trace() -> None:
-        views.own()
-        model[0]._parameters["weight"] = torch.zeros(16, 10)
-        seen["traced"] = model[0].weight
-        seen["named"] = dict(model.named_parameters())["0.weight"]
+        with views.owned():
+            model[0]._parameters["weight"] = torch.zeros(16, 10)
+            seen["traced"] = model[0].weight
+            seen["named"] = dict(model.named_parameters())["0.weight"]
+        seen["after"] = model[0].weight
 
     thread = threading.Thread(target=trace)
     thread.start()
@@ -76,6 +77,7 @@ def test_a_view_shows_the_tracing_thread_its_own_tensors_and_every_other_thread_
     assert model[0].weight is real  # this thread never saw the swap
     assert dict(model.named_parameters())["0.weight"] is real
     assert seen["traced"] is not real and seen["named"] is seen["traced"]
+    assert seen["after"] is real  # the thread owns the view only while it traces
     views.remove()
     assert type(model[0]._parameters) is dict and model[0].weight is real
 
@@ -209,3 +211,30 @@ def test_attention_chosen_per_thread_traces_as_the_process_wide_backend_flags_do
     with kernels(process_wide=False):
         mode = make_fx(attention, tracing_mode="fake")(*qkv, *masks)
     assert mode.code == flags.code
+
+
+def test_a_compiled_function_in_the_loop_runs_beside_the_trace(tmp_path):
+    # torch.fx's tracing flag is the process's: while the step is traced beside it, the
+    # loop's compiled loss runs as the Python it wraps instead of raising (dynamo refuses to
+    # run under an FX trace), and every check passes.
+    release, tracing = threading.Event(), threading.Event()
+    compiled = torch.compile(functional.cross_entropy, backend="eager")
+
+    def attested(proof, model, optimizer, batch):
+        tracing.set()
+        release.wait(timeout=60)
+        plain_step(proof, model, optimizer, batch)
+
+    model = mlp()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    proof, model, optimizer = started(tmp_path, model, optimizer, attested)
+    for index, (inputs, targets) in enumerate(data(3)):
+        with proof.transaction(batch=(inputs, targets)):
+            if index == 0:
+                assert tracing.wait(timeout=60)
+            compiled(model(inputs), targets).backward()
+            optimizer.step()
+            optimizer.zero_grad()
+        release.set()
+    proof.close()
+    assert len(proof.checks) == 6 and all(c.passed for c in proof.checks)

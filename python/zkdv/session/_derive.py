@@ -168,8 +168,14 @@ class Stage:
         task = Task(work)
         with self._lock:
             if self._thread is None:
-                self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
-                self._thread.start()
+                thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
+                try:
+                    thread.start()
+                except RuntimeError:
+                    # At the interpreter's exit no thread starts: whoever needs the result
+                    # does the work (Task.result).
+                    return task
+                self._thread = thread
             self._queue.put(task)
         return task
 

@@ -24,6 +24,8 @@ class Prepared:
 
     def __init__(self) -> None:
         self.model: nn.Module | None = None
+        self.wrapper: nn.Module | None = None
+        """The module ``prepare()`` was given when it wraps the root (``torch.compile``'s)."""
         self.ddp: nn.parallel.DistributedDataParallel | None = None
         self.sharded = False
         """Whether the model's parameters are composable-FSDP ``DTensor`` shards."""
@@ -77,6 +79,7 @@ class Prepared:
                 )
             self.sharded = _hooks.check_sharded(root)
             self.model = root
+            self.wrapper = value if value is not root else None
             return value
         if isinstance(value, torch.optim.Optimizer):
             if self.optimizer is not None and self.optimizer is not value:
@@ -155,10 +158,12 @@ class Prepared:
         return self.model, self.optimizer, self.functional
 
     def modules(self) -> list[nn.Module]:
-        """Every module the attested step's trace reparametrizes: the model's, then an
-        averaged model's."""
+        """Every module the attested step's trace reparametrizes: the model's (after the
+        wrapper ``prepare()`` was given, if any), then an averaged model's."""
         model, _, _ = self.parts()
         found = list(model.modules())
+        if self.wrapper is not None:
+            found.insert(0, self.wrapper)
         if self.averaged is not None:
             found += list(self.averaged.module.modules())
         return found

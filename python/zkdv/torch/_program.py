@@ -12,6 +12,7 @@ whose record is written when its first step is committed.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import warnings
 from collections.abc import Callable, Iterable
@@ -202,6 +203,8 @@ class Registration:
         task: The work that traces the step and registers its program.
         views: The modules' per-thread views the trace runs with (``None``: it ran on the
             training thread), removed by :meth:`settle` once it ended.
+        beside: A setting of the training thread's for as long as the trace runs beside it
+            (entered, left by :meth:`settle`).
     """
 
     def __init__(
@@ -209,10 +212,14 @@ class Registration:
         terms: Terms,
         task: _derive.Task[Program],
         views: isolation.Views | None,
+        beside: contextlib.AbstractContextManager[Any] | None = None,
     ) -> None:
         self.terms = terms
         self._task = task
         self._views = views
+        self._beside = beside
+        """What the training thread holds while the trace runs beside it (entered already),
+        left with the views."""
 
     def program(self) -> Program:
         """The program, waiting for its trace (whose error, a refusal of the step, is raised
@@ -237,6 +244,9 @@ class Registration:
         if self._task.ready() is not None or self._task.error() is not None:
             self._views.remove()
             self._views = None
+            if self._beside is not None:
+                self._beside.__exit__(None, None, None)
+                self._beside = None
 
 
 @dataclass(frozen=True)

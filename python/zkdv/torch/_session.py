@@ -432,8 +432,7 @@ class ZKDV(StateFiles, Session):
             if views is None:
                 built = work(process_wide=True)
             else:
-                views.own()
-                with ambient.entered():
+                with views.owned(), ambient.entered():
                     built = work(process_wide=False)
             self._lowerings.append(built.lowering)
             derived = self._derivation.submit(lambda: built.derive(self.config, matmul))
@@ -453,12 +452,15 @@ class ZKDV(StateFiles, Session):
                 sealing=self._sealing,
             )
 
+        held = None
         if views is None:
             task = _derive.Task(register)
             task.result()  # here, on the training thread; a refusal is raised now
         else:
+            held = lowering.compiled_run_eagerly()
+            held.__enter__()  # left once the trace ended (Registration.settle)
             task = self._tracing.submit(register)
-        registration = Registration(terms, task, views)
+        registration = Registration(terms, task, views, held)
         self._programs[tuple(tuple(x.shape) for x in host_leaves)] = registration
         if first:
             self._first = registration

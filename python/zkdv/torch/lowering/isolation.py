@@ -139,12 +139,19 @@ class Views:
                     module.__dict__[slot] = view
                     self._installed.append((module, slot, view))
 
-    def own(self) -> None:
-        """Make the calling thread the tracing one (the first thing the trace's work does,
-        whichever thread runs it)."""
+    @contextlib.contextmanager
+    def owned(self) -> Iterator[None]:
+        """Make the calling thread the tracing one for the block (the trace's work, whichever
+        thread runs it); after it, that thread sees the modules' own contents too (a thread
+        that ended may lend its identifier to a new one)."""
         me = threading.get_ident()
         for _, _, view in self._installed:
             view.owner = me
+        try:
+            yield
+        finally:
+            for _, _, view in self._installed:
+                view.owner = None
 
     def remove(self) -> None:
         """Give each module back a plain dict of its own contents (on the training thread,

@@ -759,43 +759,53 @@ def _per_parameter(
 @contextlib.contextmanager
 def _module_paths(root: nn.Module) -> Iterator[None]:
     """Record, in each traced node's ``meta["custom"]``, the path of the module under ``root``
-    whose forward pass ran it (for an error that names where an op came from)."""
-    from torch.fx import traceback as fx_traceback
+    whose forward pass ran it (the innermost; for an error that names where an op came from).
+
+    A module's forward hooks mark where the graph stood when the module was entered, and on
+    its exit the nodes traced since then that no inner module claimed take its path. Nothing
+    here is the process's but the hooks, which act on the tracing thread only: torch.fx's own
+    node metadata (``torch.fx.traceback.preserve_node_meta``) is a module global that eager
+    torch edits too (``Optimizer.zero_grad`` annotates it), so it stays off, and production
+    beside the trace never sees it on."""
+    from torch.fx.experimental.proxy_tensor import get_proxy_mode
 
     paths = {id(m): name or "<root>" for name, m in root.named_modules()}
-    saved: list[Any] = []
-    # The hooks are the process's: production's modules, run beside a trace, call them too.
+    entered: list[tuple[torch.fx.Graph, torch.fx.Node | None] | None] = []
     tracing = threading.get_ident()
 
     def enter(module: nn.Module, args: Any) -> None:
         if threading.get_ident() != tracing:
             return
-        meta = fx_traceback.current_meta
-        saved.append(meta.get("custom"))
-        path = paths.get(id(module))
-        if path is not None:
-            meta["custom"] = {**(meta.get("custom") or {}), MODULE_KEY: path}
+        mode = get_proxy_mode()
+        if mode is None:
+            entered.append(None)
+            return
+        graph = mode.tracer.graph
+        entered.append((graph, next(iter(reversed(graph.nodes)), None)))
 
     def leave(module: nn.Module, args: Any, output: Any) -> None:
-        if threading.get_ident() != tracing:
+        if threading.get_ident() != tracing or not entered:
             return
-        meta = fx_traceback.current_meta
-        previous = saved.pop() if saved else None
-        if previous is None:
-            meta.pop("custom", None)
-        else:
-            meta["custom"] = previous
+        mark, path = entered.pop(), paths.get(id(module))
+        if mark is None or path is None:
+            return
+        graph, last = mark
+        for node in reversed(graph.nodes):
+            if node is last:
+                break
+            custom = node.meta.get("custom") or {}
+            if MODULE_KEY not in custom:
+                node.meta["custom"] = {**custom, MODULE_KEY: path}
 
     from torch.nn.modules import module as module_hooks
 
-    with fx_traceback.preserve_node_meta():
-        pre = module_hooks.register_module_forward_pre_hook(enter)
-        post = module_hooks.register_module_forward_hook(leave, always_call=True)
-        try:
-            yield
-        finally:
-            pre.remove()
-            post.remove()
+    pre = module_hooks.register_module_forward_pre_hook(enter)
+    post = module_hooks.register_module_forward_hook(leave, always_call=True)
+    try:
+        yield
+    finally:
+        pre.remove()
+        post.remove()
 
 
 def _trace(
@@ -817,6 +827,7 @@ def _trace(
         # session reads it), not twice here: 0.7 s at GPT-2 small's size.
         with (
             _ONE_TRACE,
+            compiled_run_eagerly(),
             kernels(process_wide=process_wide),
             _module_paths(root),
             _use_lazy_graph_module(True),
@@ -841,6 +852,22 @@ def _trace(
     float_equalities(graph.graph)
     graph.recompile()
     return graph
+
+
+def compiled_run_eagerly() -> contextlib.AbstractContextManager[Any]:
+    """A ``torch.compile``'d function, called while a step is traced, runs as the Python it
+    wraps, where dynamo would raise ("using FX to symbolically trace a dynamo-optimized
+    function"): torch.fx's tracing flag is the process's, so production's compiled code beside
+    a trace sees it too. Dynamo's settings are per thread: entered on the tracing thread (by
+    :func:`_trace`) and on the training thread while a trace runs beside it (by the session).
+    Inside the attested step, such a function is then traced through."""
+    import sys
+
+    if "torch._dynamo" not in sys.modules:
+        return contextlib.nullcontext()  # nothing is compiled in this process
+    import torch._dynamo.config
+
+    return torch._dynamo.config.patch(error_on_nested_fx_trace=False)
 
 
 def _where(node: torch.fx.Node) -> str:
