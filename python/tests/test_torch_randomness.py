@@ -93,7 +93,7 @@ def test_dropout_stochastic_depth_and_noise_are_committed_and_pass_every_check(t
     assert proof.checks and all(c.passed for c in proof.checks)
     assert {c.kind for c in proof.checks} == {"state", "update"}
     assert transcript.verify(tmp_path / "proof")["steps"] == 3
-    draws = proof._first.program().traced.draws
+    draws = proof._registry.first.program().traced.draws
     assert [d.op for d in draws] == [
         "aten.bernoulli_.float",
         "aten.native_dropout.default",

@@ -4,7 +4,8 @@ is dispatched (its update, sketches and post-state)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -15,8 +16,10 @@ from torch import nn
 from zkdv.overlap import Overlap
 from zkdv.torch import _hooks, _randomness
 from zkdv.torch._host import HostCopy, host
+from zkdv.torch._norms import AccurateNorms
 from zkdv.torch._prepared import Prepared
-from zkdv.torch._program import Program, Registration
+from zkdv.torch._program import Program
+from zkdv.torch._registry import Registration
 
 __all__ = ["Open", "Pending", "Update"]
 
@@ -52,6 +55,29 @@ class Open:
     recorded: list[tuple[str, torch.Tensor]] | None = None
     """The step's recorded draws when its program was not traced yet as it ran: matched
     against the program's by :meth:`resolve`."""
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        """The step runs in the block: its whole 2-norms of large ``float32`` CPU tensors taken
+        in chunks where its program takes one (:mod:`zkdv.torch._norms`), its draws recorded
+        where its program draws. A step whose program is still being traced beside it does
+        both whatever the program turns out to hold (which changes nothing of a step that
+        takes no such norm and draws nothing), and :meth:`resolve` matches the draws."""
+        program = self.registration.ready()
+        traced = None if program is None else program.traced
+        with contextlib.ExitStack() as modes:
+            if traced is None or traced.large_norms:
+                modes.enter_context(AccurateNorms())
+            recorder = None
+            if traced is None or traced.draws:
+                recorder = modes.enter_context(_randomness.Recorder())
+            yield
+        if recorder is None:
+            return
+        if traced is None:
+            self.recorded = recorder.drawn
+        else:
+            self.drawn = recorder.matched(traced.draws)
 
     @property
     def program(self) -> Program:

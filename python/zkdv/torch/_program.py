@@ -1,51 +1,37 @@
 """The committed programs of a torch session's step: one per batch layout.
 
-A batch layout's first transaction reads what its program fixes (:class:`Terms`) and what the
-trace needs of the live session, on the training thread; :func:`tracer`'s work traces the
-``@proof.attest`` step (:mod:`zkdv.torch.lowering.tracing`) and lays out the committed batch,
-beside training where it can (a :class:`Registration` holds the program meanwhile).
-:meth:`Built.derive`, submitted to the session's derivation stage (:mod:`zkdv.session._derive`),
-lowers the traced step to StableHLO in a process of its own and derives the attested and
-replay programs from it while training goes on. The session then keeps the :class:`Program`,
-whose record is written when its first step is committed.
+:func:`tracer` reads what the trace needs of the live session on the training thread, and its
+work traces the ``@proof.attest`` step (:mod:`zkdv.torch.lowering.tracing`) and lays out the
+committed batch, on whichever thread runs it (beside training where it can:
+:mod:`zkdv.torch._registry`). :meth:`Built.derive`, submitted to the session's derivation stage
+(:mod:`zkdv.session._derive`), lowers the traced step to StableHLO in a process of its own and
+derives the attested and replay programs from it while training goes on. The session then
+keeps the :class:`Program`, whose record is written when its first step is committed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import torch
-from torch import nn
-from torch.utils import _pytree as pytree
 
 from zkdv import runtime
 from zkdv._packing import BatchLayout
 from zkdv.config import ZKDVConfig
-from zkdv.session import Leaf, Root, _derive
+from zkdv.session import _derive
 from zkdv.session._derive import Deferred
 from zkdv.session._records import Records
-from zkdv.torch import _hooks, _optim, _scaler, lowering
-from zkdv.torch._host import host_dtype, root_versions, training_flags
+from zkdv.torch import lowering
+from zkdv.torch._host import host_dtype, root_versions
 from zkdv.torch._prepared import Prepared
-from zkdv.torch.lowering import Lowering, Traced, isolation
+from zkdv.torch.lowering import Lowering, Traced
 
-__all__ = [
-    "Built",
-    "Program",
-    "Registration",
-    "RootLeaves",
-    "Sealing",
-    "Terms",
-    "commit_packages",
-    "seal_failure",
-    "tracer",
-]
+__all__ = ["Built", "Program", "Sealing", "tracer"]
 
 
 class Sealing:
@@ -106,147 +92,6 @@ class Program(_derive.Registered):
         """Whether a state check may admit discrete flips (:attr:`Derived.flips
         <zkdv.session._derive.Derived.flips>`)."""
         return self.derived.result().flips
-
-
-@dataclass(frozen=True)
-class Terms:
-    """What a program fixes of the session, read on the training thread when its batch
-    layout's first transaction begins: every later transaction is checked against it at once
-    (:meth:`check_compatible`), whether or not the program is traced yet."""
-
-    treespec: Any
-    """The batch's pytree structure (the program reads its leaves in that order)."""
-    dtypes: tuple[np.dtype[Any], ...]
-    """The dtypes of the batch's leaves."""
-    training: tuple[bool, ...]
-    """Each submodule's ``training`` flag (part of the program)."""
-    trainable: tuple[bool, ...]
-    """Each parameter's ``requires_grad`` (part of the program)."""
-    hyperparameters: tuple[Any, ...]
-    scaler: tuple[float, float, int] | None
-    """The prepared GradScaler's constants (:func:`zkdv.torch._scaler.constants`), if any."""
-    dynamic: tuple[tuple[int, str], ...]
-    """The optimizer options the step takes as inputs (``(group, key)``), in argument order:
-    what the trace makes them (:func:`zkdv.torch.lowering.dynamic_options`)."""
-
-    @staticmethod
-    def of(batch: Any, host_leaves: list[np.ndarray], prepared: Prepared) -> Terms:
-        model, optimizer, functional = prepared.parts()
-        return Terms(
-            treespec=pytree.tree_structure(batch),
-            dtypes=tuple(x.dtype for x in host_leaves),
-            training=training_flags(model),
-            trainable=lowering.trainable_flags(model),
-            hyperparameters=_hooks.hyperparameters(optimizer, functional),
-            scaler=_scaler.constants(prepared.scaler),
-            dynamic=tuple(lowering.dynamic_options(optimizer, functional)),
-        )
-
-    def check_compatible(
-        self,
-        batch: Any,
-        host_leaves: list[np.ndarray],
-        model: nn.Module,
-        optimizer: torch.optim.Optimizer,
-        functional: _optim.FunctionalOptimizer,
-        scaler: torch.amp.GradScaler | None,
-        caller: str,
-    ) -> None:
-        """Refuse a transaction on ``batch`` that these terms, the session's first program's, do
-        not cover: only the batch's shapes may differ from the first transaction's (each batch
-        layout, a partial last batch or another sequence length, is a program of its own);
-        the modules' modes, the frozen parameters, the optimizer's constant options and the
-        GradScaler's constants are the program's."""
-
-        # Only the batch's shapes may differ from the first transaction's: each batch
-        # layout (a partial last batch, another sequence length) is a program of its own.
-        if pytree.tree_structure(batch) != self.treespec:
-            raise ValueError(
-                f"{caller}: the batch's structure differs from the first "
-                "transaction's; only the shapes of its tensors may change between "
-                "transactions"
-            )
-        if training_flags(model) != self.training:
-            raise RuntimeError(
-                f"{caller}: a module's train/eval mode changed since the step was "
-                "committed (the mode is part of the attested program); keep it fixed"
-            )
-        if lowering.trainable_flags(model) != self.trainable:
-            raise RuntimeError(
-                f"{caller}: a parameter's requires_grad changed since the step was "
-                "committed (which parameters are frozen is part of the attested program); "
-                "keep it fixed, or start a new session after unfreezing"
-            )
-        _hooks.check_hyperparameters(optimizer, functional, self.hyperparameters)
-        if _scaler.constants(scaler) != self.scaler:
-            raise RuntimeError(
-                f"{caller}: the GradScaler's growth factor, backoff factor or growth "
-                "interval changed since the step was committed (they are constants of "
-                "the committed program); keep them fixed"
-            )
-        dtypes = list(self.dtypes)
-        if [x.dtype for x in host_leaves] != dtypes:
-            raise ValueError(
-                f"{caller}: the batch's dtypes differ from the first transaction's "
-                f"({[str(x.dtype) for x in host_leaves]} for {[str(d) for d in dtypes]}); "
-                "only the shapes of its tensors may change between transactions"
-            )
-
-
-class Registration:
-    """A batch layout's program as the training thread holds it: its :class:`Terms` at once,
-    the :class:`Program` once its step is traced (beside training, where the trace can be:
-    :mod:`zkdv.torch.lowering.isolation`).
-
-    Args:
-        terms: What the program fixes, read when the layout's first transaction began.
-        task: The work that traces the step and registers its program.
-        views: The modules' per-thread views the trace runs with (``None``: it ran on the
-            training thread), removed by :meth:`settle` once it ended.
-        beside: A setting of the training thread's for as long as the trace runs beside it
-            (entered, left by :meth:`settle`).
-    """
-
-    def __init__(
-        self,
-        terms: Terms,
-        task: _derive.Task[Program],
-        views: isolation.Views | None,
-        beside: contextlib.AbstractContextManager[Any] | None = None,
-    ) -> None:
-        self.terms = terms
-        self._task = task
-        self._views = views
-        self._beside = beside
-        """What the training thread holds while the trace runs beside it (entered already),
-        left with the views."""
-
-    def program(self) -> Program:
-        """The program, waiting for its trace (whose error, a refusal of the step, is raised
-        here)."""
-        return self._task.result()
-
-    def ready(self) -> Program | None:
-        """The program if it is traced and registered already (never waits)."""
-        return self._task.ready()
-
-    def failure(self) -> BaseException | None:
-        """The trace's error, once it failed."""
-        return self._task.error()
-
-    def settle(self, *, wait: bool = False) -> None:
-        """On the training thread: give the modules back their own dicts once the trace ended
-        (``wait``: wait for it first, as ``close()`` does)."""
-        if self._views is None:
-            return
-        if wait:
-            self._task.wait()
-        if self._task.ready() is not None or self._task.error() is not None:
-            self._views.remove()
-            self._views = None
-            if self._beside is not None:
-                self._beside.__exit__(None, None, None)
-                self._beside = None
 
 
 @dataclass(frozen=True)
@@ -361,77 +206,12 @@ def _silence_torch_deprecation() -> None:
     warnings.filterwarnings("ignore", message=_LEAFSPEC, category=FutureWarning, module=_FROM_TORCH)
 
 
-def seal_failure(registrations: Iterable[Registration]) -> BaseException | None:
-    """The error of the first registered program whose seal failed (the session's, raised at
-    its next transaction), checked by the committer after each step."""
-    for registration in list(registrations):
-        program = registration.ready()
-        failure = None if program is None or program.sealing is None else program.sealing.failure()
-        if failure is not None:
-            return failure
-    return None
-
-
-def commit_packages(registrations: Iterable[Registration]) -> None:
-    """The production record of each sealed program, waiting for its seal: before the close
-    record (:class:`Sealing`)."""
-    for registration in list(registrations):
-        program = registration.program()
-        if program.sealing is not None:
-            program.sealing.commit()
-
-
-@dataclass(frozen=True)
-class RootLeaves:
-    """What the root record says of the session's state and rank, read on the training thread
-    when the first transaction begins (the root record itself waits for the traced step's
-    batch layout)."""
-
-    params: list[Leaf]
-    opt_state: list[Leaf]
-    rank: dict[str, Any] | None
-
-    @staticmethod
-    def of(prepared: Prepared) -> RootLeaves:
-        params, opt = prepared.leaves()
-
-        def leaves(items: list[tuple[str, torch.Tensor]]) -> list[Leaf]:
-            return [Leaf(n, tuple(t.shape), host_dtype(t.dtype)) for n, t in items]
-
-        rank = None
-        if prepared.distributed:
-            import torch.distributed as dist
-
-            rank = {
-                "rank": dist.get_rank(),
-                "world_size": dist.get_world_size(),
-                "backend": str(dist.get_backend()),
-            }
-        return RootLeaves(leaves(params), leaves(opt), rank)
-
-    def root(
-        self, built: Built, *, rolling_window: int, probe_ratio: float, snapshot_interval: int
-    ) -> Root:
-        """The root record of a session whose first program is ``built``."""
-        return Root(
-            prover="whitebox-torch",
-            versions=root_versions(),
-            rolling_window=rolling_window,
-            probe_ratio=probe_ratio,
-            snapshot_interval=snapshot_interval,
-            params=self.params,
-            opt_state=self.opt_state,
-            batch=built.layout.shape,
-            rank=self.rank,
-        )
-
-
 def tracer(
     attested: Callable[..., Any],
     prepared: Prepared,
     batch: Any,
     host_leaves: list[np.ndarray],
-    terms: Terms,
+    dynamic: tuple[tuple[int, str], ...],
     *,
     rolling_window: int,
     seal: bool,
@@ -446,7 +226,8 @@ def tracer(
         prepared: The prepared model, optimizer and GradScaler (its state is the step's too);
             under DDP or FSDP, a rank's.
         batch: The transaction's batch; ``host_leaves`` its leaves' host copies.
-        terms: What the program fixes (:meth:`Terms.of`), read with this.
+        dynamic: The optimizer options the step takes as inputs
+            (:func:`zkdv.torch.lowering.dynamic_options`).
         rolling_window: The session's window: shorter packed rows are zero-padded to it.
         seal: Seal the AOT Inductor package as the production program (``False``: the
             StableHLO step).
@@ -474,12 +255,12 @@ def tracer(
     name = getattr(attested, "__name__", "step")
     slots = [(x.shape, x.dtype) for x in host_leaves]
     # The dynamic options, each a float64 scalar input after the batch's leaves.
-    slots += [((), np.dtype(np.float64)) for _ in terms.dynamic]
+    slots += [((), np.dtype(np.float64)) for _ in dynamic]
     if ddp or sharded:
         # The all-reduced gradients of the trainable parameters (a frozen one has none).
         slots += [
             (tuple(p.shape), host_dtype(p.dtype))
-            for (_, p), t in zip(params, terms.trainable, strict=True)
+            for (_, p), t in zip(params, lowering.trainable_flags(model), strict=True)
             if t
         ]
 

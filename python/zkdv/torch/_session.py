@@ -9,9 +9,9 @@ and the session brackets each transaction:
   (state changed between steps is caught deterministically, not only by sampled checks; the
   parameters and optimizer state are compared beside the forward and backward passes and
   ``optimizer.step()`` waits for the verdict: :class:`zkdv.torch._state.Continuity`), and
-  takes host copies of the batch; a batch layout seen for the first time is lowered and
-  committed (:mod:`zkdv.torch._program`); the random draws the step makes are recorded as it
-  runs (:mod:`zkdv.torch._randomness`);
+  takes host copies of the batch; a batch layout seen for the first time registers its
+  program, traced beside training where it can be (:mod:`zkdv.torch._registry`); the random
+  draws the step makes are recorded as it runs (:mod:`zkdv.torch._randomness`);
 - on exit, it copies the post-state (the next pre-state) into reused buffers and queues the
   transaction (:class:`zkdv.torch._inflight.Pending`); the update (``post - pre``) and its
   probe sketches are computed where the state lives, on a device with the transaction and
@@ -39,15 +39,13 @@ from torch.utils import _pytree as pytree
 
 from zkdv.overlap import Overlap
 from zkdv.session import CheckJob, Replayed, Session, _derive
-from zkdv.torch import _checks, _hooks, _host, _optim, _program, _randomness, _state, lowering
+from zkdv.torch import _checks, _hooks, _optim, _state, lowering
 from zkdv.torch._checks import Payload
 from zkdv.torch._host import DeviceSketches, host
 from zkdv.torch._inflight import Open, Pending
-from zkdv.torch._norms import AccurateNorms
 from zkdv.torch._prepared import Prepared
-from zkdv.torch._program import Registration
+from zkdv.torch._registry import Registration, Registry
 from zkdv.torch._statefiles import StateFiles
-from zkdv.torch.lowering import isolation
 
 __all__ = ["ZKDV"]
 
@@ -87,10 +85,6 @@ class ZKDV(StateFiles, Session):
     def _setup(self) -> None:
         self._prepared = Prepared()
         self._attested: Callable[..., Any] | None = None
-        self._first: Registration | None = None
-        """The first transaction's program (its batch layout is the root's)."""
-        self._programs: dict[tuple[tuple[int, ...], ...], Registration] = {}
-        """Every program committed, by the shapes of its batch's leaves."""
         self._open: Open | None = None
         self._continuous = _state.Continuity()
         """The state the last transaction left, and the open transaction's continuity check
@@ -100,10 +94,17 @@ class ZKDV(StateFiles, Session):
         # session); the program record's production is then the exported StableHLO step.
         self._seal_package = True
         self._hashes_only = False
-        self._lowerings: list[lowering.Lowering] = []
-        """The working directories of the programs' lowerings (removed at close)."""
         self._sealing = _derive.Stage("zkdv-torch-seal")  # beside training and derivations
-        self._tracing = _derive.Stage("zkdv-torch-trace")  # a new layout's trace, beside training
+        self._registry = Registry(
+            self.directory,
+            self.config,
+            self._records,
+            self._flow,
+            self._derivation,
+            self._sealing,
+            retain=self._retain.any,
+            snapshot_interval=self.replay_snapshot_interval,
+        )
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -135,7 +136,7 @@ class ZKDV(StateFiles, Session):
                 before the model, or preparing after the first transaction.
             ValueError: an averaged model that shares tensors with the model.
         """
-        if self._first is not None:
+        if self._registry.first is not None:
             raise RuntimeError("ZKDV.prepare: the first transaction already committed the step")
 
         def local() -> dict[int, torch.Tensor] | None:
@@ -162,7 +163,7 @@ class ZKDV(StateFiles, Session):
         in the Rust runtime. Use :meth:`forward` and :meth:`backward` inside it. Returns
         ``fun`` unchanged.
         """
-        if self._first is not None:
+        if self._registry.first is not None:
             raise RuntimeError("ZKDV.attest: the first transaction already committed the step")
         if not callable(fun):
             raise TypeError(f"ZKDV.attest: expected a function, got {fun!r}")
@@ -204,26 +205,8 @@ class ZKDV(StateFiles, Session):
         self._enter(batch, overlap)
         try:
             assert self._open is not None
-            # A step whose program is still being traced beside it takes its norms in chunks
-            # and records its draws whatever the program turns out to hold (both change
-            # nothing of a step that takes no large norm and draws nothing); the committer
-            # matches the draws once the program is traced (Open.resolve).
-            program = self._open.registration.ready()
-            traced = None if program is None else program.traced
-            with contextlib.ExitStack() as modes:
-                if traced is None or traced.large_norms:
-                    modes.enter_context(AccurateNorms())
-                recorder = (
-                    modes.enter_context(_randomness.Recorder())
-                    if traced is None or traced.draws
-                    else None
-                )
+            with self._open.running():
                 yield
-            if recorder is not None and self._open is not None:
-                if traced is None:
-                    self._open.recorded = recorder.drawn
-                else:
-                    self._open.drawn = recorder.matched(traced.draws)
             if self._open is not None:
                 self._open.require_complete(self._prepared)
         except BaseException:
@@ -251,7 +234,7 @@ class ZKDV(StateFiles, Session):
                 (the refusal names the cause and the fix); nothing was committed.
         """
         if self._state == "running":
-            self._settle(wait=True)
+            self._registry.settle(wait=True)
         super().join()
 
     def close(self) -> None:
@@ -265,14 +248,12 @@ class ZKDV(StateFiles, Session):
         try:
             if self._state == "running":
                 # A trace under way beside training ends first: it opens the transcript.
-                self._settle(wait=True)
+                self._registry.settle(wait=True)
             super().close()
         finally:
             self._continuous.shutdown()
-            self._tracing.close()
             self._sealing.close()
-            for lowered in self._lowerings:
-                lowered.close()
+            self._registry.close()
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -338,8 +319,7 @@ class ZKDV(StateFiles, Session):
             self._seal_package = False
             self._hashes_only = True
         registration, _ = self._program_of(batch, "ZKDV.lower_step", beside=False)
-        registration.program().record()  # now, and its package after it: there may be no step
-        _program.commit_packages([registration])
+        registration.commit_package()  # now: there may be no step
 
     def _program_of(
         self, batch: Any, caller: str, *, beside: bool
@@ -356,13 +336,23 @@ class ZKDV(StateFiles, Session):
         if not all(isinstance(x, torch.Tensor) for x in leaves):
             raise TypeError(f"{caller}: every leaf of batch must be a tensor")
         host_leaves = [host(x) for x in leaves]
-        if self._first is not None:
-            self._first.terms.check_compatible(
+        first = self._registry.first
+        if first is not None:
+            first.terms.check_compatible(
                 batch, host_leaves, model, optimizer, functional, self._prepared.scaler, caller
             )
-        registration = self._programs.get(tuple(tuple(x.shape) for x in host_leaves))
+        registration = self._registry.of(host_leaves)
         if registration is None:
-            registration = self._register(batch, host_leaves, beside=beside)
+            registration = self._registry.register(
+                self._attested,
+                self._prepared,
+                batch,
+                host_leaves,
+                beside=beside,
+                seal=self._seal_package,
+                rolling_window=self._rolling_window,
+                probe_ratio=self._probe_ratio,
+            )
         return registration, host_leaves
 
     def _enter(self, batch: Any, overlap: Overlap) -> None:
@@ -372,7 +362,7 @@ class ZKDV(StateFiles, Session):
                 "which records no sealed production program; it derives program hashes only. "
                 "Train in a session of its own"
             )
-        self._settle()
+        self._registry.settle()
         self._flow.raise_if_poisoned()
         registration, host_leaves = self._program_of(batch, "ZKDV.transaction", beside=True)
         program = registration.ready()
@@ -392,89 +382,6 @@ class ZKDV(StateFiles, Session):
             pre=pre,
             leaves=host_leaves,
         )
-
-    def _register(self, batch: Any, host_leaves: list[np.ndarray], *, beside: bool) -> Registration:
-        """Register the program of ``batch``'s layout: what it fixes now, and its step traced,
-        lowered and committed, beside training where it can be (``beside``, and nothing that
-        :func:`zkdv.torch.lowering.isolation.concurrent_refusal` names keeps the trace here).
-        The first one opens the transcript (its layout is the root's), once its step is
-        traced, so a step that cannot be traced leaves the directory usable for a retry.
-
-        Traced here, a refusal is raised here. Traced beside training, it is the session's:
-        raised at the next call (:meth:`_settle`), and no step is committed."""
-        assert self._attested is not None
-        first = self._first is None
-        terms = _program.Terms.of(batch, host_leaves, self._prepared)
-        work = _program.tracer(
-            self._attested,
-            self._prepared,
-            batch,
-            host_leaves,
-            terms,
-            rolling_window=self._rolling_window,
-            seal=self._seal_package,
-        )
-        params, _ = self._prepared.leaves()
-        matmul = _host.matmul_precision([t for _, t in params])
-        root = _program.RootLeaves.of(self._prepared) if first else None
-        modules = self._prepared.modules()
-        views = (
-            isolation.Views(modules)
-            if beside and isolation.concurrent_refusal(modules) is None
-            else None
-        )
-        ambient = isolation.ambient()
-
-        def register() -> _program.Program:
-            # The lowering and derivation run on the derivation stage while training goes
-            # on, and the program's record is written by the committer before the first step
-            # that runs it; its package is sealed on the sealing stage (Sealing).
-            if views is None:
-                built = work(process_wide=True)
-            else:
-                with views.owned(), ambient.entered():
-                    built = work(process_wide=False)
-            self._lowerings.append(built.lowering)
-            derived = self._derivation.submit(lambda: built.derive(self.config, matmul))
-            if root is not None:
-                record = root.root(
-                    built,
-                    rolling_window=self._rolling_window,
-                    probe_ratio=self._probe_ratio,
-                    snapshot_interval=self.replay_snapshot_interval,
-                )
-                self._records.open(self.directory, record, self.config)
-            return built.program(
-                derived,
-                self._records,
-                retain=self._retain.any,
-                matmul=matmul,
-                sealing=self._sealing,
-            )
-
-        held = None
-        if views is None:
-            task = _derive.Task(register)
-            task.result()  # here, on the training thread; a refusal is raised now
-        else:
-            held = lowering.compiled_run_eagerly()
-            held.__enter__()  # left once the trace ended (Registration.settle)
-            task = self._tracing.submit(register)
-        registration = Registration(terms, task, views, held)
-        self._programs[tuple(tuple(x.shape) for x in host_leaves)] = registration
-        if first:
-            self._first = registration
-        return registration
-
-    def _settle(self, *, wait: bool = False) -> None:
-        """On the training thread: hand the modules back from each trace that ended (``wait``:
-        wait for those under way), and make a refusal one of them found the session's (raised
-        by its next call)."""
-        for registration in list(self._programs.values()):
-            registration.settle(wait=wait)
-            failure = registration.failure()
-            if failure is not None:
-                self._flow.refuse(failure)
 
     def _exit(self) -> None:
         """On the training thread: the copy of the post-state the next step starts from, and
@@ -510,11 +417,11 @@ class ZKDV(StateFiles, Session):
         interval = self.replay_snapshot_interval
         _checks.commit(pending, self._committer, interval, self._prepared.trainable)
         pending.committed()
-        if (failure := _program.seal_failure(self._programs.values())) is not None:
+        if (failure := self._registry.seal_failure()) is not None:
             self._flow.stop(failure)  # the session's (the transaction is retired)
 
     def _before_close(self) -> None:
-        _program.commit_packages(self._programs.values())
+        self._registry.commit_packages()
 
     def _replay(self, job: CheckJob[Payload]) -> Replayed:
         paths = self._prepared.paths()
@@ -527,7 +434,8 @@ class ZKDV(StateFiles, Session):
         self,
     ) -> tuple[list[tuple[str, np.ndarray]], list[tuple[str, np.ndarray]]] | None:
         last = self._continuous.last
-        if last is None or self._first is None:
+        first = self._registry.first
+        if last is None or first is None:
             return None
-        opt_paths = list(self._first.program().traced.opt_paths)
+        opt_paths = list(first.program().traced.opt_paths)
         return _state.on_host(self._prepared.paths(), opt_paths, last)
