@@ -333,7 +333,7 @@ class Registry:
             if views is None:
                 built = work(process_wide=True)
             else:
-                with views.owned(), ambient.entered():
+                with views.owned(), ambient.entered(), isolation.yielding():
                     built = work(process_wide=False)
             self.lowerings.append(built.lowering)
             derived = self.derivation.submit(lambda: built.derive(self.config, matmul))

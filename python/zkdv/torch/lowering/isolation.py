@@ -23,6 +23,7 @@ transforms active around the transaction.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from typing import Any
 import torch
 from torch import nn
 
-__all__ = ["Ambient", "Views", "ambient", "concurrent_refusal"]
+__all__ = ["SWITCH_INTERVAL", "Ambient", "Views", "ambient", "concurrent_refusal", "yielding"]
 
 _SLOTS = ("_parameters", "_buffers")
 
@@ -183,6 +184,27 @@ class Ambient:
                     torch.autocast(device, dtype=dtype, cache_enabled=self.autocast_cache)
                 )
             yield
+
+
+SWITCH_INTERVAL = 1e-4
+"""Seconds a thread holds the interpreter lock while another waits for it, while a trace runs
+beside training (:func:`yielding`); Python's default is 5 ms."""
+
+
+@contextlib.contextmanager
+def yielding() -> Iterator[None]:
+    """Run the block (a trace beside training) handing the interpreter lock back within
+    :data:`SWITCH_INTERVAL` when the training thread asks for it: at the default 5 ms, each
+    call of production's into Python (every op, under a dispatch mode) could wait that long
+    for a trace that holds the lock, and a step of a few hundred such calls took seconds
+    longer. The interval is the process's: restored at the end, unless changed meanwhile."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(min(before, SWITCH_INTERVAL))
+    try:
+        yield
+    finally:
+        if sys.getswitchinterval() == min(before, SWITCH_INTERVAL):
+            sys.setswitchinterval(before)
 
 
 _DEVICE_TYPES = ("cpu", "cuda", "xpu", "mps", "hpu")

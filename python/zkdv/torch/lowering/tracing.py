@@ -692,10 +692,11 @@ def tracer(
             "PyTorch frontend's dependencies with: pip install 'zkdv[torch]'",
             name="torch_mlir",
         )
-    decompositions = default_decompositions()
     opt_paths = tuple(path for path, _ in leaves)
+    decompositions: dict[Any, Callable[..., Any]] = {}
 
     def work(*, process_wide: bool) -> Traced:
+        decompositions.update(default_decompositions())  # 0.14 s: torch hashes its table
         with _progress.stage("tracing the attested step"):
             graph = _trace(step, example, root, decompositions, process_wide)
         found = _randomness.found(graph)
