@@ -196,6 +196,11 @@ class ZKDV(StateFiles, Session):
         step makes itself (dropout, stochastic depth) are recorded as it runs and committed
         with the batch. On a clean exit the update is committed and the sampled checks run; an
         exception inside commits nothing.
+
+        The first transaction of a batch layout has its ``@proof.attest`` step traced beside
+        the step and the ones after it (on the training thread where the trace must set
+        state of the whole process). A step the trace refuses is the session's failure,
+        raised by the next transaction, :meth:`join` or :meth:`close`; nothing is committed.
         """
         self._require_running("open a transaction")
         if self._open is not None:

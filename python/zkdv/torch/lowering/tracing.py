@@ -476,31 +476,9 @@ def trainable_flags(root: nn.Module) -> tuple[bool, ...]:
     return tuple(p.requires_grad for _, p in root.named_parameters())
 
 
-def trace(
-    fun: Callable[..., Any],
-    root: nn.Module,
-    optimizer: torch.optim.Optimizer,
-    functional: FunctionalOptimizer,
-    batch: Any,
-    *,
-    reduced: bool = False,
-    sharded: bool = False,
-    scaler: torch.amp.GradScaler | None = None,
-    averaged: Averaged | None = None,
-) -> Traced:
-    """Trace ``fun(root, optimizer, batch)`` now, on the calling thread (:func:`tracer`'s
-    arguments; see the module documentation)."""
-    return tracer(
-        fun,
-        root,
-        optimizer,
-        functional,
-        batch,
-        reduced=reduced,
-        sharded=sharded,
-        scaler=scaler,
-        averaged=averaged,
-    )(process_wide=True)
+def trace(*args: Any, **options: Any) -> Traced:
+    """Trace the step now, on the calling thread (:func:`tracer`'s arguments)."""
+    return tracer(*args, **options)(process_wide=True)
 
 
 def tracer(
