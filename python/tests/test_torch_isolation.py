@@ -5,6 +5,7 @@ session's."""
 
 from __future__ import annotations
 
+import copy
 import threading
 
 import pytest
@@ -78,6 +79,9 @@ def test_a_view_shows_the_tracing_thread_its_own_tensors_and_every_other_thread_
     assert dict(model.named_parameters())["0.weight"] is real
     assert seen["traced"] is not real and seen["named"] is seen["traced"]
     assert seen["after"] is real  # the thread owns the view only while it traces
+    copied = copy.deepcopy(model)  # a copy taken while the views are installed
+    assert type(copied[0]._parameters) is dict
+    assert torch.equal(copied[0].weight, real) and copied[0].weight is not real
     views.remove()
     assert type(model[0]._parameters) is dict and model[0].weight is real
 

@@ -120,6 +120,11 @@ class _View(dict):
         view = self._view()
         return dict.__repr__(self) if view is None else repr(view)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A copy or a pickle of the module (``copy.deepcopy(model)``, ``torch.save``) while
+        a trace runs holds a plain dict of the module's own contents."""
+        return (dict, (dict(dict.items(self)),))
+
 
 class Views:
     """Per-thread views of ``modules``' parameters and buffers (see the module documentation),
