@@ -142,8 +142,7 @@ class Task[T]:
         self._done.wait()
 
     def result(self) -> T:
-        self.run()
-        self._done.wait()
+        self.wait()
         if self._error is not None:
             raise self._error
         return self._value  # type: ignore[return-value]  # set by run(), T may be None

@@ -354,9 +354,9 @@ class Registry:
             task = _derive.Task(register)
             task.result()  # here, on the training thread; a refusal is raised now
         else:
+            task = self.tracing.submit(register)
             held = lowering.compiled_run_eagerly()
             held.__enter__()  # left once the trace ended (Registration.settle)
-            task = self.tracing.submit(register)
         registration = Registration(terms, task, views, held)
         self.programs[tuple(tuple(x.shape) for x in host_leaves)] = registration
         if first:
