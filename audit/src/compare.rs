@@ -8,7 +8,7 @@
 use zkdv_hashing::DType;
 use zkdv_protocol::evidence::Bundle;
 use zkdv_protocol::noise::{
-    self, leaf_outlier_allowance, outlier_allowance, outlier_cap, ulp, Residuals,
+    self, leaf_outlier_allowance, outlier_allowance, outlier_cap, row_scales, ulp, Residuals,
 };
 use zkdv_protocol::{AuditChallenge, Leaf, Outcome, Tolerance, ToleranceError};
 use zkdv_runtime::{Program, Tensor};
@@ -354,23 +354,6 @@ impl<'t, P: Fn(usize) -> String> SnapshotCheck<'t, P> {
         }
         None
     }
-}
-
-/// Each row's scale for its values' tolerance ([`Tolerance::scaled_to`]):
-/// the largest magnitude of its finite replayed values (0 for none), rows
-/// of `row` values ([`noise::Group::row`]: those that share a leading
-/// index). Per row, not per leaf: a leaf's rows may lie decades apart (an
-/// embedding's second moments, common tokens against rare ones), and the
-/// largest would lend the smallest an absolute term larger than themselves.
-pub(crate) fn row_scales(replayed: &[f64], row: usize) -> Vec<f64> {
-    replayed
-        .chunks(row.max(1))
-        .map(|r| {
-            r.iter()
-                .filter(|x| x.is_finite())
-                .fold(0.0, |m: f64, x| m.max(x.abs()))
-        })
-        .collect()
 }
 
 /// Whether a leaf's pairs need the ensemble's spread under `tolerance`
@@ -895,10 +878,10 @@ mod tests {
             .collect();
         let mut committed = replayed.clone();
         for value in &mut committed[n..] {
-            *value *= 1.001; // at most 5e-7 from the replay, inside 1e-6
+            *value *= 1.001; // at most 5e-7 from the replay, inside 32 spreads of 2e-8
         }
         let compare = |scales: &[f64]| {
-            let spread = vec![0.0; 2 * n];
+            let spread = vec![2e-8; 2 * n];
             let ensemble = Ensemble {
                 spread: &spread,
                 scales,
@@ -925,6 +908,20 @@ mod tests {
         assert!((failure.committed - 1e-3).abs() < 1e-9 && failure.allowed == 1e-4);
         // Members that scale the leaf by a fifth of it make it honest rounding.
         assert_eq!(compare(&[0.0, 2e-4]), (None, 0));
+        // Without those spreads, each pair is refused: the absolute term is scaled to the
+        // leaf's rows (5e-9), not the fixed 1e-6 that would hold each scaled value.
+        let (failure, _) = update_sketches(
+            &tolerance,
+            4,
+            &update,
+            &[],
+            &committed,
+            &replayed,
+            None,
+            false,
+        )
+        .unwrap();
+        assert_eq!(failure.map(|f| f.kind), Some(FailureKind::Pair));
     }
 
     #[test]

@@ -77,6 +77,13 @@ pub enum InvalidCheck {
         /// The recorded verdict.
         verdict: Verdict,
     },
+    /// A row scale on an update check, or one that is negative or not
+    /// finite.
+    #[error(
+        "check records a row scale of {0}; only a state check records one, finite and \
+         non-negative"
+    )]
+    Scale(f64),
     /// A replay that starts before the newest snapshot.
     #[error("replay of {length} transitions exceeds what snapshot interval {interval} allows")]
     ReplayLength {
@@ -124,8 +131,17 @@ impl fmt::Display for Refused {
 }
 
 impl CheckBody {
-    /// The comparison of the recorded values under the recorded tolerance
-    /// and spread (none when the spread is empty): [`Tolerance::compare`].
+    /// The tolerance the recorded pair was compared under: the recorded one,
+    /// its absolute term scaled to the recorded row `scale` when there is
+    /// one ([`Tolerance::scaled_to`]).
+    pub fn pair_tolerance(&self) -> Tolerance {
+        self.scale
+            .map_or(self.tolerance, |scale| self.tolerance.scaled_to(scale))
+    }
+
+    /// The comparison of the recorded values under [`CheckBody::pair_tolerance`]
+    /// and the recorded spread (none when the spread is empty):
+    /// [`Tolerance::compare`].
     ///
     /// # Errors
     ///
@@ -133,7 +149,12 @@ impl CheckBody {
     /// (which [`CheckBody::validate`] refuses).
     pub fn outcome(&self) -> Result<Option<Outcome>, ToleranceError> {
         let spread = (!self.spread.is_empty()).then_some(self.spread.as_slice());
-        Tolerance::compare(&self.tolerance, &self.committed, &self.recomputed, spread)
+        Tolerance::compare(
+            &self.pair_tolerance(),
+            &self.committed,
+            &self.recomputed,
+            spread,
+        )
     }
 
     /// Check the body against the rules that need only it and its session's
@@ -145,7 +166,9 @@ impl CheckBody {
     /// a replay shorter than
     /// the snapshot interval; and a verdict that the values give, or, for a
     /// state check that records a leaf bias ([`crate::noise::leaf_bias`]),
-    /// a failure whose recorded bias exceeds its limit.
+    /// a failure whose recorded bias exceeds its limit; a row `scale` only on
+    /// a state check, finite and non-negative, and the verdict then follows
+    /// from the values under [`CheckBody::pair_tolerance`].
     ///
     /// ```
     /// # use zkdv_protocol::*;
@@ -170,6 +193,7 @@ impl CheckBody {
     ///     replay_length: 1,
     ///     outliers: 0,
     ///     bias: None,
+    ///     scale: None,
     /// };
     /// assert!(check.validate(&root).is_ok());
     /// check.recomputed = vec![2.0];
@@ -230,6 +254,11 @@ impl CheckBody {
                 length: self.replay_length,
                 interval: root.snapshot_interval,
             });
+        }
+        if let Some(scale) = self.scale {
+            if self.kind != CheckKind::State || !(scale.is_finite() && scale >= 0.0) {
+                return Err(InvalidCheck::Scale(scale));
+            }
         }
         if let Some(bias) = &self.bias {
             if self.kind != CheckKind::State || !bias.refuses() || self.verdict != Verdict::Fail {
@@ -307,6 +336,7 @@ mod tests {
             replay_length: 0,
             outliers: 0,
             bias: Some(bias(1e-3)),
+            scale: None,
         };
         // The pair agrees; the bias fails the check.
         assert_eq!(check.validate(&root()), Ok(()));
@@ -323,5 +353,48 @@ mod tests {
             check.validate(&root()),
             Err(InvalidCheck::Bias { .. })
         ));
+    }
+
+    #[test]
+    fn a_row_scale_lowers_the_recorded_pairs_absolute_term_on_a_state_check_only() {
+        // A second moment of 1e-7 against a replay of 3e-7: within an absolute term of 1e-6,
+        // outside that term scaled to its row (rel 1e-5 times a row of 1e-6 at most).
+        let mut check = CheckBody {
+            step: 0,
+            kind: CheckKind::State,
+            indices: vec![],
+            committed: vec![1e-7],
+            recomputed: vec![3e-7],
+            tolerance: Tolerance::fixed(1e-6, 1e-5),
+            spread: vec![],
+            verdict: Verdict::Pass,
+            replay_length: 0,
+            outliers: 0,
+            bias: None,
+            scale: None,
+        };
+        assert_eq!(check.validate(&root()), Ok(()));
+        check.scale = Some(1e-6);
+        assert!(matches!(
+            check.validate(&root()),
+            Err(InvalidCheck::Verdict { .. })
+        ));
+        check.verdict = Verdict::Fail;
+        assert_eq!(check.validate(&root()), Ok(()));
+        assert_eq!(check.pair_tolerance().abs, 1e-5 * 1e-6);
+        // Never above the recorded absolute term, whatever the scale.
+        check.scale = Some(1e9);
+        assert_eq!(check.pair_tolerance(), check.tolerance);
+        for bad in [-1.0, f64::NAN, f64::INFINITY] {
+            check.scale = Some(bad);
+            assert!(matches!(
+                check.validate(&root()),
+                Err(InvalidCheck::Scale(_))
+            ));
+        }
+        check.kind = CheckKind::Update;
+        check.indices = vec![0];
+        check.scale = Some(1e-6);
+        assert_eq!(check.validate(&root()), Err(InvalidCheck::Scale(1e-6)));
     }
 }

@@ -83,6 +83,7 @@
 //!             replay_length: 0,
 //!             outliers: 0,
 //!             bias: None,
+//!             scale: None,
 //!         })?;
 //!     }
 //!     if receipt.challenge.state {
@@ -98,6 +99,7 @@
 //!             replay_length: 1,
 //!             outliers: 0,
 //!             bias: None,
+//!             scale: None,
 //!         })?;
 //!     }
 //! }

@@ -302,6 +302,29 @@ fn grouped_row_spread(spread: &[f64], groups: &[Group]) -> Vec<f64> {
     out
 }
 
+/// Each row's scale for its values' absolute term
+/// ([`Tolerance::scaled_to`]): the largest magnitude of its finite
+/// `replayed` values (0 for none), rows of `row` values ([`Group::row`]:
+/// those that share a leading index; the last row may be shorter). Per row,
+/// not per leaf: a leaf's rows may lie decades apart (an embedding's second
+/// moments, common tokens against rare ones), and the largest would lend
+/// the smallest an absolute term larger than themselves.
+///
+/// ```
+/// use zkdv_protocol::noise::row_scales;
+/// assert_eq!(row_scales(&[1.0, -3.0, 1e-7, f64::NAN, 2e-7], 2), vec![3.0, 1e-7, 2e-7]);
+/// ```
+pub fn row_scales(replayed: &[f64], row: usize) -> Vec<f64> {
+    replayed
+        .chunks(row.max(1))
+        .map(|r| {
+            r.iter()
+                .filter(|x| x.is_finite())
+                .fold(0.0, |m: f64, x| m.max(x.abs()))
+        })
+        .collect()
+}
+
 /// The outcome of a state comparison that admits outliers
 /// ([`compare_state`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -317,6 +340,11 @@ pub struct StateOutcome {
     /// present the comparison failed, though every pair (`outcome`) is
     /// within its bound or an admitted outlier.
     pub bias: Option<LeafBias>,
+    /// The scale of the deciding pair's row ([`row_scales`]) when it lowered
+    /// the pair's absolute term: the pair was compared under
+    /// `tolerance.scaled_to(scale)` ([`Tolerance::scaled_to`]). `None` when
+    /// the pair was compared under the tolerance as given.
+    pub scale: Option<f64>,
 }
 
 impl StateOutcome {
@@ -335,7 +363,11 @@ impl StateOutcome {
 /// (with its leaf term when `flips`, the program computing in a narrow
 /// float: [`flips_possible`]); `update` holds each value's replayed update
 /// (`|recomputed - start|`). When `flips`, each pair's spread is first
-/// raised to its row's floor ([`row_spread`]).
+/// raised to its row's floor ([`row_spread`]). Each float pair's absolute
+/// term is at most `rel` times its row's scale ([`row_scales`] of the
+/// recomputed values, [`Tolerance::scaled_to`]), as an audit compares a
+/// snapshot: Adam's second moments (about `1e-7` in a small model) are
+/// bounded in their own range, not by a fixed `abs` ten times their size.
 /// `None` when there are no values.
 ///
 /// ```
@@ -411,49 +443,68 @@ pub fn compare_state(
         .filter(|_| flips)
         .map(|s| grouped_row_spread(s, groups));
     let spread = floored.as_deref().or(spread);
-    let mut worst: Option<Outcome> = None;
-    let mut first_outlier: Option<Outcome> = None;
+    // Each outcome with the scale its pair's absolute term was lowered to.
+    type Scaled = (Outcome, Option<f64>);
+    let mut worst: Option<Scaled> = None;
+    let mut first_outlier: Option<Scaled> = None;
     let mut outliers = 0u64;
     let mut at = 0;
+    let failed = |(outcome, scale): Scaled| {
+        Ok(Some(StateOutcome {
+            outcome,
+            outliers: 0,
+            bias: None,
+            scale,
+        }))
+    };
     for group in groups {
         let range = at..at + group.len;
+        let start = at;
         at += group.len;
         let leaf = match spread {
             Some(s) if flips => leaf_spread(&s[range.clone()]),
             _ => 0.0,
         };
-        let mut in_leaf: Option<(u64, Outcome)> = None;
+        // A float pair's absolute term is at most `rel` times its row's scale, as an audit
+        // compares a snapshot: the absolute term stands for rounding in the row's own range.
+        let scales = if group.float {
+            row_scales(&recomputed[range.clone()], group.row)
+        } else {
+            Vec::new()
+        };
+        let row = group.row.max(1);
+        let mut in_leaf: Option<(u64, Scaled)> = None;
         for index in range {
             let (c, r) = (committed[index], recomputed[index]);
             let s = spread.map_or(0.0, |s| s[index]);
-            let outcome = tolerance.pair(index, c, r, s);
+            let scaled = scales
+                .get((index - start) / row)
+                .map(|&scale| (tolerance.scaled_to(scale), scale))
+                .filter(|(t, _)| t.abs < tolerance.abs);
+            let (pair_tolerance, scale) = match &scaled {
+                Some((t, scale)) => (t, Some(*scale)),
+                None => (tolerance, None),
+            };
+            let outcome = pair_tolerance.pair(index, c, r, s);
             if outcome.passed {
-                if worst.is_none_or(|w| outcome.margin > w.margin) {
-                    worst = Some(outcome);
+                if worst.is_none_or(|(w, _)| outcome.margin > w.margin) {
+                    worst = Some((outcome, scale));
                 }
                 continue;
             }
-            let cap = outlier_cap(tolerance, c, s, update[index], leaf);
+            let cap = outlier_cap(pair_tolerance, c, s, update[index], leaf);
             let admissible = group.float && c.is_finite() && r.is_finite() && (c - r).abs() <= cap;
             if !admissible {
-                return Ok(Some(StateOutcome {
-                    outcome,
-                    outliers: 0,
-                    bias: None,
-                }));
+                return failed((outcome, scale));
             }
             outliers += 1;
-            first_outlier.get_or_insert(outcome);
-            let (count, _) = in_leaf.get_or_insert((0, outcome));
+            first_outlier.get_or_insert((outcome, scale));
+            let (count, _) = in_leaf.get_or_insert((0, (outcome, scale)));
             *count += 1;
         }
         if let Some((count, first)) = in_leaf {
             if count > leaf_outlier_allowance(group.len as u64) {
-                return Ok(Some(StateOutcome {
-                    outcome: first,
-                    outliers: 0,
-                    bias: None,
-                }));
+                return failed(first);
             }
         }
     }
@@ -461,18 +512,15 @@ pub fn compare_state(
         // Too many outliers, or nothing but outliers (no pair within its
         // bound to record): the first outlier fails the comparison.
         (worst, Some(outlier)) if outliers > outlier_allowance(values) || worst.is_none() => {
-            Ok(Some(StateOutcome {
-                outcome: outlier,
-                outliers: 0,
-                bias: None,
-            }))
+            failed(outlier)
         }
-        (worst, _) => Ok(worst.map(|outcome| {
+        (worst, _) => Ok(worst.map(|(outcome, scale)| {
             let bias = leaf_bias(tolerance, committed, recomputed, measured, groups, flips);
             StateOutcome {
                 outcome,
                 outliers: if bias.is_some() { 0 } else { outliers },
                 bias,
+                scale,
             }
         })),
     }
@@ -1165,22 +1213,25 @@ mod tests {
         let r = compare(&honest, None, false);
         assert!(r.passed() && r.bias.is_none(), "{r:?}");
         // The second leaf's update scaled by 1.001: each value moves by at
-        // most 5e-7, inside the absolute term.
+        // most 5e-7, inside the fixed absolute term (1e-6) but not inside
+        // that term scaled to the leaf's rows (5e-9): its pairs refuse it.
         let mut tampered = honest.clone();
         for i in n..2 * n {
             tampered[i] = replayed[i] * 1.001 + noise(i);
         }
         let r = compare(&tampered, None, false);
+        assert!(!r.outcome.passed && r.scale == Some(5e-4), "{r:?}");
+        // Within measured spreads of 2e-8 (32 of them: 6.4e-7) every pair
+        // passes, and the bias test refuses the leaf by its scale.
+        let room = vec![2e-8; 2 * n + 3];
+        let r = compare(&tampered, Some(&room), false);
         assert!(r.outcome.passed && !r.passed() && r.outliers == 0, "{r:?}");
         let bias = r.bias.unwrap();
         assert_eq!((bias.leaf, bias.kind), (1, BiasKind::Scale));
         assert!((bias.value - 1e-3).abs() < 1e-6 && bias.limit == SCALE_FLOOR);
-        // In a narrow-float program the scale test needs the ensemble's
-        // spread (its member scales come with it), and its floor is a
-        // quarter of a bf16 ulp: without a spread nothing tests the leaf;
-        // with one, a scale of 5e-4 is below the floor and 1e-2 is refused
-        // (each value inside 32 spreads).
-        assert!(compare(&tampered, None, true).passed());
+        // In a narrow-float program the scale test's floor is a quarter of
+        // a bf16 ulp: a scale of 5e-4 is below it and 1e-2 is refused (each
+        // value inside 32 spreads).
         let spread = vec![2e-7; 2 * n + 3];
         let scaled = |k: f64| -> Vec<f64> {
             let mut values = honest.clone();
@@ -1198,11 +1249,24 @@ mod tests {
         // implementation might scale it 8 times as much.
         let mut measured = groups;
         measured[1].scale_spread = 2e-4;
-        let r = compare_state(&t, &tampered, &replayed, None, &update, &measured, false);
+        let r = compare_state(
+            &t,
+            &tampered,
+            &replayed,
+            Some(&room),
+            &update,
+            &measured,
+            false,
+        );
         assert!(r.unwrap().unwrap().passed());
-        // Under a tolerance without an ensemble there is no scale test.
+        // Under a tolerance without an ensemble there is no scale test: a
+        // scale within every pair's bound passes.
         let fixed = Tolerance::fixed(1e-6, 1e-5);
-        let r = compare_state(&fixed, &tampered, &replayed, None, &update, &groups, false);
+        let mut slight = honest.clone();
+        for i in n..2 * n {
+            slight[i] = replayed[i] * (1.0 + 5e-6);
+        }
+        let r = compare_state(&fixed, &slight, &replayed, None, &update, &groups, false);
         assert!(r.unwrap().unwrap().passed());
         // A leaf of two values is refused only beyond its sampling error.
         let lone = [Group::new(2, true)];

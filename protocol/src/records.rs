@@ -560,6 +560,13 @@ pub struct CheckBody {
     /// comparison, within its bound. Absent when the test refused no leaf.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bias: Option<crate::noise::LeafBias>,
+    /// A state check's row scale ([`crate::noise::row_scales`]) when it
+    /// lowered the recorded pair's absolute term
+    /// ([`crate::noise::compare_state`]): the pair's bound is that of
+    /// `tolerance.scaled_to(scale)` ([`Tolerance::scaled_to`]). Absent when
+    /// the pair was compared under `tolerance` as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f64>,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -76,6 +76,7 @@ fn append(writer: &mut Writer, body: StepBody) -> Result<Hash32> {
             replay_length: t % 4,
             outliers: 0,
             bias: None,
+            scale: None,
         })?;
     }
     Ok(post)

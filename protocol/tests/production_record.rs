@@ -51,6 +51,7 @@ fn steps(writer: &mut Writer, program: u64, steps: u64) -> Result<()> {
                     replay_length: 0,
                     outliers: 0,
                     bias: None,
+                    scale: None,
                 })?;
             }
         }

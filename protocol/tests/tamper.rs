@@ -254,6 +254,7 @@ fn check(step: u64, kind: CheckKind, indices: Vec<u64>, c: f64, r: f64, ok: bool
         replay_length: 0,
         outliers: 0,
         bias: None,
+        scale: None,
     }
 }
 
@@ -631,6 +632,7 @@ fn programs_and_checks_follow_the_tolerance_policy() {
         replay_length: 1,
         outliers: 0,
         bias: None,
+        scale: None,
     };
     // An update check under the ensemble records one spread per value or
     // none (it passed without measuring) ...

@@ -419,9 +419,10 @@ fn outcome_tuple(o: protocol::Outcome) -> OutcomeTuple {
 }
 
 /// `noise::compare_state`, a state comparison that admits outliers: the
-/// deciding pair as `tolerance_compare` gives it, the outliers admitted and
-/// the leaf the bias test refused, `((index, committed, recomputed, spread,
-/// allowed, margin, passed), outliers, (leaf, kind, value, limit) | None)`;
+/// deciding pair as `tolerance_compare` gives it, the outliers admitted,
+/// the leaf the bias test refused and the row scale that lowered the pair's
+/// absolute term, `((index, committed, recomputed, spread, allowed, margin,
+/// passed), outliers, (leaf, kind, value, limit) | None, scale | None)`;
 /// `None` when there are no values. `update` holds each value's
 /// replayed update and `groups` the `(length, is_float, row)` of each leaf's
 /// run of values, in order (`row`: the values of one row, `noise::Group::row`); `flips`: the program computes in a narrow float;
@@ -439,7 +440,7 @@ fn tolerance_compare_state(
     spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
     flips: bool,
     scales: Option<Vec<f64>>,
-) -> PyResult<Option<(OutcomeTuple, u64, Option<BiasTuple>)>> {
+) -> PyResult<Option<StateTuple>> {
     let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
     let (c, r, s) = tolerance_operands(
         "tolerance_compare_state",
@@ -456,8 +457,24 @@ fn tolerance_compare_state(
             outcome_tuple(state.outcome),
             state.outliers,
             state.bias.map(bias_tuple),
+            state.scale,
         )
     }))
+}
+
+/// What `tolerance_compare_state` returns of a comparison.
+type StateTuple = (OutcomeTuple, u64, Option<BiasTuple>, Option<f64>);
+
+/// `Tolerance::scaled_to`: `tolerance` with its absolute term at most `rel`
+/// times `scale` (the scale of a state comparison's row).
+#[pyfunction]
+fn tolerance_scaled_to<'py>(
+    py: Python<'py>,
+    tolerance: &Bound<'py, PyAny>,
+    scale: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    to_py(py, &tolerance.scaled_to(scale))
 }
 
 /// A leaf's statistic of the bias test: `(leaf, kind, value, limit)`.
@@ -791,6 +808,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(program_tolerance, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_compare, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_compare_state, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_scaled_to, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_ensemble, m)?)?;
     m.add_function(wrap_pyfunction!(state_group_row, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_leaf_statistics, m)?)?;

@@ -604,9 +604,10 @@ def test_a_state_check_admits_no_more_than_a_few_flips_in_one_leaf():
 
 def test_a_state_check_fails_a_leaf_whose_differences_keep_one_direction(tmp_path):
     """A tampered update of one leaf can keep every value inside its bound (an update of
-    5e-4 scaled by 1.001 moves it by 5e-7, half the absolute term), but it moves the whole leaf
-    in one direction, and rounding noise does not: the bias test fails the check, names the
-    leaf, and the record carries it."""
+    5e-4 scaled by 1.001 moves it by 5e-7, within 32 spreads of 5e-8), but it moves the whole
+    leaf in one direction, and rounding noise does not: the bias test fails the check, names
+    the leaf, and the record carries it. Without those spreads the same values are refused
+    pair by pair: the absolute term (1e-6, twice the move) is scaled to each row's values."""
     from zkdv.session._checker import StateReplay, state_result
 
     tolerance = zkdv.Tolerance(abs=1e-6, rel=1e-5, spread=32.0, replays=8)
@@ -631,6 +632,15 @@ def test_a_state_check_fails_a_leaf_whose_differences_keep_one_direction(tmp_pat
     tampered = committed.copy()
     tampered[n:] = recomputed[n:] * 1.001 + noise[n:]
     check = state_result(3, state(tampered), tolerance, 0)
+    assert not check.passed and check.first_failure == 0 and check.bias is None
+    assert check.scale is not None and check.pair_tolerance.abs == 1e-5 * check.scale < 1e-8
+    message = str(zkdv.ZKDVPoisonedError.from_check(check))
+    assert f"the absolute term scaled to its row's largest value, {check.scale!r}" in message
+    record = check.to_record()
+    assert record["scale"] == check.scale
+    assert zkdv.CheckResult.from_record(record) == check
+    room = np.full(2 * n, 5e-8)
+    check = state_result(3, state(tampered), tolerance, 0, room)
     assert not check.passed and check.first_failure is None and check.margin() > 1
     assert check.bias is not None and check.bias.kind == "scale" and check.bias.leaf == 1
     assert abs(check.bias.value - 1e-3) < 1e-5 and check.bias.limit == 1e-4

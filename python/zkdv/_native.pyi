@@ -133,6 +133,7 @@ def tolerance_compare(
     recomputed: np.ndarray,
     spread: np.ndarray | None = None,
 ) -> tuple[int, float, float, float, float, float, bool] | None: ...
+def tolerance_scaled_to(tolerance: dict[str, Any], scale: float) -> dict[str, Any]: ...
 def tolerance_compare_state(
     tolerance: dict[str, Any],
     committed: np.ndarray,
@@ -147,6 +148,7 @@ def tolerance_compare_state(
         tuple[int, float, float, float, float, float, bool],
         int,
         tuple[int, Literal["scale", "mean"], float, float] | None,
+        float | None,
     ]
     | None
 ): ...

@@ -137,6 +137,11 @@ class CheckResult:
             hold the worst of the other values. 0 for an update check.
         bias: For a state check that failed although each value is within its bound, the leaf
             whose differences keep one direction (:class:`LeafBias`); ``None`` otherwise.
+        scale: For a state check, the largest magnitude of the recorded value's row in the
+            replay when it lowered the value's absolute term: the value was compared under
+            ``tolerance.scaled_to(scale)`` (:meth:`zkdv.Tolerance.scaled_to`, the rule of
+            :meth:`zkdv.Tolerance.compare_state`); ``None`` when it was compared under
+            ``tolerance`` as it is, and always for an update check.
         position: For a state check, the position of its value among the replay's sketch
             values (the first out of tolerance, else the closest to its bound), which a failure
             names; not part of the check record.
@@ -153,6 +158,7 @@ class CheckResult:
     spread: tuple[float, ...] = ()
     outliers: int = 0
     bias: LeafBias | None = None
+    scale: float | None = None
     position: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -208,6 +214,14 @@ class CheckResult:
             raise TypeError(f"{owner}: bias must be a zkdv.LeafBias, got {self.bias!r}")
         if self.bias is not None and self.kind != "state":
             raise ValueError(f"{owner}: only a state check records a leaf bias")
+        if self.scale is not None:
+            if self.kind != "state":
+                raise ValueError(f"{owner}: only a state check records a row scale")
+            if isinstance(self.scale, bool) or not isinstance(self.scale, numbers.Real):
+                raise TypeError(f"{owner}: scale must be a number, got {self.scale!r}")
+            if not (math.isfinite(self.scale) and self.scale >= 0.0):
+                raise ValueError(f"{owner}: scale must be finite and non-negative")
+            object.__setattr__(self, "scale", float(self.scale))
         expected = "pass" if self.first_failure is None and self.bias is None else "fail"
         if self.verdict != expected:
             raise ValueError(
@@ -227,9 +241,15 @@ class CheckResult:
         return self.verdict == "pass"
 
     @property
+    def pair_tolerance(self) -> Tolerance:
+        """The tolerance the recorded values were compared under: :attr:`tolerance`, scaled
+        to :attr:`scale` when there is one (``CheckBody::pair_tolerance``)."""
+        return self.tolerance if self.scale is None else self.tolerance.scaled_to(self.scale)
+
+    @property
     def first_failure(self) -> int | None:
         """Position, in ``committed``, of the first value out of tolerance; ``None`` if none."""
-        return self.tolerance.first_outside(
+        return self.pair_tolerance.first_outside(
             self.committed, self.recomputed, self.spread if self.spread else None
         )
 
@@ -241,7 +261,7 @@ class CheckResult:
         """The largest ``|committed - recomputed| / allowed difference`` over the values: how
         close the check came to failing (above ``1`` it failed; a non-finite value that differs
         from its counterpart counts as infinite, one equal to it as 0)."""
-        margins = self.tolerance.margins(
+        margins = self.pair_tolerance.margins(
             self.committed, self.recomputed, self.spread if self.spread else None
         )
         worst = float(margins.max())
@@ -264,6 +284,7 @@ class CheckResult:
             "replay_length": self.replay_length,
             **({"outliers": self.outliers} if self.outliers else {}),
             **({"bias": self.bias.to_record()} if self.bias is not None else {}),
+            **({"scale": self.scale} if self.scale is not None else {}),
         }
 
     @classmethod
@@ -282,11 +303,11 @@ class CheckResult:
             "verdict",
             "replay_length",
         }
-        if not fields <= set(body) <= fields | {"outliers", "bias"}:
+        if not fields <= set(body) <= fields | {"outliers", "bias", "scale"}:
             raise ValueError(
                 f"a check record must have exactly the fields {sorted(fields)} (and, for a "
                 "state check, 'outliers' when it admitted outliers, 'bias' when a leaf was "
-                "biased)"
+                "biased, 'scale' when its row's scale lowered its absolute term)"
             )
         return cls(
             step=body["step"],
@@ -300,6 +321,7 @@ class CheckResult:
             spread=tuple(body["spread"]),
             outliers=body.get("outliers", 0),
             bias=LeafBias.from_record(body["bias"]) if "bias" in body else None,
+            scale=body.get("scale"),
         )
 
 
@@ -392,7 +414,7 @@ class ZKDVPoisonedError(RuntimeError):
             raise ValueError(f"the {check.kind} check of step {check.step} passed")
         committed = _format_float(check.committed[position])
         recomputed = _format_float(check.recomputed[position])
-        t = check.tolerance
+        t = check.pair_tolerance
         if check.kind == "update":
             coordinate: int | None = check.indices[position]
             what = "parameter update" if position == 0 else "post-update optimizer state"
@@ -401,6 +423,8 @@ class ZKDVPoisonedError(RuntimeError):
             coordinate = None
             value = f"state sketch value #{position if check.position is None else check.position}"
         allowed = f"{t.abs!r} + {t.rel!r} * |committed|"
+        if check.scale is not None:
+            allowed += f" (the absolute term scaled to its row's largest value, {check.scale!r})"
         if check.spread:
             s = check.spread_of(position)
             bound = t.bound(check.committed[position], s)

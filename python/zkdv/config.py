@@ -140,7 +140,7 @@ class Tolerance:
         spread: np.ndarray | Sequence[float] | None = None,
         flips: bool = False,
         scales: Sequence[float] | None = None,
-    ) -> tuple[Outcome, int, LeafBias | None] | None:
+    ) -> tuple[Outcome, int, LeafBias | None, float | None] | None:
         """A state comparison that admits outliers (``noise::compare_state`` in Rust, the rule
         ``zkdv audit`` applies to snapshots): every pair within the tolerance except at most
         ``max(1, ceil(1e-4 * floats))`` float pairs, and at most ``max(2, ceil(1e-3 * n))``
@@ -161,7 +161,10 @@ class Tolerance:
         ``spread``), beyond their sampling error. Returns
         the deciding pair (the first pair the rule refuses, else the worst of the pairs within
         their bound), the outliers admitted and the biased leaf (:class:`zkdv.LeafBias`, which
-        fails the comparison); ``None`` for no values.
+        fails the comparison) and the scale of the deciding pair's row when it lowered that
+        pair's absolute term (each float pair's absolute term is at most ``rel`` times the
+        largest magnitude of its row's recomputed values, :meth:`scaled_to`; ``None`` when the
+        pair was compared under this tolerance as it is); ``None`` for no values.
         """
         from zkdv import _native
 
@@ -179,8 +182,26 @@ class Tolerance:
             return None
         from zkdv.checks import LeafBias
 
-        outcome, outliers, bias = result
-        return Outcome(*outcome), outliers, None if bias is None else LeafBias(*bias)
+        outcome, outliers, bias, scale = result
+        return Outcome(*outcome), outliers, None if bias is None else LeafBias(*bias), scale
+
+    def scaled_to(self, scale: float) -> Tolerance:
+        """This tolerance for the values of a row whose largest magnitude is ``scale``: its
+        absolute term at most ``rel * scale``, never above its own (``Tolerance::scaled_to``).
+        A state comparison bounds each float value so (:meth:`compare_state`), as ``zkdv audit``
+        bounds a snapshot's values: the absolute term stands for rounding in the row's own
+        range, and a fixed one read against a leaf of smaller values (Adam's second moments)
+        would be room.
+
+        >>> from zkdv import Tolerance
+        >>> Tolerance(abs=1e-6, rel=1e-5).scaled_to(1e-3).abs
+        1e-08
+        >>> Tolerance(abs=1e-6, rel=1e-5).scaled_to(10.0).abs
+        1e-06
+        """
+        from zkdv import _native
+
+        return Tolerance.from_record(_native.tolerance_scaled_to(self.to_record(), float(scale)))
 
     def leaf_statistics(
         self,

@@ -96,6 +96,7 @@ fn transcript(dir: &Path) {
                 replay_length: step % 2,
                 outliers: 0,
                 bias: None,
+                scale: None,
             })
             .unwrap();
         }

@@ -143,6 +143,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
                 replay_length: step % 4,
                 outliers: 0,
                 bias: None,
+                scale: None,
             })?;
         }
         if c.update {
@@ -158,6 +159,7 @@ pub fn write_fixture(dir: &Path, steps: u64, options: WriterOptions) -> Result<C
                 replay_length: step % 4,
                 outliers: 0,
                 bias: None,
+                scale: None,
             })?;
         }
     }

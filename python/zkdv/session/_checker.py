@@ -106,6 +106,7 @@ def state_result(
     committed, recomputed = state.committed, state.recomputed
     outliers = 0
     bias = None
+    scale = None
     if committed.size == 0:
         outcome = tolerance.compare(np.zeros(1), np.zeros(1))
     elif state.groups is not None:
@@ -120,7 +121,7 @@ def state_result(
             scales=scales,
         )
         assert compared is not None
-        outcome, outliers, bias = compared
+        outcome, outliers, bias, scale = compared
         if bias is not None and state.names is not None:
             bias = dataclasses.replace(bias, name=state.names[bias.leaf])
     else:
@@ -139,6 +140,7 @@ def state_result(
         spread=s,
         outliers=outliers,
         bias=bias,
+        scale=scale,
         position=outcome.index,
     )
 
