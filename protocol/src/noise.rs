@@ -477,14 +477,8 @@ pub fn compare_state(
         for index in range {
             let (c, r) = (committed[index], recomputed[index]);
             let s = spread.map_or(0.0, |s| s[index]);
-            let scaled = scales
-                .get((index - start) / row)
-                .map(|&scale| (tolerance.scaled_to(scale), scale))
-                .filter(|(t, _)| t.abs < tolerance.abs);
-            let (pair_tolerance, scale) = match &scaled {
-                Some((t, scale)) => (t, Some(*scale)),
-                None => (tolerance, None),
-            };
+            let (pair_tolerance, scale) = row_tolerance(tolerance, &scales, (index - start) / row);
+            let pair_tolerance = &pair_tolerance;
             let outcome = pair_tolerance.pair(index, c, r, s);
             if outcome.passed {
                 if worst.is_none_or(|(w, _)| outcome.margin > w.margin) {
@@ -524,6 +518,90 @@ pub fn compare_state(
             }
         })),
     }
+}
+
+/// The tolerance of a pair in row `row` of a float leaf whose rows have
+/// `scales` ([`row_scales`]; none for a leaf that is not float): `tolerance`
+/// scaled to the row, with the scale when that lowered its absolute term.
+fn row_tolerance(tolerance: &Tolerance, scales: &[f64], row: usize) -> (Tolerance, Option<f64>) {
+    match scales.get(row) {
+        Some(&scale) if tolerance.scaled_to(scale).abs < tolerance.abs => {
+            (tolerance.scaled_to(scale), Some(scale))
+        }
+        _ => (*tolerance, None),
+    }
+}
+
+/// Each value's bound in [`compare_state`] (`|c - r|` may be at most that
+/// much for the pair to pass on its own, before outliers and the bias
+/// test): its tolerance scaled to its row ([`row_scales`]), with its spread
+/// floored at its row's share when `flips` ([`row_spread`]); 0 for a
+/// non-finite committed value. For diagnostics (where the bounds of an
+/// honest run sit); the arguments as [`compare_state`] takes them.
+///
+/// ```
+/// use zkdv_protocol::noise::{state_bounds, Group};
+/// use zkdv_protocol::Tolerance;
+/// let t = Tolerance::fixed(1e-6, 1e-5);
+/// let groups = [Group::of_shape(&[2, 2], true)];
+/// let (c, r) = ([1e-7, 2e-7, 1.0, 0.5], [1e-7, 2e-7, 1.0, 0.5]);
+/// let bounds = state_bounds(&t, &c, &r, None, &groups, false)?;
+/// // The first row's absolute term is 1e-5 times its largest value, 2e-7.
+/// assert_eq!(bounds[0], 2e-12 + 1e-12);
+/// assert_eq!(bounds[2], 1e-6 + 1e-5);
+/// # Ok::<(), zkdv_protocol::ToleranceError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ToleranceError`] when the slices (or the groups' lengths) differ in
+/// length.
+pub fn state_bounds(
+    tolerance: &Tolerance,
+    committed: &[f64],
+    recomputed: &[f64],
+    spread: Option<&[f64]>,
+    groups: &[Group],
+    flips: bool,
+) -> Result<Vec<f64>, ToleranceError> {
+    let grouped: usize = groups.iter().map(|g| g.len).sum();
+    for len in [recomputed.len(), grouped] {
+        if len != committed.len() {
+            return Err(ToleranceError::Values {
+                committed: committed.len(),
+                recomputed: len,
+            });
+        }
+    }
+    if let Some(s) = spread.filter(|s| s.len() != committed.len()) {
+        return Err(ToleranceError::Spread {
+            spread: s.len(),
+            values: committed.len(),
+        });
+    }
+    let floored = spread
+        .filter(|_| flips)
+        .map(|s| grouped_row_spread(s, groups));
+    let spread = floored.as_deref().or(spread);
+    let mut bounds = Vec::with_capacity(committed.len());
+    let mut at = 0;
+    for group in groups {
+        let range = at..at + group.len;
+        let start = at;
+        at += group.len;
+        let scales = if group.float {
+            row_scales(&recomputed[range.clone()], group.row)
+        } else {
+            Vec::new()
+        };
+        for index in range {
+            let (t, _) = row_tolerance(tolerance, &scales, (index - start) / group.row.max(1));
+            let c = committed[index];
+            let s = spread.map_or(0.0, |s| s[index]);
+            bounds.push(if c.is_finite() { t.bound(c, s) } else { 0.0 });
+        }
+    }
+    Ok(bounds)
 }
 
 /// The smallest coherent relative scale of a leaf's values that the scale

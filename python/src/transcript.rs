@@ -462,6 +462,33 @@ fn tolerance_compare_state(
     }))
 }
 
+/// `noise::state_bounds`: each value's bound in `tolerance_compare_state`
+/// (its tolerance scaled to its row, its spread floored at its row's share
+/// when `flips`), the arguments as that takes them.
+#[pyfunction]
+#[pyo3(signature = (tolerance, committed, recomputed, groups, spread=None, flips=false))]
+fn tolerance_state_bounds<'py>(
+    py: Python<'py>,
+    tolerance: &Bound<'py, PyAny>,
+    committed: numpy::PyReadonlyArray1<'py, f64>,
+    recomputed: numpy::PyReadonlyArray1<'py, f64>,
+    groups: Vec<(usize, bool, usize)>,
+    spread: Option<numpy::PyReadonlyArray1<'py, f64>>,
+    flips: bool,
+) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
+    let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
+    let (c, r, s) = tolerance_operands(
+        "tolerance_state_bounds",
+        &committed,
+        &recomputed,
+        spread.as_ref(),
+    )?;
+    let groups = state_groups(groups, None)?;
+    let bounds =
+        protocol::noise::state_bounds(&tolerance, c, r, s, &groups, flips).map_err(value_error)?;
+    Ok(numpy::PyArray1::from_vec(py, bounds))
+}
+
 /// What `tolerance_compare_state` returns of a comparison.
 type StateTuple = (OutcomeTuple, u64, Option<BiasTuple>, Option<f64>);
 
@@ -809,6 +836,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tolerance_compare, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_compare_state, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_scaled_to, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_state_bounds, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_ensemble, m)?)?;
     m.add_function(wrap_pyfunction!(state_group_row, m)?)?;
     m.add_function(wrap_pyfunction!(tolerance_leaf_statistics, m)?)?;

@@ -1006,6 +1006,31 @@ def test_an_operator_that_cannot_be_lowered_is_refused_naming_it_and_its_module(
         run(tmp_path, model, optimizer, mlp_batches(1), classification_loss)
 
 
+def test_a_lowering_failure_that_names_only_a_constant_names_the_op_that_left_it():
+    """torch-mlir can fail with a diagnostic that names no ATen op, only a constant an op left
+    behind (a transposed convolution's backward, which ZKDV otherwise decomposes): the
+    step's ops are then lowered one by one, and the refusal names the one that fails."""
+    from zkdv.torch.lowering import export
+
+    class TransposedBackward(nn.Module):
+        def forward(self, grad: torch.Tensor, x: torch.Tensor, w: torch.Tensor) -> Any:
+            return torch.ops.aten.convolution_backward.default(
+                grad, x, w, [4], [2, 2], [1, 1], [1, 1], True, [1, 1], 1, [True, True, True]
+            )
+
+    example = (torch.randn(1, 4, 8, 8), torch.randn(1, 3, 4, 4), torch.randn(3, 4, 3, 3))
+    exported = torch.export.export(TransposedBackward(), example)
+    with pytest.raises(export.Unlowered) as raised:
+        export._import(exported)
+    failure = raised.value
+    assert "failed to legalize operation 'torch.constant." in failure.detail
+    assert "torch.aten." not in failure.detail
+    assert failure.ops == ["convolution_backward"]
+    message = str(export.refusal(exported.graph_module, failure.ops, failure.detail))
+    assert "aten.convolution_backward (from the step itself (outside any module))" in message
+    assert "Replace that layer or operation in the model" in message
+
+
 def _loss_scaled_step(proof: Any, scaler: Any, constant: float = 1.0) -> Callable[..., None]:
     """torch's float16 recipe: autocast, a scaled loss, unscaled gradients, clipping; with
     ``scaler`` (a GradScaler) as its documentation writes it, else with a ``constant`` scale."""

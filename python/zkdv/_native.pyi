@@ -134,6 +134,14 @@ def tolerance_compare(
     spread: np.ndarray | None = None,
 ) -> tuple[int, float, float, float, float, float, bool] | None: ...
 def tolerance_scaled_to(tolerance: dict[str, Any], scale: float) -> dict[str, Any]: ...
+def tolerance_state_bounds(
+    tolerance: dict[str, Any],
+    committed: np.ndarray,
+    recomputed: np.ndarray,
+    groups: list[tuple[int, bool, int]],
+    spread: np.ndarray | None = None,
+    flips: bool = False,
+) -> np.ndarray: ...
 def tolerance_compare_state(
     tolerance: dict[str, Any],
     committed: np.ndarray,

@@ -185,6 +185,31 @@ class Tolerance:
         outcome, outliers, bias, scale = result
         return Outcome(*outcome), outliers, None if bias is None else LeafBias(*bias), scale
 
+    def state_bounds(
+        self,
+        committed: np.ndarray | Sequence[float],
+        recomputed: np.ndarray | Sequence[float],
+        groups: Sequence[Group],
+        spread: np.ndarray | Sequence[float] | None = None,
+        flips: bool = False,
+    ) -> np.ndarray:
+        """Each value's bound in :meth:`compare_state` (``noise::state_bounds``): the largest
+        ``|committed - recomputed|`` that passes the pair on its own, under this tolerance
+        scaled to the value's row (:meth:`scaled_to`) and, with ``flips``, its spread floored at
+        its row's share; 0 for a non-finite committed value. For diagnostics (where an honest
+        run's bounds sit); the check itself is :meth:`compare_state`.
+        """
+        from zkdv import _native
+
+        return _native.tolerance_state_bounds(
+            self.to_record(),
+            _flat(committed),
+            _flat(recomputed),
+            _groups(groups),
+            None if spread is None else _flat(spread),
+            flips,
+        )
+
     def scaled_to(self, scale: float) -> Tolerance:
         """This tolerance for the values of a row whose largest magnitude is ``scale``: its
         absolute term at most ``rel * scale``, never above its own (``Tolerance::scaled_to``).

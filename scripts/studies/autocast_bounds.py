@@ -16,7 +16,8 @@ For the update sketches and the two AdamW moments, reported per kind of leaf:
 - the honest ``|committed - recomputed|`` in ulps of f32 at the committed value (the state is
   f32), and how many values differ by exactly 0;
 - the spread in f32 ulps and in f16 ulps of the value (the compute is f16);
-- each value's whole bound ``abs + rel * |c| + spread_factor * spread`` relative to the value
+- each value's whole bound ``abs + rel * |c| + spread_factor * spread`` (``abs`` scaled to the
+  value's row, ``Tolerance.state_bounds``) relative to the value
   (for an update sketch: a share of the update) and as a multiple of the honest difference
   (where that is not 0);
 - each pair's difference over its bound, and the bias test's largest statistic against its
@@ -71,6 +72,9 @@ class Leaf:
     update: np.ndarray
     tolerance: zkdv.Tolerance
     statistics: list[tuple[str, float, float]]
+    bound: np.ndarray
+    """Each value's bound as the state check applies it (``Tolerance.state_bounds``: the
+    absolute term scaled to its row, a narrow program's spread floored at its row's share)."""
 
 
 def kind_of(name: str) -> str | None:
@@ -115,6 +119,7 @@ def recording(leaves: list[Leaf]) -> Iterator[None]:
                         np.asarray(state.update[part], np.float64),
                         tolerance,
                         [(k, v, lim) for _, k, v, lim in stats],
+                        tolerance.state_bounds(c, r, [group], s, state.flips),
                     )
                 )
             leaves[:] = kept
@@ -209,17 +214,16 @@ def quantiles(values: np.ndarray) -> str:
     return " / ".join(f"{x:.3g}" for x in q)
 
 
-def low(group: list[Leaf], tolerance: zkdv.Tolerance) -> str:
+def low(group: list[Leaf]) -> str:
     """The smallest ``bound / |value|`` of any value, and the median over the checks (a leaf
     at a step) of each one's smallest: how large a coherent relative change must be for one
     pair of the leaf to leave its bound."""
     smallest = []
     for leaf in group:
-        c, s = leaf.committed, leaf.spread
+        c = leaf.committed
         nz = c != 0
         if nz.any():
-            bound = tolerance.abs + tolerance.rel * np.abs(c[nz]) + tolerance.spread * s[nz]
-            smallest.append(float(np.min(bound / np.abs(c[nz]))))
+            smallest.append(float(np.min(leaf.bound[nz] / np.abs(c[nz]))))
     if not smallest:
         return "-"
     return f"{min(smallest):.3g}, {float(np.median(smallest)):.3g}"
@@ -272,7 +276,7 @@ def honest(seeds: int, steps: int) -> None:
         r = np.concatenate([leaf.recomputed for leaf in group])
         s = np.concatenate([leaf.spread for leaf in group])
         d = np.abs(c - r)
-        bound = tolerance.abs + tolerance.rel * np.abs(c) + tolerance.spread * s
+        bound = np.concatenate([leaf.bound for leaf in group])
         nz = c != 0
         rows.append(
             [
@@ -283,7 +287,7 @@ def honest(seeds: int, steps: int) -> None:
                 quantiles(s / ulp(c, np.float32)),
                 quantiles(s[nz] / ulp(c[nz], np.float16)),
                 quantiles(bound[nz] / np.abs(c[nz])),
-                low(group, tolerance),
+                low(group),
                 quantiles(bound[d > 0] / d[d > 0]),
                 f"{np.max(d / bound):.3g}",
             ]

@@ -50,25 +50,49 @@ class Unlowered(Exception):
         self.ops = ops
 
 
+class _Compiler:
+    """torch-mlir's importer in one MLIR context whose diagnostics are collected (torch-mlir
+    prints them to the process's stderr otherwise)."""
+
+    def __init__(self) -> None:
+        from torch_mlir import ir
+        from torch_mlir.dialects import torch as torch_dialect
+
+        self.context = ir.Context()
+        torch_dialect.register_dialect(self.context)
+        self.diagnostics: list[str] = []
+
+        def collect(diagnostic: Any) -> bool:
+            self.diagnostics.append(str(diagnostic))
+            self.diagnostics.extend(str(note) for note in diagnostic.notes)
+            return True
+
+        self.context.attach_diagnostic_handler(collect)
+
+    def lower(self, program: Any) -> Any:
+        """``program`` (an exported program, decomposed as it should be) in StableHLO."""
+        from torch_mlir import fx
+        from torch_mlir.extras.fx_importer import FxImporter
+
+        self.diagnostics.clear()
+        return fx.export_and_import(
+            program,
+            output_type="stablehlo",
+            fx_importer=FxImporter(context=self.context),
+            decomposition_table={},
+        )
+
+
 def _import(exported: Any) -> Any:
     """``torch_mlir.fx.export_and_import(exported, output_type="stablehlo")``, with the
-    compiler's diagnostics collected (torch-mlir prints them to the process's stderr
-    otherwise) and raised as :class:`Unlowered`."""
-    from torch_mlir import fx, ir
-    from torch_mlir.dialects import torch as torch_dialect
+    compiler's diagnostics raised as :class:`Unlowered`. Where they name no ATen op (torch-mlir
+    may name only a constant an op left behind: "failed to legalize operation
+    'torch.constant.int'"), each kind of op of the step is lowered on its own to find the
+    ones that fail (:func:`_unlowerable`)."""
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
-    from torch_mlir.extras.fx_importer import FxImporter
 
-    context = ir.Context()
-    torch_dialect.register_dialect(context)
-    diagnostics: list[str] = []
-
-    def collect(diagnostic: Any) -> bool:
-        diagnostics.append(str(diagnostic))
-        diagnostics.extend(str(note) for note in diagnostic.notes)
-        return True
-
-    context.attach_diagnostic_handler(collect)
+    compiler = _Compiler()
+    program = None
     try:
         # torch-mlir's own decompositions, run here so that the slices they create are
         # normalised too (with an empty table export_and_import runs none of its own).
@@ -80,16 +104,63 @@ def _import(exported: Any) -> Any:
         program = exported.run_decompositions(table)
         normalise_slices(program.graph_module.graph)
         program.graph_module.recompile()
-        return fx.export_and_import(
-            program,
-            output_type="stablehlo",
-            fx_importer=FxImporter(context=context),
-            decomposition_table={},
-        )
+        return compiler.lower(program)
     except Exception as error:
-        detail = "; ".join(diagnostics) or f"{type(error).__name__}: {error}"
+        detail = "; ".join(compiler.diagnostics) or f"{type(error).__name__}: {error}"
         ops = re.findall(r"torch\.aten\.([A-Za-z0-9_]+)", detail)
+        if not ops and compiler.diagnostics and program is not None:
+            ops = _unlowerable(program.graph_module, compiler)
         raise Unlowered(detail, list(dict.fromkeys(ops))) from error
+
+
+def _unlowerable(graph: torch.fx.GraphModule, compiler: _Compiler) -> list[str]:
+    """The ATen ops (names without overload) of ``graph`` that torch-mlir fails to lower on
+    their own: each kind of op, at its first node, in a program of that one op over zero
+    tensors of its inputs' shapes and dtypes. An op whose inputs have symbolic shapes, or that
+    does not export alone, is left out (not named rather than named wrongly)."""
+    failing = []
+    seen: set[Any] = set()
+    for node in graph.graph.nodes:
+        target = node.target
+        if node.op != "call_function" or not isinstance(target, torch._ops.OpOverload):
+            continue
+        if target in seen:
+            continue
+        seen.add(target)
+        alone = _alone(node)
+        if alone is None:
+            continue
+        try:
+            compiler.lower(alone)
+        except Exception:  # noqa: BLE001  (any failure to lower the op alone names it)
+            if compiler.diagnostics:
+                failing.append(target._schema.name.split("::")[-1])
+    return failing
+
+
+def _alone(node: torch.fx.Node) -> Any:
+    """An exported program of ``node``'s op alone, over zero tensors like its tensor inputs;
+    ``None`` where an input is not a tensor of static shape or the program does not export."""
+    graph = torch.fx.Graph()
+    inputs: list[torch.Tensor] = []
+
+    def place(arg: torch.fx.Node) -> torch.fx.Node:
+        value = arg.meta.get("val")
+        if not isinstance(value, torch.Tensor) or not all(
+            isinstance(d, int) for d in value.shape
+        ):
+            raise LookupError(arg.name)
+        inputs.append(torch.zeros(tuple(value.shape), dtype=value.dtype))
+        return graph.placeholder(f"input_{len(inputs)}")
+
+    try:
+        args = torch.fx.node.map_arg(node.args, place)
+        kwargs = torch.fx.node.map_arg(node.kwargs, place)
+        graph.output(graph.call_function(node.target, args, kwargs))
+        module = torch.fx.GraphModule(torch.nn.Module(), graph)
+        return torch.export.export(module, tuple(inputs))
+    except Exception:  # noqa: BLE001  (an op that cannot stand alone is not probed)
+        return None
 
 
 def _copy_strided(x: torch.Tensor, stride: Any) -> torch.Tensor:
