@@ -639,6 +639,15 @@ def test_a_state_check_fails_a_leaf_whose_differences_keep_one_direction(tmp_pat
     record = check.to_record()
     assert record["scale"] == check.scale
     assert zkdv.CheckResult.from_record(record) == check
+    # Without its scale the record's pair would pass, contradicting its verdict.
+    with pytest.raises(ValueError, match="contradicts"):
+        zkdv.CheckResult.from_record({k: v for k, v in record.items() if k != "scale"})
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="scale must be finite"):
+            zkdv.CheckResult.from_record({**record, "scale": bad})
+    update = {**record, "kind": "update", "indices": [0], "verdict": "pass", "scale": 1.0}
+    with pytest.raises(ValueError, match="only a state check records a row scale"):
+        zkdv.CheckResult.from_record(update)
     room = np.full(2 * n, 5e-8)
     check = state_result(3, state(tampered), tolerance, 0, room)
     assert not check.passed and check.first_failure is None and check.margin() > 1

@@ -340,6 +340,47 @@ def test_an_update_scaled_inside_every_bound_is_caught_by_its_leafs_direction(tm
     assert all(c.passed and c.bias is None for c in proof.checks)
 
 
+def test_second_moments_below_the_absolute_term_are_bounded_in_their_own_range(tmp_path):
+    # Adam's second moments here are far below the tolerance's absolute term (1e-6): adding
+    # 5e-7 to four of them inside the transaction was within every bound. Bounded in their
+    # row's own range, the state check fails.
+    def fault(when, step, model, optimizer, inputs):
+        if when == "after" and step == 2:
+            second = optimizer.state[model[0].weight]["exp_avg_sq"]
+            assert float(second[0].max()) < 1e-2
+            second[0, :4] += 5e-7
+
+    model = mlp()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    proof = session(tmp_path, model, optimizer)
+    with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
+        try:
+            train(proof, model, optimizer, data(4), fault)
+        finally:
+            proof.close()  # raises too, after writing the close record
+    failure = raised.value
+    assert failure.step == 2 and failure.kind == "state", failure
+    assert "the absolute term scaled to its row's largest value" in str(failure), failure
+    check = next(c for c in proof.checks if not c.passed)
+    assert check.scale is not None and check.bias is None
+    position = check.first_failure
+    assert position is not None
+    # Under the fixed absolute term the recorded pair would pass.
+    assert check.tolerance.first_outside(check.committed, check.recomputed, check.spread) is None
+    # The record names the row's scale; the verifier recomputes the pair's bound from it, so
+    # it reports the failed check (the record is consistent: without the scale its pair would
+    # contradict its verdict).
+    records = [r for r in transcript.read_records(tmp_path / "proof") if r["kind"] == "check"]
+    assert records[-1]["body"]["scale"] == check.scale
+    verified = subprocess.run(
+        [require_cli(), "verify", "--json", tmp_path / "proof"], capture_output=True, text=True
+    )
+    assert verified.returncode == 1
+    error = json.loads(verified.stdout)["error"]
+    assert error["kind"] == "check_failed", error
+    assert error["message"].startswith("state check of step 2 failed: value 0 committed"), error
+
+
 def test_parameters_changed_between_steps_are_caught(tmp_path):
     def fault(when, step, model, optimizer, inputs):
         if when == "between" and step == 1:
