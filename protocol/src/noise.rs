@@ -198,6 +198,13 @@ pub struct Group {
     /// that share its first index (a weight's output unit), `len` for a
     /// leaf of fewer than two dimensions. See [`row_spread`].
     pub row: usize,
+    /// Whether the values are probe sketches (each a signed sum of a block
+    /// of a leaf's coordinates) rather than the leaf's values themselves. A
+    /// sketch value's rounding is that of its terms, which cancellation can
+    /// leave far larger than the value and the rest of its row, so its
+    /// absolute term is the tolerance's own; a state value's is scaled to
+    /// its row ([`compare_state`]).
+    pub sketch: bool,
 }
 
 impl Group {
@@ -209,6 +216,20 @@ impl Group {
             float,
             scale_spread: 0.0,
             row: len,
+            sketch: false,
+        }
+    }
+
+    /// This group, its values probe sketches ([`Group::sketch`]).
+    ///
+    /// ```
+    /// use zkdv_protocol::noise::Group;
+    /// assert!(Group::new(4, true).sketches().sketch);
+    /// ```
+    pub fn sketches(self) -> Group {
+        Group {
+            sketch: true,
+            ..self
         }
     }
 
@@ -363,11 +384,12 @@ impl StateOutcome {
 /// (with its leaf term when `flips`, the program computing in a narrow
 /// float: [`flips_possible`]); `update` holds each value's replayed update
 /// (`|recomputed - start|`). When `flips`, each pair's spread is first
-/// raised to its row's floor ([`row_spread`]). Each float pair's absolute
-/// term is at most `rel` times its row's scale ([`row_scales`] of the
-/// recomputed values, [`Tolerance::scaled_to`]), as an audit compares a
+/// raised to its row's floor ([`row_spread`]). Each float state value's
+/// absolute term is at most `rel` times its row's scale ([`row_scales`] of
+/// the recomputed values, [`Tolerance::scaled_to`]), as an audit compares a
 /// snapshot: Adam's second moments (about `1e-7` in a small model) are
 /// bounded in their own range, not by a fixed `abs` ten times their size.
+/// A group of probe sketches ([`Group::sketch`]) keeps the tolerance's own.
 /// `None` when there are no values.
 ///
 /// ```
@@ -465,9 +487,10 @@ pub fn compare_state(
             Some(s) if flips => leaf_spread(&s[range.clone()]),
             _ => 0.0,
         };
-        // A float pair's absolute term is at most `rel` times its row's scale, as an audit
-        // compares a snapshot: the absolute term stands for rounding in the row's own range.
-        let scales = if group.float {
+        // A float state value's absolute term is at most `rel` times its row's scale, as an
+        // audit compares a snapshot: the absolute term stands for rounding in the row's own
+        // range. A sketch value's rounding is its terms'.
+        let scales = if group.float && !group.sketch {
             row_scales(&recomputed[range.clone()], group.row)
         } else {
             Vec::new()
@@ -589,7 +612,7 @@ pub fn state_bounds(
         let range = at..at + group.len;
         let start = at;
         at += group.len;
-        let scales = if group.float {
+        let scales = if group.float && !group.sketch {
             row_scales(&recomputed[range.clone()], group.row)
         } else {
             Vec::new()

@@ -424,8 +424,10 @@ fn outcome_tuple(o: protocol::Outcome) -> OutcomeTuple {
 /// absolute term, `((index, committed, recomputed, spread, allowed, margin,
 /// passed), outliers, (leaf, kind, value, limit) | None, scale | None)`;
 /// `None` when there are no values. `update` holds each value's
-/// replayed update and `groups` the `(length, is_float, row)` of each leaf's
-/// run of values, in order (`row`: the values of one row, `noise::Group::row`); `flips`: the program computes in a narrow float;
+/// replayed update and `groups` the `(length, is_float, row, is_sketch)` of
+/// each leaf's run of values, in order (`row`: the values of one row,
+/// `noise::Group::row`; `is_sketch`: probe sketches, `noise::Group::sketch`);
+/// `flips`: the program computes in a narrow float;
 /// `scales`: each group's largest ensemble-member scale, when measured
 /// (`tolerance_ensemble`).
 #[pyfunction]
@@ -436,7 +438,7 @@ fn tolerance_compare_state(
     committed: numpy::PyReadonlyArray1<'_, f64>,
     recomputed: numpy::PyReadonlyArray1<'_, f64>,
     update: numpy::PyReadonlyArray1<'_, f64>,
-    groups: Vec<(usize, bool, usize)>,
+    groups: Vec<(usize, bool, usize, bool)>,
     spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
     flips: bool,
     scales: Option<Vec<f64>>,
@@ -472,7 +474,7 @@ fn tolerance_state_bounds<'py>(
     tolerance: &Bound<'py, PyAny>,
     committed: numpy::PyReadonlyArray1<'py, f64>,
     recomputed: numpy::PyReadonlyArray1<'py, f64>,
-    groups: Vec<(usize, bool, usize)>,
+    groups: Vec<(usize, bool, usize, bool)>,
     spread: Option<numpy::PyReadonlyArray1<'py, f64>>,
     flips: bool,
 ) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
@@ -524,7 +526,7 @@ fn tolerance_leaf_statistics(
     tolerance: &Bound<'_, PyAny>,
     committed: numpy::PyReadonlyArray1<'_, f64>,
     recomputed: numpy::PyReadonlyArray1<'_, f64>,
-    groups: Vec<(usize, bool, usize)>,
+    groups: Vec<(usize, bool, usize, bool)>,
     spread: Option<numpy::PyReadonlyArray1<'_, f64>>,
     flips: bool,
     scales: Option<Vec<f64>>,
@@ -643,7 +645,7 @@ fn tolerance_spread<'py>(
 /// The groups of a state comparison, with each one's measured member scale
 /// (0 without `scales`).
 fn state_groups(
-    groups: Vec<(usize, bool, usize)>,
+    groups: Vec<(usize, bool, usize, bool)>,
     scales: Option<Vec<f64>>,
 ) -> PyResult<Vec<protocol::noise::Group>> {
     if let Some(scales) = scales.as_ref().filter(|s| s.len() != groups.len()) {
@@ -656,11 +658,12 @@ fn state_groups(
     Ok(groups
         .into_iter()
         .enumerate()
-        .map(|(i, (len, float, row))| protocol::noise::Group {
+        .map(|(i, (len, float, row, sketch))| protocol::noise::Group {
             len,
             float,
             scale_spread: scales.as_ref().map_or(0.0, |s| s[i]),
             row,
+            sketch,
         })
         .collect())
 }
@@ -675,14 +678,14 @@ fn state_group_row(shape: Vec<usize>) -> usize {
 
 /// `Tolerance::measure_spread` and `noise::member_scales` over one run of
 /// the ensemble: each value's spread and, per group of `groups` (`(length,
-/// is_float, row)`), the largest scale of a member's values against `nominal`.
+/// is_float, row, is_sketch)`), the largest scale of a member's values against `nominal`.
 #[pyfunction]
 fn tolerance_ensemble<'py>(
     py: Python<'py>,
     tolerance: &Bound<'py, PyAny>,
     nominal: numpy::PyReadonlyArray1<'py, f64>,
     member: &Bound<'py, PyAny>,
-    groups: Vec<(usize, bool, usize)>,
+    groups: Vec<(usize, bool, usize, bool)>,
 ) -> PyResult<(Bound<'py, numpy::PyArray1<f64>>, Vec<f64>)> {
     let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
     let groups = state_groups(groups, None)?;

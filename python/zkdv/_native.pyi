@@ -138,7 +138,7 @@ def tolerance_state_bounds(
     tolerance: dict[str, Any],
     committed: np.ndarray,
     recomputed: np.ndarray,
-    groups: list[tuple[int, bool, int]],
+    groups: list[tuple[int, bool, int, bool]],
     spread: np.ndarray | None = None,
     flips: bool = False,
 ) -> np.ndarray: ...
@@ -147,7 +147,7 @@ def tolerance_compare_state(
     committed: np.ndarray,
     recomputed: np.ndarray,
     update: np.ndarray,
-    groups: list[tuple[int, bool, int]],
+    groups: list[tuple[int, bool, int, bool]],
     spread: np.ndarray | None = None,
     flips: bool = False,
     scales: list[float] | None = None,
@@ -165,13 +165,13 @@ def tolerance_ensemble(
     tolerance: dict[str, Any],
     nominal: np.ndarray,
     member: Callable[[int], np.ndarray],
-    groups: list[tuple[int, bool, int]],
+    groups: list[tuple[int, bool, int, bool]],
 ) -> tuple[np.ndarray, list[float]]: ...
 def tolerance_leaf_statistics(
     tolerance: dict[str, Any],
     committed: np.ndarray,
     recomputed: np.ndarray,
-    groups: list[tuple[int, bool, int]],
+    groups: list[tuple[int, bool, int, bool]],
     spread: np.ndarray | None = None,
     flips: bool = False,
     scales: list[float] | None = None,

@@ -374,21 +374,35 @@ class Tolerance:
         )
 
 
-Group = tuple[int, bool] | tuple[int, bool, int]
-"""One leaf's run of values in a state comparison: ``(length, is_float)`` or ``(length,
-is_float, row)``, ``row`` the values that share its first index (``noise::Group`` in Rust)."""
+Group = tuple[int, bool] | tuple[int, bool, int] | tuple[int, bool, int, bool]
+"""One leaf's run of values in a state comparison: ``(length, is_float)``, ``(length,
+is_float, row)`` or ``(length, is_float, row, is_sketch)``, ``row`` the values that share its
+first index (the whole run when not given), ``is_sketch`` whether they are probe sketches of
+the leaf rather than its values (``False`` when not given; ``noise::Group`` in Rust)."""
 
 
-def group_of(value: np.ndarray, is_float: bool) -> tuple[int, bool, int]:
-    """The :data:`Group` of a leaf ``value`` whose values a state comparison holds: its rows
-    are the values that share its first index (``noise::Group::of_shape`` in Rust)."""
+def group_of(
+    value: np.ndarray, is_float: bool, sketch: bool = False
+) -> tuple[int, bool, int, bool]:
+    """The :data:`Group` of a leaf ``value`` whose values a state comparison holds (its probe
+    sketches with ``sketch``): its rows are the values that share its first index
+    (``noise::Group::of_shape`` in Rust)."""
     from zkdv import _native
 
-    return int(value.size), is_float, _native.state_group_row([int(d) for d in value.shape])
+    row = _native.state_group_row([int(d) for d in value.shape])
+    return int(value.size), is_float, row, sketch
 
 
-def _groups(groups: Sequence[Group]) -> list[tuple[int, bool, int]]:
-    return [(int(g[0]), bool(g[1]), int(g[2]) if len(g) > 2 else int(g[0])) for g in groups]
+def _groups(groups: Sequence[Group]) -> list[tuple[int, bool, int, bool]]:
+    return [
+        (
+            int(g[0]),
+            bool(g[1]),
+            int(g[2]) if len(g) > 2 else int(g[0]),
+            bool(g[3]) if len(g) > 3 else False,
+        )
+        for g in groups
+    ]
 
 
 def _flat(values: np.ndarray | Sequence[float]) -> np.ndarray:

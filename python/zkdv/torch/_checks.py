@@ -157,12 +157,14 @@ def replay(
         # an optimizer moment's update is the size of its gradient, so that allowance would
         # admit a tampered gradient's few values outside their bound as flips (T5's
         # embedding, scaled by 1.001).
-        groups: list[Group] = [group_of(u, True) for u in payload.updates]
+        # The update sketches keep the tolerance's absolute term (a sketch value's rounding is
+        # that of its terms); the optimizer state's values are bounded in their rows' range.
+        groups: list[Group] = [group_of(u, True, sketch=True) for u in payload.updates]
         groups += [
             group_of(x, x.dtype.kind == "f" or x.dtype.name == "bfloat16")
             for x in payload.post_state
         ]
-        groups += [group_of(u, True) for u in payload.local]
+        groups += [group_of(u, True, sketch=True) for u in payload.local]
         opt_paths = program.traced.opt_paths
         names = [f"update of {p}" for p in paths]
         names += [f"optimizer state {p}" for p in opt_paths][: len(payload.post_state)]
