@@ -421,7 +421,8 @@ pub(crate) fn outliers(admitted: u64, ceiling: Option<u64>) -> Expectation {
                 "not checked: {admitted} values were admitted outside their per-pair bound as \
                  rounding flips, within the protocol's allowance; which values those are is the \
                  prover's choice, so give a ceiling with --max-outliers (from an honest run of the same \
-                 code: 0 in the f32 audits measured)"
+                 code and checkpoint interval: 0 in the f32 audits measured with a full state every \
+                 step, more with longer segments)"
             ),
         ),
         Some(c) if admitted <= c => (

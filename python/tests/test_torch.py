@@ -545,6 +545,20 @@ def refusal(tmp_path, model, attested, match, error=ValueError):
         proof.join()
 
 
+def test_an_optimizer_step_with_a_closure_is_refused_with_the_fix(tmp_path):
+    def step(proof, model, optimizer, batch):
+        inputs, targets = batch
+
+        def closure() -> torch.Tensor:
+            loss = functional.cross_entropy(proof.forward(model, inputs), targets)
+            proof.backward(loss)
+            return loss
+
+        optimizer.step(closure)
+
+    refusal(tmp_path, mlp(), step, r"step\(closure\) cannot be attested.*without arguments")
+
+
 def test_a_module_outside_the_prepared_root_is_refused(tmp_path):
     other = nn.Linear(10, 3)
 

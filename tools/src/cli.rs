@@ -178,9 +178,10 @@ struct AuditArgs {
     initial_state: Option<Hash32>,
     /// The most values the audit admits outside their per-pair bound as
     /// rounding flips (or, in an f32 program, far beyond their noise),
-    /// over the whole audit: set it from an honest run of the same code (0
-    /// in the f32 audits measured). Without it the protocol's allowance
-    /// applies, and which values those are is the prover's choice.
+    /// over the whole audit: set it from an honest run of the same code and
+    /// checkpoint interval (0 in the f32 audits measured with a full state
+    /// every step, more with longer segments). Without it the protocol's
+    /// allowance applies, and which values those are is the prover's choice.
     #[arg(long, value_name = "N")]
     max_outliers: Option<u64>,
     /// The client's hyperparameters of every step: a JSON object
@@ -481,12 +482,19 @@ fn parse_noise(text: &str) -> Result<f64, String> {
 }
 
 /// A path that does not exist is a usage error, not an invalid transcript.
-fn missing(path: &Path, json: bool) -> Option<u8> {
+/// Exit code 2 when `path` does not exist, said in the command's own shape
+/// (`audit`'s JSON reports `passed`, the others' `valid`).
+fn missing(path: &Path, json: bool, audit: bool) -> Option<u8> {
     if path.exists() {
         return None;
     }
     let message = format!("{}: no such file or directory", path.display());
-    if json {
+    if json && audit {
+        println!(
+            "{}",
+            json!({ "passed": false, "path": path, "error": message, "unusable": true })
+        );
+    } else if json {
         println!("{}", json!({ "valid": false, "usage_error": message }));
     } else {
         eprintln!("zkdv: {message}");
@@ -495,7 +503,7 @@ fn missing(path: &Path, json: bool) -> Option<u8> {
 }
 
 fn verify(path: &Path, json: bool) -> u8 {
-    if let Some(code) = missing(path, json) {
+    if let Some(code) = missing(path, json, false) {
         return code;
     }
     // Only a verification that takes a moment gets a bar (drawn from half a second on).
@@ -635,7 +643,7 @@ fn audit(
     expect: zkdv_audit::Expectations,
     json: bool,
 ) -> u8 {
-    if let Some(code) = missing(path, json) {
+    if let Some(code) = missing(path, json, true) {
         return code;
     }
     let seed = match seed {
@@ -949,7 +957,7 @@ fn summary(report: &Report) -> String {
 }
 
 fn inspect(path: &Path, json: bool) -> u8 {
-    if let Some(code) = missing(path, json) {
+    if let Some(code) = missing(path, json, false) {
         return code;
     }
     let inspection = match inspect_path(path) {

@@ -182,6 +182,24 @@ fn bad_inputs_and_usage_errors() {
         Some(2)
     );
     assert_eq!(zkdv(&[]).status.code(), Some(2));
+    // With --json, each command says it in its own shape.
+    let nope = dir.path().join("nope");
+    let out = zkdv(&["audit", "--json", nope.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["passed"].as_bool(), v["unusable"].as_bool()),
+        (Some(false), Some(true))
+    );
+    assert!(v["error"].as_str().unwrap().contains("no such file"), "{v}");
+    let out = zkdv(&["verify", "--json", nope.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["valid"].as_bool(), Some(false));
+    assert!(
+        v["usage_error"].as_str().unwrap().contains("no such file"),
+        "{v}"
+    );
 }
 
 #[test]

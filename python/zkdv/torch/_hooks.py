@@ -120,7 +120,12 @@ def wrap_step(optimizer: torch.optim.Optimizer, before_step: Callable[[], None])
             before_step()
             return native(*args, **kwargs)
         if args or kwargs:
-            raise ValueError("zkdv.torch: optimizer.step(closure) cannot be attested")
+            raise ValueError(
+                "zkdv.torch: optimizer.step(closure) cannot be attested: the closure runs the "
+                "forward and backward passes again inside the optimizer. Compute the loss in "
+                "the attested step, call proof.backward(loss), then optimizer.step() without "
+                "arguments"
+            )
         tracing.step()
         return None
 
