@@ -157,11 +157,13 @@ OPTIMIZERS = {
     "sgd": lambda p: torch.optim.SGD(p, lr=0.1),
     "sgd-momentum-nesterov": lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, nesterov=True),
     "adam": lambda p: torch.optim.Adam(p, lr=1e-2),
+    "adamw": lambda p: torch.optim.AdamW(p, lr=1e-2),
     "adamw-amsgrad": lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=0.1, amsgrad=True),
     "adam-decoupled": lambda p: torch.optim.Adam(
         p, lr=1e-2, weight_decay=0.1, decoupled_weight_decay=True
     ),
     "adagrad": lambda p: torch.optim.Adagrad(p, lr=0.05, initial_accumulator_value=0.1),
+    "rmsprop": lambda p: torch.optim.RMSprop(p, lr=1e-2),
     "rmsprop-centered-momentum": lambda p: torch.optim.RMSprop(
         p, lr=1e-2, momentum=0.9, centered=True
     ),
@@ -235,13 +237,27 @@ def test_honest_narrow_precision_runs_raise_no_false_alarm(tmp_path, dtype, opti
 
 def test_muon_on_a_bias_free_mlp_passes_every_check(tmp_path):
     # Muon steps matrices only (its Newton-Schulz orthogonalization needs rank 2).
-    torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(10, 16, bias=False), nn.Tanh(), nn.Linear(16, 3, bias=False))
+    def bias_free() -> nn.Module:
+        torch.manual_seed(0)
+        return nn.Sequential(
+            nn.Linear(10, 16, bias=False), nn.Tanh(), nn.Linear(16, 3, bias=False)
+        )
+
+    model = bias_free()
     optimizer = torch.optim.Muon(model.parameters(), lr=1e-2)
     proof = session(tmp_path, model, optimizer)
     train(proof, model, optimizer, data(8))
     proof.close()
     assert len(proof.checks) == 16 and all(c.passed for c in proof.checks)
+    # Production is the eager step: the parameters are exactly those of an unattested run.
+    reference = bias_free()
+    plain = torch.optim.Muon(reference.parameters(), lr=1e-2)
+    for inputs, targets in data(8):
+        functional.cross_entropy(reference(inputs), targets).backward()
+        plain.step()
+        plain.zero_grad()
+    for a, b in zip(model.parameters(), reference.parameters(), strict=True):
+        assert torch.equal(a, b)
 
 
 def test_zkdv_cli_verifies_and_inspects_a_torch_transcript(tmp_path):

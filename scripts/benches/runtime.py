@@ -9,8 +9,9 @@ process and interleaved:
 - ``attested``: the attested function (``--zkdv-attested-pipeline``) run by
   the interpreter for a fixed index pair.
 
-Prints median times and the two ratios the runtime issue sets goals for: runtime / xla
-(goal <= 3) and attested / runtime (goal <= 0.5).
+Prints median times, the two ratios the runtime issue sets goals for, runtime / xla
+(goal <= 3) and attested / runtime (goal <= 0.5), and how many ops one run of each executes
+(the smallest ``max_ops`` it runs under).
 
 Usage: ``scripts/bench runtime [--reps N] [fixture ...]``, where a fixture is a name from
 ``test-mlir/inputs/`` or ``mlp:H:B`` for a larger Flax MLP step (784-H-10, Adam, batch B).
@@ -59,6 +60,22 @@ def program_of(name: str) -> tuple[str, list[np.ndarray]]:
     return (INPUTS / f"{name}.mlir").read_text(), inputs_of(name)
 
 
+def ops(program: runtime.Program, arguments: list) -> int:
+    """How many ops one run of ``program`` executes: the smallest ``max_ops`` it runs under
+    (a run past the limit raises, naming it)."""
+    low, high = 1, 1 << 24
+    while low < high:
+        middle = (low + high) // 2
+        try:
+            program.run(list(arguments), max_ops=middle)
+            high = middle
+        except Exception as error:  # noqa: BLE001  (only the op limit is expected)
+            if "limit" not in str(error):
+                raise
+            low = middle + 1
+    return low
+
+
 def bench_one(name: str, reps: int) -> None:
     text, inputs = program_of(name)
     attested_text, _ = passes.run_passes(text, ATTESTED_PASSES)
@@ -78,7 +95,8 @@ def bench_one(name: str, reps: int) -> None:
         f"{name}: xla {med['xla'] * 1e3:.3f} ms, runtime {med['runtime'] * 1e3:.3f} ms, "
         f"attested {med['attested'] * 1e3:.3f} ms; runtime/xla "
         f"{med['runtime'] / med['xla']:.2f} (goal <= 3), attested/runtime "
-        f"{med['attested'] / med['runtime']:.2f} (goal <= 0.5)"
+        f"{med['attested'] / med['runtime']:.2f} (goal <= 0.5); ops run: runtime "
+        f"{ops(full, inputs)}, attested {ops(attested, [*inputs, *pair])}"
     )
 
 
