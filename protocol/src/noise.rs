@@ -438,21 +438,13 @@ pub fn compare_state(
     groups: &[Group],
     flips: bool,
 ) -> Result<Option<StateOutcome>, ToleranceError> {
-    let grouped: usize = groups.iter().map(|g| g.len).sum();
-    for len in [recomputed.len(), update.len(), grouped] {
-        if len != committed.len() {
-            return Err(ToleranceError::Values {
-                committed: committed.len(),
-                recomputed: len,
-            });
-        }
-    }
-    if let Some(s) = spread.filter(|s| s.len() != committed.len()) {
-        return Err(ToleranceError::Spread {
-            spread: s.len(),
-            values: committed.len(),
-        });
-    }
+    let floored = bounded_spread(
+        committed,
+        &[recomputed.len(), update.len()],
+        spread,
+        groups,
+        flips,
+    )?;
     let values = groups
         .iter()
         .filter(|g| g.float)
@@ -461,9 +453,6 @@ pub fn compare_state(
     // In a narrow-float program a pair's spread is at least a share of its
     // row's (`row_spread`); the bias test below keeps the measured spreads.
     let measured = spread;
-    let floored = spread
-        .filter(|_| flips)
-        .map(|s| grouped_row_spread(s, groups));
     let spread = floored.as_deref().or(spread);
     // Each outcome with the scale its pair's absolute term was lowered to.
     type Scaled = (Outcome, Option<f64>);
@@ -487,14 +476,7 @@ pub fn compare_state(
             Some(s) if flips => leaf_spread(&s[range.clone()]),
             _ => 0.0,
         };
-        // A float state value's absolute term is at most `rel` times its row's scale, as an
-        // audit compares a snapshot: the absolute term stands for rounding in the row's own
-        // range. A sketch value's rounding is its terms'.
-        let scales = if group.float && !group.sketch {
-            row_scales(&recomputed[range.clone()], group.row)
-        } else {
-            Vec::new()
-        };
+        let scales = group_scales(group, &recomputed[range.clone()]);
         let row = group.row.max(1);
         let mut in_leaf: Option<(u64, Scaled)> = None;
         for index in range {
@@ -543,6 +525,52 @@ pub fn compare_state(
     }
 }
 
+/// What [`compare_state`] and [`state_bounds`] start from: every slice of
+/// `lens` (and the groups' lengths, and `spread` when given) as long as
+/// `committed`, and the spreads the pairs are bounded with when they are
+/// not the measured ones: with `flips`, each floored at its row's share
+/// ([`row_spread`]).
+fn bounded_spread(
+    committed: &[f64],
+    lens: &[usize],
+    spread: Option<&[f64]>,
+    groups: &[Group],
+    flips: bool,
+) -> Result<Option<Vec<f64>>, ToleranceError> {
+    let grouped: usize = groups.iter().map(|g| g.len).sum();
+    for &len in lens.iter().chain([&grouped]) {
+        if len != committed.len() {
+            return Err(ToleranceError::Values {
+                committed: committed.len(),
+                recomputed: len,
+            });
+        }
+    }
+    if let Some(s) = spread.filter(|s| s.len() != committed.len()) {
+        return Err(ToleranceError::Spread {
+            spread: s.len(),
+            values: committed.len(),
+        });
+    }
+    Ok(spread
+        .filter(|_| flips)
+        .map(|s| grouped_row_spread(s, groups)))
+}
+
+/// The row scales of `group`'s `recomputed` values that bound its pairs'
+/// absolute terms ([`row_scales`]): none for a group that is not float or
+/// holds probe sketches. A float state value's absolute term is at most
+/// `rel` times its row's scale, as an audit compares a snapshot: the term
+/// stands for rounding in the row's own range. A sketch value's rounding is
+/// its terms'.
+fn group_scales(group: &Group, recomputed: &[f64]) -> Vec<f64> {
+    if group.float && !group.sketch {
+        row_scales(recomputed, group.row)
+    } else {
+        Vec::new()
+    }
+}
+
 /// The tolerance of a pair in row `row` of a float leaf whose rows have
 /// `scales` ([`row_scales`]; none for a leaf that is not float): `tolerance`
 /// scaled to the row, with the scale when that lowered its absolute term.
@@ -587,24 +615,7 @@ pub fn state_bounds(
     groups: &[Group],
     flips: bool,
 ) -> Result<Vec<f64>, ToleranceError> {
-    let grouped: usize = groups.iter().map(|g| g.len).sum();
-    for len in [recomputed.len(), grouped] {
-        if len != committed.len() {
-            return Err(ToleranceError::Values {
-                committed: committed.len(),
-                recomputed: len,
-            });
-        }
-    }
-    if let Some(s) = spread.filter(|s| s.len() != committed.len()) {
-        return Err(ToleranceError::Spread {
-            spread: s.len(),
-            values: committed.len(),
-        });
-    }
-    let floored = spread
-        .filter(|_| flips)
-        .map(|s| grouped_row_spread(s, groups));
+    let floored = bounded_spread(committed, &[recomputed.len()], spread, groups, flips)?;
     let spread = floored.as_deref().or(spread);
     let mut bounds = Vec::with_capacity(committed.len());
     let mut at = 0;
@@ -612,11 +623,7 @@ pub fn state_bounds(
         let range = at..at + group.len;
         let start = at;
         at += group.len;
-        let scales = if group.float && !group.sketch {
-            row_scales(&recomputed[range.clone()], group.row)
-        } else {
-            Vec::new()
-        };
+        let scales = group_scales(group, &recomputed[range.clone()]);
         for index in range {
             let (t, _) = row_tolerance(tolerance, &scales, (index - start) / group.row.max(1));
             let c = committed[index];

@@ -239,9 +239,7 @@ def test_muon_on_a_bias_free_mlp_passes_every_check(tmp_path):
     # Muon steps matrices only (its Newton-Schulz orthogonalization needs rank 2).
     def bias_free() -> nn.Module:
         torch.manual_seed(0)
-        return nn.Sequential(
-            nn.Linear(10, 16, bias=False), nn.Tanh(), nn.Linear(16, 3, bias=False)
-        )
+        return nn.Sequential(nn.Linear(10, 16, bias=False), nn.Tanh(), nn.Linear(16, 3, bias=False))
 
     model = bias_free()
     optimizer = torch.optim.Muon(model.parameters(), lr=1e-2)
@@ -286,6 +284,18 @@ def poisoned(tmp_path, fault, optimizer=lambda p: torch.optim.Adam(p, lr=1e-2)):
     return raised.value
 
 
+def closed_poisoned(tmp_path, model, optimizer, fault, steps=4):
+    """A session of ``steps`` steps with ``fault`` that a check poisons, closed (``close()``
+    raises too, after writing the close record): the session and its failure."""
+    proof = session(tmp_path, model, optimizer)
+    with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
+        try:
+            train(proof, model, optimizer, data(steps), fault)
+        finally:
+            proof.close()
+    return proof, raised.value
+
+
 def test_update_changed_in_production_is_caught(tmp_path):
     def fault(when, step, model, optimizer, inputs):
         if when == "after" and step == 2:
@@ -320,14 +330,9 @@ def test_an_update_scaled_inside_every_bound_is_caught_by_its_leafs_direction(tm
         return model
 
     model = wide_mlp()
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
-    proof = session(tmp_path, model, optimizer)
-    with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
-        try:
-            train(proof, model, optimizer, data(4), fault)
-        finally:
-            proof.close()  # raises too, after writing the close record
-    failure = raised.value
+    proof, failure = closed_poisoned(
+        tmp_path, model, torch.optim.AdamW(model.parameters(), lr=1e-3), fault
+    )
     assert failure.step == 2 and failure.kind == "state", failure
     assert "update of 0.weight: its differences follow the replayed values scaled by +" in str(
         failure
@@ -367,14 +372,9 @@ def test_second_moments_below_the_absolute_term_are_bounded_in_their_own_range(t
             second[0, :4] += 5e-7
 
     model = mlp()
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
-    proof = session(tmp_path, model, optimizer)
-    with pytest.raises(zkdv.ZKDVPoisonedError) as raised:
-        try:
-            train(proof, model, optimizer, data(4), fault)
-        finally:
-            proof.close()  # raises too, after writing the close record
-    failure = raised.value
+    proof, failure = closed_poisoned(
+        tmp_path, model, torch.optim.Adam(model.parameters(), lr=1e-2), fault
+    )
     assert failure.step == 2 and failure.kind == "state", failure
     assert "the absolute term scaled to its row's largest value" in str(failure), failure
     check = next(c for c in proof.checks if not c.passed)
