@@ -5,6 +5,8 @@ session's."""
 
 from __future__ import annotations
 
+import contextlib
+
 import copy
 import threading
 
@@ -215,6 +217,47 @@ def test_attention_chosen_per_thread_traces_as_the_process_wide_backend_flags_do
     with kernels(process_wide=False):
         mode = make_fx(attention, tracing_mode="fake")(*qkv, *masks)
     assert mode.code == flags.code
+
+
+@pytest.mark.parametrize("autocast", [None, torch.bfloat16, torch.float16])
+def test_attention_the_mode_computes_in_math_form_traces_as_the_math_backend_does(autocast):
+    # Where production runs the math backend (float32 attention, or any with dropout), the
+    # mode's math form traces op for op what the backend flags alone trace, under autocast
+    # too: autocast casts the inputs of scaled_dot_product_attention and runs its inside with
+    # autocast off. Called directly, the math op's inner products were cast back to 16 bits,
+    # and BERT's and T5's dropout masks were drawn in bfloat16 where production drew float32.
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    from zkdv.torch.lowering.attention import kernels
+    from zkdv.torch.lowering.decompositions import default_decompositions
+
+    def attention(x, w, mask, keep):
+        context = (
+            torch.autocast("cpu", dtype=autocast) if autocast else contextlib.nullcontext()
+        )
+        with context:
+            q, k, v = x @ w, x @ w.t(), x @ (w * 0.5)
+            sdpa = functional.scaled_dot_product_attention
+            dropout = 0.1 if autocast else 0.0
+            out = sdpa(q, k, v, dropout_p=dropout, scale=0.25)
+            out = out + sdpa(q, k, v, attn_mask=mask, dropout_p=dropout)
+            out = out + sdpa(q, k, v, attn_mask=keep, dropout_p=dropout, is_causal=False)
+            out = out + sdpa(q, k, v, is_causal=True, dropout_p=dropout)
+        return torch.autograd.grad(out.float().sum(), [x, w])
+
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(2, 4, 8, 16, generator=g, requires_grad=True)
+    w = torch.randn(16, 16, generator=g, requires_grad=True)
+    masks = [torch.randn(8, 8, generator=g), torch.rand(8, 8, generator=g) > 0.3]
+    table = default_decompositions()
+    with sdpa_kernel(SDPBackend.MATH):
+        flags = make_fx(attention, table, tracing_mode="fake")(x, w, *masks)
+    with kernels(process_wide=False):
+        mode = make_fx(attention, table, tracing_mode="fake")(x, w, *masks)
+    assert mode.code == flags.code
+    drawn = [n.meta["val"].dtype for n in mode.graph.nodes if "bernoulli" in str(n.target)]
+    assert drawn == ([torch.float32] * 4 if autocast else [])
 
 
 def test_a_compiled_function_in_the_loop_runs_beside_the_trace(tmp_path):

@@ -62,7 +62,20 @@ def _math_attention(
     """``scaled_dot_product_attention`` as ATen runs it when the math backend is the one
     chosen (``at::scaled_dot_product_attention``: a boolean mask becomes the additive one in
     the query's dtype, then ``_scaled_dot_product_attention_math``), so that the traced
-    graph is the one the backend flags gave, op for op."""
+    graph is the one the backend flags gave, op for op.
+
+    Under autocast, as autocast runs ``scaled_dot_product_attention``: its floating inputs
+    cast to the autocast type, and everything inside with autocast off. Called directly,
+    ``_scaled_dot_product_attention_math`` is no autocast op, and its inner products would be
+    cast back to 16 bits after it widened its inputs to float32 (a dropout mask drawn in
+    bfloat16 where production draws it in float32: BERT and T5 under bf16 autocast)."""
+    device = query.device.type
+    if _autocast_enabled(device):
+        query, key, value, attn_mask = _autocast_cast(device, query, key, value, attn_mask)
+        with torch.autocast(device, enabled=False):
+            return _math_attention(
+                query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa
+            )
     if attn_mask is not None and attn_mask.dtype == torch.bool:
         device = attn_mask.device
         below = torch.ops.aten.scalar_tensor.default(
@@ -83,6 +96,37 @@ def _math_attention(
         scale=scale,
         enable_gqa=enable_gqa,
     )
+    return out
+
+
+def _autocast_enabled(device: str) -> bool:
+    """Whether autocast is on for ``device`` (a device type torch does not know: no)."""
+    try:
+        return torch.is_autocast_enabled(device)
+    except RuntimeError:
+        return False
+
+
+def _autocast_dtype(device: str, tensor: torch.Tensor) -> torch.dtype:
+    """The type autocast casts ``tensor`` to as an argument of an op of its lower-precision
+    list: the autocast type for a floating tensor of ``device`` but a ``float64`` one, else
+    its own."""
+    eligible = (
+        tensor.is_floating_point()
+        and tensor.dtype != torch.float64
+        and tensor.device.type == device
+    )
+    return torch.get_autocast_dtype(device) if eligible else tensor.dtype
+
+
+def _autocast_cast(device: str, *tensors: torch.Tensor | None) -> list[Any]:
+    """``tensors`` as autocast casts the arguments of an op of its lower-precision list
+    (:func:`_autocast_dtype`; ``None`` as it is)."""
+    out: list[Any] = []
+    for t in tensors:
+        if isinstance(t, torch.Tensor) and _autocast_dtype(device, t) != t.dtype:
+            t = t.to(_autocast_dtype(device, t))
+        out.append(t)
     return out
 
 
@@ -133,12 +177,15 @@ def _runs_cpu_flash(
     v: torch.Tensor,
     mask: torch.Tensor | None,
     dropout_p: float,
+    dtypes: tuple[torch.dtype, torch.dtype, torch.dtype] | None = None,
 ) -> bool:
     """Whether torch runs ``scaled_dot_product_attention`` of these 16-bit inputs on CPU in
     flash attention (``use_flash_attention_cpp`` in ATen's ``sdp_utils_cpp.cpp``, flash
     attention being enabled: its conditions restated, as the backend choice cannot be asked
-    of the fake tensors tracing uses)."""
-    if q.dtype not in (torch.bfloat16, torch.float16) or not q.dtype == k.dtype == v.dtype:
+    of the fake tensors tracing uses). ``dtypes``: those of ``q``, ``k`` and ``v`` once cast
+    (as autocast would; casting changes nothing else the choice reads)."""
+    qt, kt, vt = dtypes or (q.dtype, k.dtype, v.dtype)
+    if qt not in (torch.bfloat16, torch.float16) or not qt == kt == vt:
         return False
     if q.is_nested or dropout_p > 0.0 or not q.dim() == k.dim() == v.dim() == 4:
         return False
@@ -242,13 +289,14 @@ class _ReducedFlashAttention(torch.overrides.TorchFunctionMode):
         tensors = [query, key, value] + ([attn_mask] if attn_mask is not None else [])
         if not all(isinstance(t, torch.Tensor) and t.device.type == "cpu" for t in tensors):
             return None
-        if torch.is_autocast_enabled("cpu"):
-            low = torch.get_autocast_dtype("cpu")
-            query, key, value = (t.to(low) if t.is_floating_point() else t for t in tensors[:3])
-            if attn_mask is not None and attn_mask.is_floating_point():
-                attn_mask = attn_mask.to(low)
-        if not _runs_cpu_flash(query, key, value, attn_mask, dropout_p):
+        autocast = _autocast_enabled("cpu")
+        # The choice is made on the types autocast would give, and only a call that runs
+        # flash attention is cast here (a cast of another would be a dead op of the graph).
+        dtypes = tuple(_autocast_dtype("cpu", t) if autocast else t.dtype for t in tensors[:3])
+        if not _runs_cpu_flash(query, key, value, attn_mask, dropout_p, dtypes):
             return None
+        if autocast:
+            query, key, value, attn_mask = _autocast_cast("cpu", query, key, value, attn_mask)
         if scale is None:
             scale = 1.0 / math.sqrt(query.size(-1))  # the kernel's, in double
         return query, key, value, _additive_mask(attn_mask), is_causal, float(scale)
