@@ -6,7 +6,6 @@ session's."""
 from __future__ import annotations
 
 import contextlib
-
 import copy
 import threading
 
@@ -233,9 +232,7 @@ def test_attention_the_mode_computes_in_math_form_traces_as_the_math_backend_doe
     from zkdv.torch.lowering.decompositions import default_decompositions
 
     def attention(x, w, mask, keep):
-        context = (
-            torch.autocast("cpu", dtype=autocast) if autocast else contextlib.nullcontext()
-        )
+        context = torch.autocast("cpu", dtype=autocast) if autocast else contextlib.nullcontext()
         with context:
             q, k, v = x @ w, x @ w.t(), x @ (w * 0.5)
             sdpa = functional.scaled_dot_product_attention

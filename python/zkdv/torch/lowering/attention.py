@@ -69,10 +69,10 @@ def _math_attention(
     ``_scaled_dot_product_attention_math`` is no autocast op, and its inner products would be
     cast back to 16 bits after it widened its inputs to float32 (a dropout mask drawn in
     bfloat16 where production draws it in float32: BERT and T5 under bf16 autocast)."""
-    device = query.device.type
-    if _autocast_enabled(device):
-        query, key, value, attn_mask = _autocast_cast(device, query, key, value, attn_mask)
-        with torch.autocast(device, enabled=False):
+    kind = query.device.type
+    if _autocast_enabled(kind):
+        query, key, value, attn_mask = _autocast_cast(kind, query, key, value, attn_mask)
+        with torch.autocast(kind, enabled=False):
             return _math_attention(
                 query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa
             )
@@ -292,8 +292,8 @@ class _ReducedFlashAttention(torch.overrides.TorchFunctionMode):
         autocast = _autocast_enabled("cpu")
         # The choice is made on the types autocast would give, and only a call that runs
         # flash attention is cast here (a cast of another would be a dead op of the graph).
-        dtypes = tuple(_autocast_dtype("cpu", t) if autocast else t.dtype for t in tensors[:3])
-        if not _runs_cpu_flash(query, key, value, attn_mask, dropout_p, dtypes):
+        q, k, v = (_autocast_dtype("cpu", t) if autocast else t.dtype for t in tensors[:3])
+        if not _runs_cpu_flash(query, key, value, attn_mask, dropout_p, (q, k, v)):
             return None
         if autocast:
             query, key, value, attn_mask = _autocast_cast("cpu", query, key, value, attn_mask)
