@@ -177,6 +177,50 @@ def test_autocast_around_the_transaction_is_traced_with_the_step(tmp_path):
     assert len(proof.checks) == 8 and all(c.passed for c in proof.checks)
 
 
+class _DropoutAttention(nn.Module):
+    """Self-attention through ``scaled_dot_product_attention`` with attention dropout and no
+    mask, as BERT's SDPA attention calls it in training."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.qkv = nn.Linear(8, 24)
+        self.head = nn.Linear(8, 3)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        q, k, v = self.qkv(x).view(x.shape[0], 4, 2, 3, 4).permute(3, 0, 2, 1, 4)
+        out = functional.scaled_dot_product_attention(q, k, v, dropout_p=0.1, scale=0.5)
+        return self.head(out.transpose(1, 2).reshape(x.shape[0], 4, 8).mean(1))
+
+
+def test_attention_dropout_under_autocast_inside_the_step_draws_as_production(tmp_path):
+    # bf16 autocast entered inside the step, as the Trainer's does: the trace beside training
+    # draws the attention dropout's mask in float32, as production does (the math backend
+    # widens 16-bit inputs and computes inside autocast's call with autocast off).
+    def step(proof, model, optimizer, batch):
+        inputs, targets = batch
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            loss = functional.cross_entropy(proof.forward(model, inputs), targets)
+        proof.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+
+    model = _DropoutAttention()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    proof, model, optimizer = started(tmp_path, model, optimizer, step)
+    g = torch.Generator().manual_seed(2)
+    batches = [(torch.randn(2, 4, 8, generator=g), torch.randint(3, (2,), generator=g))] * 3
+    for batch in batches:
+        with proof.transaction(batch=batch):
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                loss = functional.cross_entropy(model(batch[0]), batch[1])
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+    proof.close()
+    assert len(proof.checks) == 6 and all(c.passed for c in proof.checks)
+
+
 @pytest.mark.parametrize(
     ("module", "why"),
     [
