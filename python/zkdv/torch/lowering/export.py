@@ -141,14 +141,15 @@ def _unlowerable(graph: torch.fx.GraphModule, compiler: _Compiler) -> list[str]:
 def _alone(node: torch.fx.Node) -> Any:
     """An exported program of ``node``'s op alone, over zero tensors like its tensor inputs;
     ``None`` where an input is not a tensor of static shape or the program does not export."""
+    target = node.target
+    if not callable(target):
+        return None
     graph = torch.fx.Graph()
     inputs: list[torch.Tensor] = []
 
     def place(arg: torch.fx.Node) -> torch.fx.Node:
         value = arg.meta.get("val")
-        if not isinstance(value, torch.Tensor) or not all(
-            isinstance(d, int) for d in value.shape
-        ):
+        if not isinstance(value, torch.Tensor) or not all(isinstance(d, int) for d in value.shape):
             raise LookupError(arg.name)
         inputs.append(torch.zeros(tuple(value.shape), dtype=value.dtype))
         return graph.placeholder(f"input_{len(inputs)}")
@@ -156,7 +157,7 @@ def _alone(node: torch.fx.Node) -> Any:
     try:
         args = torch.fx.node.map_arg(node.args, place)
         kwargs = torch.fx.node.map_arg(node.kwargs, place)
-        graph.output(graph.call_function(node.target, args, kwargs))
+        graph.output(graph.call_function(target, args, kwargs))
         module = torch.fx.GraphModule(torch.nn.Module(), graph)
         return torch.export.export(module, tuple(inputs))
     except Exception:  # noqa: BLE001  (an op that cannot stand alone is not probed)
