@@ -921,6 +921,118 @@ pub fn member_scales(
         .collect()
 }
 
+/// A state comparison's perturbation ensemble as a check measured it
+/// ([`measure_state_ensemble`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ensemble {
+    /// Each value's spread over the members measured.
+    pub spread: Vec<f64>,
+    /// Each group's largest member scale over them ([`member_scales`]):
+    /// its [`Group::scale_spread`].
+    pub scales: Vec<f64>,
+    /// How many members were measured: `1..=replays` (0 without an
+    /// ensemble).
+    pub members: u64,
+}
+
+/// What a check compares a state's ensemble against
+/// ([`measure_state_ensemble`]): the committed values and each value's
+/// replayed update, as [`compare_state`] takes them.
+#[derive(Debug, Clone, Copy)]
+pub struct Compared<'a> {
+    /// The committed values.
+    pub committed: &'a [f64],
+    /// Each value's replayed update (`|recomputed - start|`).
+    pub update: &'a [f64],
+    /// Whether the program computes in a narrow float ([`flips_possible`]).
+    pub flips: bool,
+}
+
+/// Measure the perturbation ensemble of a state comparison's `nominal`
+/// (recomputed) values in `groups`: each value's spread
+/// ([`Tolerance::measure_spread`]) and each group's largest member scale
+/// ([`member_scales`]). Without `compared`, over every member. With it, as
+/// a check measures it: member by member, stopping at the first at which
+/// [`compare_state`] passes with the spreads and scales measured so far
+/// (the whole ensemble when none does).
+///
+/// Stopping there never fails a state that the whole ensemble passes, and
+/// passes no state that every pair's bound, outlier cap and the scale
+/// test refuse under the whole ensemble: each of those only grows with
+/// the spreads and member scales, which only grow with the members. The
+/// mean test ([`leaf_bias`], [`BiasKind::Mean`]) divides each difference
+/// by its own spread and is not monotone in them; a pass under the first
+/// members is a pass of its test under those members' spreads, which are
+/// smaller and so make a leaf's one-way shift larger in noise units
+/// (`docs/protocol.md` section 8a).
+///
+/// ```
+/// use zkdv_protocol::noise::{measure_state_ensemble, Compared, Group};
+/// use zkdv_protocol::{Tolerance, ToleranceError};
+/// let t = Tolerance { abs: 1e-6, rel: 0.0, spread: 32.0, replays: 8 };
+/// let groups = [Group::new(2, true)];
+/// let nominal = [1.0, 2.0];
+/// // Member m moves the first value by (m + 1) * 1e-4: the committed value,
+/// // 5e-3 away, is within 32 spreads from the second member on.
+/// let member = |m: u64| Ok::<_, ToleranceError>(vec![1.0 + (m + 1) as f64 * 1e-4, 2.0]);
+/// let compared = Compared { committed: &[1.005, 2.0], update: &[0.0; 2], flips: false };
+/// let e = measure_state_ensemble(&t, &nominal, &groups, Some(compared), member)?;
+/// assert_eq!(e.members, 2);
+/// assert!((e.spread[0] - 2e-4).abs() < 1e-12);
+/// let all = measure_state_ensemble(&t, &nominal, &groups, None, member)?;
+/// assert_eq!(all.members, 8);
+/// # Ok::<(), ToleranceError>(())
+/// ```
+///
+/// # Errors
+///
+/// The first error of `member`, or (through `E: From<ToleranceError>`)
+/// [`ToleranceError`] when a member or `compared` holds another number of
+/// values than `nominal`, or the groups' lengths do not sum to it.
+pub fn measure_state_ensemble<E>(
+    tolerance: &Tolerance,
+    nominal: &[f64],
+    groups: &[Group],
+    compared: Option<Compared<'_>>,
+    member: impl FnMut(u64) -> Result<Vec<f64>, E>,
+) -> Result<Ensemble, E>
+where
+    E: From<ToleranceError>,
+{
+    let mut scales = vec![0.0f64; groups.len()];
+    let (spread, members) = tolerance.measure_spread_until(nominal, member, |spread, values| {
+        for (s, k) in scales
+            .iter_mut()
+            .zip(member_scales(tolerance, groups, nominal, values))
+        {
+            *s = s.max(k);
+        }
+        let Some(compared) = compared else {
+            return Ok(false);
+        };
+        let measured: Vec<Group> = groups
+            .iter()
+            .zip(&scales)
+            .map(|(g, &scale_spread)| Group { scale_spread, ..*g })
+            .collect();
+        let outcome = compare_state(
+            tolerance,
+            compared.committed,
+            nominal,
+            Some(spread),
+            compared.update,
+            &measured,
+            compared.flips,
+        )?;
+        Ok(outcome.is_none_or(|o| o.passed()))
+    })?;
+    Ok(Ensemble {
+        spread,
+        scales,
+        members,
+    })
+}
+
 /// The mean test's `(mean, limit)` over the finite pairs of one leaf with a
 /// positive spread; `None` for fewer than two of them.
 fn mean_test(committed: &[f64], recomputed: &[f64], spread: &[f64]) -> Option<(f64, f64)> {
@@ -1656,5 +1768,127 @@ mod tests {
         assert_eq!(m.values, 2);
         assert!((m.rms() - 2f64.sqrt()).abs() < 1e-12);
         assert_eq!(m.largest, 2.0);
+    }
+
+    /// Member `m` of a synthetic ensemble: `nominal` with value `i` moved
+    /// by `moves[i] * (m + 1)`, so each member widens every spread.
+    fn growing(nominal: &[f64], moves: &[f64], m: u64) -> Result<Vec<f64>, ToleranceError> {
+        Ok(nominal
+            .iter()
+            .zip(moves)
+            .map(|(x, d)| x + d * (m + 1) as f64)
+            .collect())
+    }
+
+    #[test]
+    fn a_state_check_stops_at_the_first_member_that_passes_it_and_keeps_the_whole_verdict() {
+        let t = ensemble();
+        let groups = [Group::new(64, true)];
+        let nominal: Vec<f64> = (0..64).map(|i| 1.0 + f64::from(i) * 0.01).collect();
+        let moves = vec![1e-6; 64];
+        let update = vec![0.0; 64];
+        let mut calls = 0u64;
+        let mut member = |m| {
+            calls += 1;
+            growing(&nominal, &moves, m)
+        };
+        // Every value off by 1e-4, one way and the other: within its bound
+        // (`1e-6 + 1e-5 |c| + 32 s`, `|c|` from 1 to 1.63) from the third
+        // member on, where `s = 3e-6`; not at the second (`s = 2e-6`).
+        let committed: Vec<f64> = nominal
+            .iter()
+            .enumerate()
+            .map(|(i, x)| x + if i % 2 == 0 { 1e-4 } else { -1e-4 })
+            .collect();
+        let compared = Compared {
+            committed: &committed,
+            update: &update,
+            flips: false,
+        };
+        let stopped =
+            measure_state_ensemble(&t, &nominal, &groups, Some(compared), &mut member).unwrap();
+        assert_eq!((stopped.members, calls), (3, 3));
+        let whole = measure_state_ensemble(&t, &nominal, &groups, None, |m| {
+            growing(&nominal, &moves, m)
+        })
+        .unwrap();
+        assert_eq!(whole.members, 8);
+        let passes = |e: &Ensemble| {
+            let groups = [Group {
+                scale_spread: e.scales[0],
+                ..groups[0]
+            }];
+            compare_state(
+                &t,
+                &committed,
+                &nominal,
+                Some(&e.spread),
+                &update,
+                &groups,
+                false,
+            )
+            .unwrap()
+            .unwrap()
+            .passed()
+        };
+        assert!(passes(&stopped) && passes(&whole));
+        // The spread a check records is at most the whole ensemble's.
+        assert!(stopped
+            .spread
+            .iter()
+            .zip(&whole.spread)
+            .all(|(a, b)| a <= b));
+        // A pair that no member's spread reaches: every member is measured,
+        // and the state fails as it does under the whole ensemble.
+        let mut tampered = committed.clone();
+        tampered[5] += 1e-3;
+        let compared = Compared {
+            committed: &tampered,
+            ..compared
+        };
+        let e = measure_state_ensemble(&t, &nominal, &groups, Some(compared), |m| {
+            growing(&nominal, &moves, m)
+        })
+        .unwrap();
+        assert_eq!(e.members, 8);
+        assert_eq!(e, whole);
+        let groups = [Group {
+            scale_spread: e.scales[0],
+            ..groups[0]
+        }];
+        let r = compare_state(
+            &t,
+            &tampered,
+            &nominal,
+            Some(&e.spread),
+            &update,
+            &groups,
+            false,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(!r.passed());
+    }
+
+    #[test]
+    fn a_state_ensemble_refuses_a_member_or_comparison_of_another_length() {
+        let t = ensemble();
+        let groups = [Group::new(2, true)];
+        let short = measure_state_ensemble(&t, &[1.0, 2.0], &groups, None, |_| {
+            Ok::<_, ToleranceError>(vec![1.0])
+        });
+        assert!(matches!(
+            short,
+            Err(ToleranceError::Member { member: 0, .. })
+        ));
+        let compared = Compared {
+            committed: &[1.0],
+            update: &[0.0, 0.0],
+            flips: false,
+        };
+        let e = measure_state_ensemble(&t, &[1.0, 2.0], &groups, Some(compared), |_| {
+            Ok::<_, ToleranceError>(vec![1.0, 2.0])
+        });
+        assert!(matches!(e, Err(ToleranceError::Values { .. })));
     }
 }

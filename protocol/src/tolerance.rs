@@ -361,8 +361,43 @@ impl Tolerance {
     pub fn measure_spread<E>(
         &self,
         nominal: &[f64],
-        mut member: impl FnMut(u64) -> Result<Vec<f64>, E>,
+        member: impl FnMut(u64) -> Result<Vec<f64>, E>,
     ) -> Result<Vec<f64>, E>
+    where
+        E: From<ToleranceError>,
+    {
+        let (spread, _) = self.measure_spread_until(nominal, member, |_, _| Ok(false))?;
+        Ok(spread)
+    }
+
+    /// [`Tolerance::measure_spread`] member by member, stopping after the
+    /// first member `m` at which `done(spread, values)` holds (`spread` over
+    /// the members `0..=m`, `values` member `m`'s own); returns the spread and
+    /// how many members it was measured over. A spread over fewer members is
+    /// at most the whole ensemble's value by value, so a bound that grows
+    /// with the spread and holds under it holds under the whole ensemble's:
+    /// a check stops at the first member at which its values pass
+    /// ([`Tolerance::measure_spread_for`]; `docs/protocol.md` section 5a).
+    ///
+    /// # Errors
+    ///
+    /// As [`Tolerance::measure_spread`].
+    ///
+    /// ```
+    /// use zkdv_protocol::{Tolerance, ToleranceError};
+    /// let t = Tolerance { abs: 0.0, rel: 0.0, spread: 32.0, replays: 8 };
+    /// let (spread, members) = t.measure_spread_until(&[1.0], |m| {
+    ///     Ok::<_, ToleranceError>(vec![1.0 + m as f64])
+    /// }, |spread, _| Ok(spread[0] >= 2.0))?;
+    /// assert_eq!((spread, members), (vec![2.0], 3));
+    /// # Ok::<(), ToleranceError>(())
+    /// ```
+    pub fn measure_spread_until<E>(
+        &self,
+        nominal: &[f64],
+        mut member: impl FnMut(u64) -> Result<Vec<f64>, E>,
+        mut done: impl FnMut(&[f64], &[f64]) -> Result<bool, E>,
+    ) -> Result<(Vec<f64>, u64), E>
     where
         E: From<ToleranceError>,
     {
@@ -378,8 +413,56 @@ impl Tolerance {
                 .into());
             }
             Tolerance::widen_spread(&mut spread, &values, nominal);
+            if done(&spread, &values)? {
+                return Ok((spread, m + 1));
+            }
         }
-        Ok(spread)
+        Ok((spread, self.replays))
+    }
+
+    /// The spread of `nominal` (the recomputed values) as a check measures
+    /// it for `committed`: members in order, stopping at the first at which
+    /// every pair is within its bound ([`Tolerance::compare`]); the whole
+    /// ensemble when none is. Returns the spread and the members measured.
+    /// Each pair's bound grows with its spread, so the verdict is the whole
+    /// ensemble's, and the recorded bound is at most its.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tolerance::measure_spread`], and [`ToleranceError::Values`] when
+    /// `committed` and `nominal` differ in length.
+    ///
+    /// ```
+    /// use zkdv_protocol::{Tolerance, ToleranceError};
+    /// let t = Tolerance { abs: 0.0, rel: 0.0, spread: 2.0, replays: 8 };
+    /// // Off by 1.0: member 0 moves the value by 0.25, member 1 by 0.5.
+    /// let members = [0.25, 0.5, 0.1, 3.0];
+    /// let (spread, measured) = t.measure_spread_for(&[11.0], &[10.0], |m| {
+    ///     Ok::<_, ToleranceError>(vec![10.0 + members[m as usize % 4]])
+    /// })?;
+    /// assert_eq!((spread, measured), (vec![0.5], 2));
+    /// # Ok::<(), ToleranceError>(())
+    /// ```
+    pub fn measure_spread_for<E>(
+        &self,
+        committed: &[f64],
+        nominal: &[f64],
+        member: impl FnMut(u64) -> Result<Vec<f64>, E>,
+    ) -> Result<(Vec<f64>, u64), E>
+    where
+        E: From<ToleranceError>,
+    {
+        if committed.len() != nominal.len() {
+            return Err(ToleranceError::Values {
+                committed: committed.len(),
+                recomputed: nominal.len(),
+            }
+            .into());
+        }
+        self.measure_spread_until(nominal, member, |spread, _| {
+            let outcome = self.compare(committed, nominal, Some(spread))?;
+            Ok(outcome.is_none_or(|o| o.passed))
+        })
     }
 
     /// Widen each value's `spread` by one ensemble member's `member`
@@ -569,6 +652,45 @@ mod tests {
             .measure_spread(&[f64::NAN], |_| Ok::<_, ToleranceError>(vec![1.0]))
             .unwrap();
         assert_eq!(spread, vec![0.0]);
+    }
+
+    #[test]
+    fn a_check_measures_members_until_its_values_pass_and_all_of_them_otherwise() {
+        let t = Tolerance {
+            abs: 1e-6,
+            rel: 1e-5,
+            spread: 32.0,
+            replays: 8,
+        };
+        let mut calls = 0;
+        let mut member = |m: u64| {
+            calls += 1;
+            Ok::<_, ToleranceError>(vec![1.0 + 1e-6 * (m + 1) as f64, 2.0])
+        };
+        // Off by 1e-4: 1e-6 + 1e-5 + 32 s passes from s = 3e-6 on.
+        let (spread, members) = t
+            .measure_spread_for(&[1.0 + 1e-4, 2.0], &[1.0, 2.0], &mut member)
+            .unwrap();
+        assert_eq!((members, calls), (3, 3));
+        assert!((spread[0] - 3e-6).abs() < 1e-15 && spread[1] == 0.0);
+        // Off by far more than any member's spread: every member, and the
+        // verdict the whole ensemble gives.
+        let (spread, members) = t
+            .measure_spread_for(&[1.1, 2.0], &[1.0, 2.0], |m| {
+                Ok::<_, ToleranceError>(vec![1.0 + 1e-6 * (m + 1) as f64, 2.0])
+            })
+            .unwrap();
+        assert_eq!(members, 8);
+        assert_eq!(
+            t.first_outside(&[1.1, 2.0], &[1.0, 2.0], Some(&spread)),
+            Some(0)
+        );
+        let err = t
+            .measure_spread_for(&[1.0], &[1.0, 2.0], |_| {
+                Ok::<_, ToleranceError>(vec![1.0, 2.0])
+            })
+            .unwrap_err();
+        assert!(matches!(err, ToleranceError::Values { .. }));
     }
 
     #[test]

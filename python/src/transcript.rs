@@ -599,47 +599,50 @@ impl From<protocol::ToleranceError> for MemberError {
     }
 }
 
-/// `Tolerance::measure_spread` over a Python ensemble: each value's spread
-/// over the members `0..tolerance.replays`, where `member(m)` returns member
-/// `m`'s values (a 1-D `float64` array, as long as `nominal`); `observe` sees
-/// each member's values as they come.
-fn measure_members(
-    tolerance: &protocol::Tolerance,
-    nominal: &[f64],
-    member: &Bound<'_, PyAny>,
-    mut observe: impl FnMut(&[f64]),
-) -> PyResult<Vec<f64>> {
-    tolerance
-        .measure_spread(nominal, |m| {
-            let values = member.call1((m,)).map_err(MemberError::Python)?;
-            let values: numpy::PyReadonlyArray1<'_, f64> =
-                values.extract().map_err(MemberError::Python)?;
-            let values = values
-                .as_slice()
-                .map_err(|e| MemberError::Python(e.into()))?
-                .to_vec();
-            observe(&values);
-            Ok::<_, MemberError>(values)
-        })
-        .map_err(|e| match e {
-            MemberError::Python(e) => e,
-            MemberError::Tolerance(e) => value_error(e),
-        })
+/// A Python ensemble's member `m` (`member(m)`: a 1-D `float64` array).
+fn call_member(member: &Bound<'_, PyAny>, m: u64) -> Result<Vec<f64>, MemberError> {
+    let values = member.call1((m,)).map_err(MemberError::Python)?;
+    let values: numpy::PyReadonlyArray1<'_, f64> = values.extract().map_err(MemberError::Python)?;
+    let values = values
+        .as_slice()
+        .map_err(|e| MemberError::Python(e.into()))?
+        .to_vec();
+    Ok(values)
+}
+
+/// A measurement's error as Python's: a member's own, else a `ValueError`.
+fn member_error(e: MemberError) -> PyErr {
+    match e {
+        MemberError::Python(e) => e,
+        MemberError::Tolerance(e) => value_error(e),
+    }
 }
 
 /// `Tolerance::measure_spread`: each value's spread over the ensemble's
 /// members `0..tolerance.replays`, where `member(m)` returns member `m`'s
-/// values (a 1-D `float64` array, as long as `nominal`).
+/// values (a 1-D `float64` array, as long as `nominal`). With `committed`,
+/// `Tolerance::measure_spread_for`: members in order until the values pass.
+/// Returns the spread and how many members it was measured over.
 #[pyfunction]
+#[pyo3(signature = (tolerance, nominal, member, committed=None))]
 fn tolerance_spread<'py>(
     py: Python<'py>,
     tolerance: &Bound<'py, PyAny>,
     nominal: numpy::PyReadonlyArray1<'py, f64>,
     member: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
+    committed: Option<numpy::PyReadonlyArray1<'py, f64>>,
+) -> PyResult<(Bound<'py, numpy::PyArray1<f64>>, u64)> {
     let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
-    let spread = measure_members(&tolerance, nominal.as_slice()?, member, |_| {})?;
-    Ok(numpy::PyArray1::from_vec(py, spread))
+    let nominal = nominal.as_slice()?;
+    let member = |m| call_member(member, m);
+    let (spread, members) = match committed {
+        Some(committed) => tolerance.measure_spread_for(committed.as_slice()?, nominal, member),
+        None => tolerance
+            .measure_spread(nominal, member)
+            .map(|s| (s, tolerance.replays)),
+    }
+    .map_err(member_error)?;
+    Ok((numpy::PyArray1::from_vec(py, spread), members))
 }
 
 /// The groups of a state comparison, with each one's measured member scale
@@ -676,30 +679,48 @@ fn state_group_row(shape: Vec<usize>) -> usize {
     protocol::noise::Group::of_shape(&shape, true).row
 }
 
-/// `Tolerance::measure_spread` and `noise::member_scales` over one run of
-/// the ensemble: each value's spread and, per group of `groups` (`(length,
-/// is_float, row, is_sketch)`), the largest scale of a member's values against `nominal`.
+/// `noise::measure_state_ensemble`: each value's spread and, per group of
+/// `groups` (`(length, is_float, row, is_sketch)`), the largest scale of a
+/// member's values against `nominal`; with `compared` (`(committed, update,
+/// flips)`, as `compare_state` takes them) members in order until the state
+/// passes. Returns the spread, the scales and how many members were measured.
 #[pyfunction]
+#[pyo3(signature = (tolerance, nominal, member, groups, compared=None))]
 fn tolerance_ensemble<'py>(
     py: Python<'py>,
     tolerance: &Bound<'py, PyAny>,
     nominal: numpy::PyReadonlyArray1<'py, f64>,
     member: &Bound<'py, PyAny>,
     groups: Vec<(usize, bool, usize, bool)>,
-) -> PyResult<(Bound<'py, numpy::PyArray1<f64>>, Vec<f64>)> {
+    compared: Option<(
+        numpy::PyReadonlyArray1<'py, f64>,
+        numpy::PyReadonlyArray1<'py, f64>,
+        bool,
+    )>,
+) -> PyResult<(Bound<'py, numpy::PyArray1<f64>>, Vec<f64>, u64)> {
     let tolerance: protocol::Tolerance = from_py("tolerance", tolerance)?;
     let groups = state_groups(groups, None)?;
-    let nominal = nominal.as_slice()?;
-    let mut scales = vec![0.0f64; groups.len()];
-    let spread = measure_members(&tolerance, nominal, member, |values| {
-        if values.len() == nominal.len() {
-            let member = protocol::noise::member_scales(&tolerance, &groups, nominal, values);
-            for (s, k) in scales.iter_mut().zip(member) {
-                *s = s.max(k);
-            }
-        }
-    })?;
-    Ok((numpy::PyArray1::from_vec(py, spread), scales))
+    let compared = match &compared {
+        Some((committed, update, flips)) => Some(protocol::noise::Compared {
+            committed: committed.as_slice()?,
+            update: update.as_slice()?,
+            flips: *flips,
+        }),
+        None => None,
+    };
+    let ensemble = protocol::noise::measure_state_ensemble(
+        &tolerance,
+        nominal.as_slice()?,
+        &groups,
+        compared,
+        |m| call_member(member, m),
+    )
+    .map_err(member_error)?;
+    Ok((
+        numpy::PyArray1::from_vec(py, ensemble.spread),
+        ensemble.scales,
+        ensemble.members,
+    ))
 }
 
 /// One named tensor of an evidence artifact: `(path, dtype tag, shape,

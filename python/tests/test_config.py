@@ -892,3 +892,30 @@ def test_frontend_failing_on_an_unrelated_module_propagates_that_error(tmp_path)
     result = run_python(code)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "propagated"
+
+
+def test_a_check_measures_the_ensemble_until_its_values_pass():
+    tolerance = zkdv.Tolerance(abs=1e-6, rel=1e-5, spread=32.0, replays=8)
+    calls: list[int] = []
+
+    def member(m: int) -> np.ndarray:
+        calls.append(m)
+        return np.array([1.0 + 1e-6 * (m + 1), 2.0])
+
+    # Off by 1e-4: within 1e-6 + 1e-5 + 32 spreads once a member moved it by 3e-6.
+    measured = tolerance.measure_spread_for([1.0 + 1e-4, 2.0], [1.0, 2.0], member)
+    assert measured.members == 3 and calls == [0, 1, 2] and measured.scales == []
+    assert measured.spread[0] == pytest.approx(3e-6) and measured.spread[1] == 0.0
+    # Far off: every member, and the whole ensemble's spread.
+    calls.clear()
+    far = tolerance.measure_spread_for([1.1, 2.0], [1.0, 2.0], member)
+    assert far.members == 8 and calls == list(range(8))
+    assert np.array_equal(far.spread, tolerance.measure_spread([1.0, 2.0], member))
+    # As a state: the scales come with the spread, and the same stop.
+    groups = [(2, True)]
+    state = tolerance.measure_ensemble_for(
+        [1.0 + 1e-4, 2.0], [1.0, 2.0], member, [0.0, 0.0], groups
+    )
+    assert state.members == 3 and len(state.scales) == 1
+    with pytest.raises(ValueError):
+        tolerance.measure_spread_for([1.0], [1.0, 2.0], member)

@@ -235,6 +235,34 @@ def test_honest_narrow_precision_runs_raise_no_false_alarm(tmp_path, dtype, opti
     assert transcript.verify(tmp_path / "proof")["steps"] == 20
 
 
+def test_a_state_check_measures_its_ensemble_only_until_the_values_pass(tmp_path, monkeypatch):
+    # A bf16 program's state check always measures its ensemble, which replays the step once
+    # per member: an honest check stops at the first member at which its values pass, and the
+    # spreads it records are those members'.
+    measured: list[int] = []
+    measure = zkdv.Tolerance.measure_ensemble_for
+
+    def counted(self, *args, **kwargs):
+        ensemble = measure(self, *args, **kwargs)
+        measured.append(ensemble.members)
+        return ensemble
+
+    monkeypatch.setattr(zkdv.Tolerance, "measure_ensemble_for", counted)
+    model = mlp().to(torch.bfloat16)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    proof = session(tmp_path, model, opt)
+    for inputs, targets in data(6):
+        with proof.transaction(batch=(inputs.to(torch.bfloat16), targets)):
+            functional.cross_entropy(model(inputs.to(torch.bfloat16)).float(), targets).backward()
+            opt.step()
+            opt.zero_grad()
+    proof.close()
+    states = [c for c in proof.checks if c.kind == "state"]
+    assert len(states) == len(measured) == 6 and all(c.passed for c in proof.checks)
+    replays = states[0].tolerance.replays
+    assert all(1 <= m <= replays for m in measured) and min(measured) < replays, measured
+
+
 def test_muon_on_a_bias_free_mlp_passes_every_check(tmp_path):
     # Muon steps matrices only (its Newton-Schulz orthogonalization needs rank 2).
     def bias_free() -> nn.Module:

@@ -166,7 +166,8 @@ def tolerance_ensemble(
     nominal: np.ndarray,
     member: Callable[[int], np.ndarray],
     groups: list[tuple[int, bool, int, bool]],
-) -> tuple[np.ndarray, list[float]]: ...
+    compared: tuple[np.ndarray, np.ndarray, bool] | None = None,
+) -> tuple[np.ndarray, list[float], int]: ...
 def tolerance_leaf_statistics(
     tolerance: dict[str, Any],
     committed: np.ndarray,
@@ -186,8 +187,11 @@ def tolerance_needs_spread(
     tolerance: dict[str, Any], committed: np.ndarray, recomputed: np.ndarray
 ) -> bool: ...
 def tolerance_spread(
-    tolerance: dict[str, Any], nominal: np.ndarray, member: Callable[[int], np.ndarray]
-) -> np.ndarray: ...
+    tolerance: dict[str, Any],
+    nominal: np.ndarray,
+    member: Callable[[int], np.ndarray],
+    committed: np.ndarray | None = None,
+) -> tuple[np.ndarray, int]: ...
 
 class RuntimeError(Exception): ...
 

@@ -25,7 +25,7 @@ import numpy as np
 if TYPE_CHECKING:
     from zkdv.checks import LeafBias
 
-__all__ = ["DebugCheckEvery", "Outcome", "SamplingPolicy", "Tolerance", "ZKDVConfig"]
+__all__ = ["DebugCheckEvery", "Ensemble", "Outcome", "SamplingPolicy", "Tolerance", "ZKDVConfig"]
 
 _U64_LIMIT = 1 << 64
 
@@ -321,9 +321,28 @@ class Tolerance:
         ``member(m)`` returns member ``m``'s values."""
         from zkdv import _native
 
-        return _native.tolerance_spread(
+        spread, _ = _native.tolerance_spread(
             self.to_record(), _flat(nominal), lambda m: _flat(member(m))
         )
+        return spread
+
+    def measure_spread_for(
+        self,
+        committed: np.ndarray | Sequence[float],
+        nominal: np.ndarray | Sequence[float],
+        member: Callable[[int], np.ndarray],
+    ) -> Ensemble:
+        """:meth:`measure_spread` as a check measures it for ``committed`` values
+        (``Tolerance::measure_spread_for``): members in order, stopping at the first at which
+        every pair passes :meth:`compare` (the whole ensemble when none does). A spread over
+        fewer members is at most the whole ensemble's, so the verdict is the one the whole
+        ensemble gives, at a fraction of its replays."""
+        from zkdv import _native
+
+        spread, members = _native.tolerance_spread(
+            self.to_record(), _flat(nominal), lambda m: _flat(member(m)), _flat(committed)
+        )
+        return Ensemble(spread, [], members)
 
     def measure_ensemble(
         self,
@@ -337,13 +356,41 @@ class Tolerance:
         ``scales``. Runs each member once."""
         from zkdv import _native
 
-        spread, scales = _native.tolerance_ensemble(
+        spread, scales, _ = _native.tolerance_ensemble(
             self.to_record(),
             _flat(nominal),
             lambda m: _flat(member(m)),
             _groups(groups),
         )
         return spread, list(scales)
+
+    def measure_ensemble_for(
+        self,
+        committed: np.ndarray | Sequence[float],
+        nominal: np.ndarray | Sequence[float],
+        member: Callable[[int], np.ndarray],
+        update: np.ndarray | Sequence[float],
+        groups: Sequence[Group],
+        *,
+        flips: bool = False,
+    ) -> Ensemble:
+        """:meth:`measure_ensemble` as a state check measures it for ``committed`` values
+        (``noise::measure_state_ensemble``): members in order, stopping at the first at which
+        :meth:`compare_state` (its arguments as that takes them) passes with the spreads and
+        scales measured so far; the whole ensemble when none does. A pair's bound and
+        outlier cap and a leaf's scale limit only grow with more members, so a state they
+        refuse under the whole ensemble is never passed earlier (the mean test, which divides
+        by the spreads, is the exception written in docs/protocol.md section 8a)."""
+        from zkdv import _native
+
+        spread, scales, members = _native.tolerance_ensemble(
+            self.to_record(),
+            _flat(nominal),
+            lambda m: _flat(member(m)),
+            _groups(groups),
+            (_flat(committed), _flat(update), bool(flips)),
+        )
+        return Ensemble(spread, list(scales), members)
 
     def for_program(self, policy: str, precision: Mapping[str, Any]) -> Tolerance:
         """The tolerance of a program of ``precision`` (:func:`zkdv.passes.precision`) in a
@@ -407,6 +454,20 @@ def _groups(groups: Sequence[Group]) -> list[tuple[int, bool, int, bool]]:
 
 def _flat(values: np.ndarray | Sequence[float]) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(values, np.float64).reshape(-1))
+
+
+@dataclass(frozen=True, slots=True)
+class Ensemble:
+    """A perturbation ensemble as a check measured it (:meth:`Tolerance.measure_spread_for`,
+    :meth:`Tolerance.measure_ensemble_for`)."""
+
+    spread: np.ndarray
+    """Each value's spread over the members measured."""
+    scales: list[float]
+    """Each group's largest member scale over them (empty for a comparison without groups):
+    what :meth:`Tolerance.compare_state` takes as ``scales``."""
+    members: int
+    """How many members were measured, from 1 to the tolerance's ``replays``."""
 
 
 @dataclass(frozen=True, slots=True)
