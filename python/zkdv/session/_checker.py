@@ -332,38 +332,38 @@ class Checker:
         # In a narrow-float program the spread is always measured: the bias test's mean
         # (``LeafBias``, kind "mean") needs it, and honest bf16 pairs mostly need it anyway.
         measure = not result.passed or state.flips
-        # Members are measured in order until the values pass (docs/protocol.md, 5a and 8a):
-        # the whole ensemble replays the step once per member, and honest values mostly pass
-        # after two or three of its eight.
         if measure and tolerance.replays and state.members is not None:
-            if self.always_measure_spread:
-                if state.groups is None:
-                    spread = tolerance.measure_spread(state.recomputed, state.members)
-                    scales = None
-                else:
-                    spread, scales = tolerance.measure_ensemble(
-                        state.recomputed, state.members, state.groups
-                    )
-                result = state_result(job.step, state, tolerance, length, spread, scales)
-            elif state.groups is None:
-                spread = tolerance.measure_spread_for(
-                    state.committed, state.recomputed, state.members
-                ).spread
-                result = state_result(job.step, state, tolerance, length, spread)
-            else:
-                assert state.update is not None
-                ensemble = tolerance.measure_ensemble_for(
-                    state.committed,
-                    state.recomputed,
-                    state.members,
-                    state.update,
-                    state.groups,
-                    flips=state.flips,
-                )
-                result = state_result(
-                    job.step, state, tolerance, length, ensemble.spread, ensemble.scales
-                )
+            spread, scales = self._ensemble(tolerance, state)
+            result = state_result(job.step, state, tolerance, length, spread, scales)
         self.record(result, replayed.altered)
+
+    def _ensemble(
+        self, tolerance: Tolerance, state: StateReplay
+    ) -> tuple[np.ndarray, list[float] | None]:
+        """The spread of ``state``'s replay over its perturbation ensemble, and each leaf's
+        member scale when it is compared leaf by leaf. Members are measured in order until the
+        values pass (docs/protocol.md, 5a and 8a): each replays the whole step, and honest
+        values mostly pass after two to four of the eight. With ``always_measure_spread``,
+        every member."""
+        members = state.members
+        assert members is not None
+        if state.groups is None:
+            if self.always_measure_spread:
+                return tolerance.measure_spread(state.recomputed, members), None
+            spread = tolerance.measure_spread_for(state.committed, state.recomputed, members)
+            return spread.spread, None
+        if self.always_measure_spread:
+            return tolerance.measure_ensemble(state.recomputed, members, state.groups)
+        assert state.update is not None
+        ensemble = tolerance.measure_ensemble_for(
+            state.committed,
+            state.recomputed,
+            members,
+            state.update,
+            state.groups,
+            flips=state.flips,
+        )
+        return ensemble.spread, ensemble.scales
 
     def update_check(self, job: CheckJob[Any], replayed: Replayed) -> None:
         """The update check of ``job``'s step (see the module's description)."""
