@@ -91,3 +91,70 @@ fn same_bits_for_any_thread_count_and_run() {
         }
     }
 }
+
+/// Pinned digests of member 3 of the perturbation ensemble
+/// (`rounding::perturb_inputs` then `rounding::with_member`), as a check
+/// runs it: every member's bits are part of the protocol (`docs/protocol.md`
+/// section 5a), so a faster perturbation must move each value as before.
+/// Computed on the x86_64 dev machine, and by the tree before perturbations
+/// ran on rayon's pool, which gave the same digests.
+const PINNED_MEMBER: [(&str, &str); 4] = [
+    (
+        "cnn_sgd",
+        "09d82080d05140475a4757f5ecbc456e2f6e81b21781c06fcd58bc9e80526a1a",
+    ),
+    (
+        "mlp_adam",
+        "53da41873a0183607d5c99092913afb79f2dcfcf1336145d10e78c3eeb2b5f6a",
+    ),
+    (
+        "transaction_sgd",
+        "3eaade0940654cd574d0959b8a3e51e5414709c51e4464a21fcf7f04e4921228",
+    ),
+    (
+        "transformer_adamw",
+        "29064cee47075cdce20b94ac4004f260f298c7c9c739d45c277d03b87c0ec8c9",
+    ),
+];
+
+#[test]
+fn an_ensemble_member_gives_the_same_bits_for_any_thread_count() {
+    use zkdv_runtime::rounding::{perturb_inputs, with_member};
+    let inputs_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test-mlir/inputs");
+    for (name, pinned) in PINNED_MEMBER {
+        let path = inputs_dir.join(format!("{name}.mlir"));
+        let text = std::fs::read_to_string(&path).expect("fixture text");
+        let program = Program::parse(&text, name, "main").expect("fixture parses");
+        let mut rng = Lcg(0x5eed);
+        let inputs: Vec<Tensor> = program
+            .arguments()
+            .iter()
+            .map(|ty| fixture_input(ty, &mut rng))
+            .collect();
+        let mut digests = Vec::new();
+        for threads in [1, 2, 5] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("thread pool");
+            let shared = Exclusive(&program);
+            let mut copy = inputs.clone();
+            let outputs = pool
+                .install(move || {
+                    perturb_inputs(3, &mut copy);
+                    with_member(3, || shared.into_inner().run(copy))
+                })
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            digests.push(digest(&outputs));
+        }
+        assert!(
+            digests.windows(2).all(|w| w[0] == w[1]),
+            "{name}: member outputs differ across thread counts: {digests:?}"
+        );
+        if std::env::var_os("ZKDV_PRINT_DIGESTS").is_some() {
+            println!("member (\"{name}\", \"{}\"),", digests[0]);
+        } else {
+            assert_eq!(digests[0], pinned, "{name}: member outputs changed bits");
+        }
+    }
+}

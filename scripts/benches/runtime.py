@@ -7,11 +7,13 @@ process and interleaved:
   compilation the tests use), called on the recorded inputs;
 - ``runtime``: the same module run by the Rust interpreter (``zkdv.runtime.Program``);
 - ``attested``: the attested function (``--zkdv-attested-pipeline``) run by
-  the interpreter for a fixed index pair.
+  the interpreter for a fixed index pair;
+- ``member``: the module run as member 0 of the perturbation ensemble (every float result
+  moved by an ulp), what a check that measures its spread pays per member.
 
 Prints median times, the two ratios the runtime issue sets goals for, runtime / xla
-(goal <= 3) and attested / runtime (goal <= 0.5), and how many ops one run of each executes
-(the smallest ``max_ops`` it runs under).
+(goal <= 3) and attested / runtime (goal <= 0.5), member / runtime, and how many ops one run
+of each executes (the smallest ``max_ops`` it runs under).
 
 Usage: ``scripts/bench runtime [--reps N] [fixture ...]``, where a fixture is a name from
 ``test-mlir/inputs/`` or ``mlp:H:B`` for a larger Flax MLP step (784-H-10, Adam, batch B).
@@ -89,13 +91,16 @@ def bench_one(name: str, reps: int) -> None:
         "xla": lambda: jax.block_until_ready(xla_call(*device_inputs)),
         "runtime": lambda: full(*inputs),
         "attested": lambda: attested(*inputs, *pair),
+        "member": lambda: full.run(list(inputs), ensemble=0),
     }
     med = interleaved(calls, reps)
     print(
         f"{name}: xla {med['xla'] * 1e3:.3f} ms, runtime {med['runtime'] * 1e3:.3f} ms, "
         f"attested {med['attested'] * 1e3:.3f} ms; runtime/xla "
         f"{med['runtime'] / med['xla']:.2f} (goal <= 3), attested/runtime "
-        f"{med['attested'] / med['runtime']:.2f} (goal <= 0.5); ops run: runtime "
+        f"{med['attested'] / med['runtime']:.2f} (goal <= 0.5), ensemble member "
+        f"{med['member'] * 1e3:.3f} ms, member/runtime {med['member'] / med['runtime']:.2f}; "
+        "ops run: runtime "
         f"{ops(full, inputs)}, attested {ops(attested, [*inputs, *pair])}"
     )
 
