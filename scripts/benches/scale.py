@@ -20,7 +20,9 @@ Reported per frontend: seconds per step of each variant and the ratios to the pl
 p = 0.01 ratio derived from them (each step checked with probability 0.01 per kind, a checked
 step costing what the ``DEBUGCheckEvery(1)`` block measured; an upper bound, as if the two
 kinds never fell on one step); and the process's peak resident memory after the plain block
-and after each session (``ru_maxrss``, which only grows).
+and after each session (``ru_maxrss``, which only grows); and each check of the checked
+session part by part (:class:`CheckParts`): its seconds, its nominal replay, the ensemble
+members its spread needed, its state and update checks.
 
 torch runs on one CPU thread (``torch.set_num_threads(1)``) and JAX on XLA's defaults; the
 derivation cache is the user's (``ZKDV_CACHE_DIR``), so a second run does not seal again.
@@ -81,6 +83,86 @@ def _timed(step: Callable[[int], None], steps: int, first: int) -> list[float]:
 def _wait_committed(proof: Any, steps: int) -> None:
     while proof._committer.transitions < steps and proof._flow.error is None:
         time.sleep(0.01)
+
+
+class CheckParts:
+    """Where each check of the checked session goes, timed by wrapping (in this child only)
+    the checker's ``run``, ``state_check`` and ``update_check`` and the runtime's
+    ``Program.run``: per check, its runtime replays (``replay``: the frontend's nominal replay
+    before the state check compares; ``state``: the ensemble members its spread needed;
+    ``update``: the attested program) and the seconds of each phase."""
+
+    def __init__(self) -> None:
+        self.checks: list[dict[str, Any]] = []
+        self._undo: list[Callable[[], None]] = []
+
+    def __enter__(self) -> CheckParts:
+        import threading
+
+        from zkdv import runtime
+        from zkdv.session import _checker
+
+        local = threading.local()
+
+        def patch(owner: Any, name: str, wrapper: Callable[..., Any]) -> None:
+            original = getattr(owner, name)
+            setattr(owner, name, wrapper(original))
+            self._undo.append(lambda: setattr(owner, name, original))
+
+        def run(original: Callable[..., Any]) -> Callable[..., Any]:
+            def timed(checker: Any, job: Any) -> Any:
+                local.check = {"replays": [], "phase": "replay"}
+                start = time.perf_counter()
+                try:
+                    return original(checker, job)
+                finally:
+                    check = local.__dict__.pop("check")
+                    check["total"] = time.perf_counter() - start
+                    del check["phase"]
+                    self.checks.append(check)
+
+            return timed
+
+        def phase(name: str) -> Callable[..., Callable[..., Any]]:
+            def wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
+                def timed(checker: Any, *args: Any) -> Any:
+                    check = getattr(local, "check", None)
+                    if check is not None:
+                        check["phase"] = name
+                    start = time.perf_counter()
+                    try:
+                        return original(checker, *args)
+                    finally:
+                        if check is not None:
+                            check[name] = time.perf_counter() - start
+
+                return timed
+
+            return wrapper
+
+        def program_run(original: Callable[..., Any]) -> Callable[..., Any]:
+            def timed(program: Any, *args: Any, **kwargs: Any) -> Any:
+                start = time.perf_counter()
+                try:
+                    return original(program, *args, **kwargs)
+                finally:
+                    check = getattr(local, "check", None)
+                    if check is not None:
+                        seconds = time.perf_counter() - start
+                        member = kwargs.get("ensemble")
+                        check["replays"].append((check["phase"], member, seconds))
+
+            return timed
+
+        patch(_checker.Checker, "run", run)
+        patch(_checker.Checker, "state_check", phase("state"))
+        patch(_checker.Checker, "update_check", phase("update"))
+        patch(runtime.Program, "run", program_run)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        while self._undo:
+            self._undo.pop()()
 
 
 def torch_child(
@@ -257,17 +339,20 @@ def _measure(
             proof.close()
             peaks[name] = _peak_gb()
         times["plain"] += _timed(plain, steps, 200)
+        parts: list[dict[str, Any]] = []
         if checks:
-            proof, step = session(zkdv.SamplingPolicy.DEBUGCheckEvery(1), f"{tmp}/every")
-            step(300)
-            _wait_committed(proof, 1)
-            proof.join()
-            start = time.perf_counter()
-            times["checked"] = _timed(step, checks, 301)
-            proof.join()
-            times["checked"][-1] += time.perf_counter() - start - sum(times["checked"])
-            count = len(proof.checks)
-            proof.close()
+            with CheckParts() as timing:
+                proof, step = session(zkdv.SamplingPolicy.DEBUGCheckEvery(1), f"{tmp}/every")
+                step(300)
+                _wait_committed(proof, 1)
+                proof.join()
+                start = time.perf_counter()
+                times["checked"] = _timed(step, checks, 301)
+                proof.join()
+                times["checked"][-1] += time.perf_counter() - start - sum(times["checked"])
+                count = len(proof.checks)
+                proof.close()
+            parts = timing.checks
             peaks["checked"] = _peak_gb()
             failed = [c for c in proof.checks if c.verdict != "pass"]
             if failed:
@@ -286,7 +371,33 @@ def _measure(
         "peaks": peaks,
         "checks": count,
         "kept_per_step": kept,
+        "parts": parts,
     }
+
+
+def _parts_line(i: int, check: dict[str, Any], base: float) -> str:
+    """One check of :class:`CheckParts`: its runtime replays and phases, in seconds."""
+    replays = check["replays"]
+    nominal = [t for phase, member, t in replays if phase == "replay" and member is None]
+    members = [t for phase, member, t in replays if phase == "state" and member is not None]
+    attested = [t for phase, _, t in replays if phase == "update"]
+    others = [t for phase, member, t in replays if phase == "state" and member is None]
+    fields = [
+        f"check {i + 1}: {check['total']:.1f} s ({check['total'] / base:.1f} plain steps)",
+        "nominal replay " + ", ".join(f"{t:.1f}" for t in nominal + others) + " s",
+        (f"{len(members)} members " + ", ".join(f"{t:.1f}" for t in members) + " s")
+        if members
+        else "no member",
+    ]
+    if "state" in check:
+        fields.append(f"state check {check['state']:.1f} s")
+    if "update" in check:
+        fields.append(
+            f"update check {check['update']:.1f} s (attested "
+            + ", ".join(f"{t:.1f}" for t in attested)
+            + " s)"
+        )
+    return "; ".join(fields)
 
 
 def report(frontend: str, result: dict[str, Any]) -> None:
@@ -311,6 +422,8 @@ def report(frontend: str, result: dict[str, Any]) -> None:
         estimate = median["p=0"] / base + 2 * 0.01 * check
         print(f"  a checked step (state + update check) costs {check:.1f} plain steps beyond p = 0")
         print(f"  p = 0.01, derived: at most {estimate:.3f}x the plain loop")
+        for i, check in enumerate(result.get("parts", [])):
+            print("  " + _parts_line(i, check, base))
     print(
         "  peak resident memory: "
         + ", ".join(f"{k} {v:.2f} GB" for k, v in result["peaks"].items())
