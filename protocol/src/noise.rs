@@ -989,14 +989,15 @@ pub struct Compared<'a> {
 /// The first error of `member`, or (through `E: From<ToleranceError>`)
 /// [`ToleranceError`] when a member or `compared` holds another number of
 /// values than `nominal`, or the groups' lengths do not sum to it.
-pub fn measure_state_ensemble<E>(
+pub fn measure_state_ensemble<V, E>(
     tolerance: &Tolerance,
     nominal: &[f64],
     groups: &[Group],
     compared: Option<Compared<'_>>,
-    member: impl FnMut(u64) -> Result<Vec<f64>, E>,
+    member: impl FnMut(u64) -> Result<V, E>,
 ) -> Result<Ensemble, E>
 where
+    V: AsRef<[f64]>,
     E: From<ToleranceError>,
 {
     let mut scales = vec![0.0f64; groups.len()];

@@ -358,12 +358,13 @@ impl Tolerance {
     /// assert_eq!(spread, vec![1.0, 0.5]);
     /// # Ok::<(), ToleranceError>(())
     /// ```
-    pub fn measure_spread<E>(
+    pub fn measure_spread<V, E>(
         &self,
         nominal: &[f64],
-        member: impl FnMut(u64) -> Result<Vec<f64>, E>,
+        member: impl FnMut(u64) -> Result<V, E>,
     ) -> Result<Vec<f64>, E>
     where
+        V: AsRef<[f64]>,
         E: From<ToleranceError>,
     {
         let (spread, _) = self.measure_spread_until(nominal, member, |_, _| Ok(false))?;
@@ -392,18 +393,20 @@ impl Tolerance {
     /// assert_eq!((spread, members), (vec![2.0], 3));
     /// # Ok::<(), ToleranceError>(())
     /// ```
-    pub fn measure_spread_until<E>(
+    pub fn measure_spread_until<V, E>(
         &self,
         nominal: &[f64],
-        mut member: impl FnMut(u64) -> Result<Vec<f64>, E>,
+        mut member: impl FnMut(u64) -> Result<V, E>,
         mut done: impl FnMut(&[f64], &[f64]) -> Result<bool, E>,
     ) -> Result<(Vec<f64>, u64), E>
     where
+        V: AsRef<[f64]>,
         E: From<ToleranceError>,
     {
         let mut spread = vec![0.0f64; nominal.len()];
         for m in 0..self.replays {
             let values = member(m)?;
+            let values = values.as_ref();
             if values.len() != nominal.len() {
                 return Err(ToleranceError::Member {
                     member: m,
@@ -412,8 +415,8 @@ impl Tolerance {
                 }
                 .into());
             }
-            Tolerance::widen_spread(&mut spread, &values, nominal);
-            if done(&spread, &values)? {
+            Tolerance::widen_spread(&mut spread, values, nominal);
+            if done(&spread, values)? {
                 return Ok((spread, m + 1));
             }
         }
@@ -443,13 +446,14 @@ impl Tolerance {
     /// assert_eq!((spread, measured), (vec![0.5], 2));
     /// # Ok::<(), ToleranceError>(())
     /// ```
-    pub fn measure_spread_for<E>(
+    pub fn measure_spread_for<V, E>(
         &self,
         committed: &[f64],
         nominal: &[f64],
-        member: impl FnMut(u64) -> Result<Vec<f64>, E>,
+        member: impl FnMut(u64) -> Result<V, E>,
     ) -> Result<(Vec<f64>, u64), E>
     where
+        V: AsRef<[f64]>,
         E: From<ToleranceError>,
     {
         if committed.len() != nominal.len() {

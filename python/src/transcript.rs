@@ -599,15 +599,36 @@ impl From<protocol::ToleranceError> for MemberError {
     }
 }
 
-/// A Python ensemble's member `m` (`member(m)`: a 1-D `float64` array).
-fn call_member(member: &Bound<'_, PyAny>, m: u64) -> Result<Vec<f64>, MemberError> {
+/// A Python ensemble member's values (`member(m)`: a 1-D `float64`
+/// array), read in place when contiguous: at GPT-2 small's size a state
+/// check's member is 2 GB of `float64`, which a copy would hold twice.
+enum MemberValues<'py> {
+    /// A contiguous array, read in place.
+    Array(numpy::PyReadonlyArray1<'py, f64>),
+    /// A copy of a strided one.
+    Owned(Vec<f64>),
+}
+
+impl AsRef<[f64]> for MemberValues<'_> {
+    fn as_ref(&self) -> &[f64] {
+        match self {
+            // Only a contiguous array is kept as `Array` (`call_member`).
+            MemberValues::Array(array) => array.as_slice().unwrap_or(&[]),
+            MemberValues::Owned(values) => values,
+        }
+    }
+}
+
+/// Member `m` of a Python ensemble (`member(m)`: a 1-D `float64` array).
+fn call_member<'py>(member: &Bound<'py, PyAny>, m: u64) -> Result<MemberValues<'py>, MemberError> {
     let values = member.call1((m,)).map_err(MemberError::Python)?;
-    let values: numpy::PyReadonlyArray1<'_, f64> = values.extract().map_err(MemberError::Python)?;
-    let values = values
-        .as_slice()
-        .map_err(|e| MemberError::Python(e.into()))?
-        .to_vec();
-    Ok(values)
+    let values: numpy::PyReadonlyArray1<'py, f64> =
+        values.extract().map_err(MemberError::Python)?;
+    if values.as_slice().is_ok() {
+        Ok(MemberValues::Array(values))
+    } else {
+        Ok(MemberValues::Owned(values.as_array().to_vec()))
+    }
 }
 
 /// A measurement's error as Python's: a member's own, else a `ValueError`.
