@@ -54,10 +54,18 @@ impl<'a> Exclusive<'a> {
     }
 }
 
-#[test]
-fn same_bits_for_any_thread_count_and_run() {
+/// Run each fixture of `pinned` on its generated inputs under pools of each
+/// of `threads` (`run` gets the program and a copy of the inputs), and
+/// require the same outputs' digest everywhere and the pinned one (`what`
+/// names the outputs in messages; `ZKDV_PRINT_DIGESTS` prints instead).
+fn same_bits_everywhere(
+    what: &str,
+    pinned: &[(&str, &str)],
+    threads: &[usize],
+    run: impl Fn(&Program, Vec<Tensor>) -> Result<Vec<Tensor>, zkdv_runtime::RuntimeError> + Sync,
+) {
     let inputs_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test-mlir/inputs");
-    for (name, pinned) in PINNED {
+    for &(name, pinned) in pinned {
         let path = inputs_dir.join(format!("{name}.mlir"));
         let text = std::fs::read_to_string(&path).expect("fixture text");
         let program = Program::parse(&text, name, "main").expect("fixture parses");
@@ -68,28 +76,36 @@ fn same_bits_for_any_thread_count_and_run() {
             .map(|ty| fixture_input(ty, &mut rng))
             .collect();
         let mut digests = Vec::new();
-        for threads in [1, 2, 5, 1] {
+        for &threads in threads {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .expect("thread pool");
             let shared = Exclusive(&program);
             let copy = inputs.clone();
+            let run = &run;
             let outputs = pool
-                .install(move || shared.into_inner().run(copy))
+                .install(move || run(shared.into_inner(), copy))
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             digests.push(digest(&outputs));
         }
         assert!(
             digests.windows(2).all(|w| w[0] == w[1]),
-            "{name}: outputs differ across thread counts: {digests:?}"
+            "{name}: {what} differ across thread counts: {digests:?}"
         );
         if std::env::var_os("ZKDV_PRINT_DIGESTS").is_some() {
-            println!("(\"{name}\", \"{}\"),", digests[0]);
+            println!("{what} (\"{name}\", \"{}\"),", digests[0]);
         } else {
-            assert_eq!(digests[0], pinned, "{name}: outputs changed bits");
+            assert_eq!(digests[0], pinned, "{name}: {what} changed bits");
         }
     }
+}
+
+#[test]
+fn same_bits_for_any_thread_count_and_run() {
+    same_bits_everywhere("outputs", &PINNED, &[1, 2, 5, 1], |program, inputs| {
+        program.run(inputs)
+    });
 }
 
 /// Pinned digests of member 3 of the perturbation ensemble
@@ -120,41 +136,13 @@ const PINNED_MEMBER: [(&str, &str); 4] = [
 #[test]
 fn an_ensemble_member_gives_the_same_bits_for_any_thread_count() {
     use zkdv_runtime::rounding::{perturb_inputs, with_member};
-    let inputs_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test-mlir/inputs");
-    for (name, pinned) in PINNED_MEMBER {
-        let path = inputs_dir.join(format!("{name}.mlir"));
-        let text = std::fs::read_to_string(&path).expect("fixture text");
-        let program = Program::parse(&text, name, "main").expect("fixture parses");
-        let mut rng = Lcg(0x5eed);
-        let inputs: Vec<Tensor> = program
-            .arguments()
-            .iter()
-            .map(|ty| fixture_input(ty, &mut rng))
-            .collect();
-        let mut digests = Vec::new();
-        for threads in [1, 2, 5] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("thread pool");
-            let shared = Exclusive(&program);
-            let mut copy = inputs.clone();
-            let outputs = pool
-                .install(move || {
-                    perturb_inputs(3, &mut copy);
-                    with_member(3, || shared.into_inner().run(copy))
-                })
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
-            digests.push(digest(&outputs));
-        }
-        assert!(
-            digests.windows(2).all(|w| w[0] == w[1]),
-            "{name}: member outputs differ across thread counts: {digests:?}"
-        );
-        if std::env::var_os("ZKDV_PRINT_DIGESTS").is_some() {
-            println!("member (\"{name}\", \"{}\"),", digests[0]);
-        } else {
-            assert_eq!(digests[0], pinned, "{name}: member outputs changed bits");
-        }
-    }
+    same_bits_everywhere(
+        "member outputs",
+        &PINNED_MEMBER,
+        &[1, 2, 5],
+        |program, mut inputs| {
+            perturb_inputs(3, &mut inputs);
+            with_member(3, || program.run(inputs))
+        },
+    );
 }
