@@ -953,8 +953,10 @@ pub struct Compared<'a> {
 /// ([`Tolerance::measure_spread`]) and each group's largest member scale
 /// ([`member_scales`]). Without `compared`, over every member. With it, as
 /// a check measures it: member by member, stopping at the first at which
-/// [`compare_state`] passes with the spreads and scales measured so far
-/// (the whole ensemble when none does).
+/// [`compare_state`] passes outright with the spreads and scales measured
+/// so far, every pair within its bound and no outlier admitted (the whole
+/// ensemble when none does; then the comparison may admit outliers, as it
+/// always could).
 ///
 /// Stopping there never fails a state that the whole ensemble passes, and
 /// passes no state that every pair's bound, outlier cap and the scale
@@ -1025,7 +1027,11 @@ where
             &measured,
             compared.flips,
         )?;
-        Ok(outcome.is_none_or(|o| o.passed()))
+        // A stop needs the comparison to pass outright: a pair outside the
+        // bound of the first members, admitted as an outlier, may be inside
+        // the whole ensemble's, and an outlier the record counts should be a
+        // flip, not a spread measured short.
+        Ok(outcome.is_none_or(|o| o.passed() && o.outliers == 0))
     })?;
     Ok(Ensemble {
         spread,
@@ -1855,6 +1861,54 @@ mod tests {
         assert_eq!(e.members, 8);
         assert_eq!(e, whole);
         assert!(!passes(&tampered, &e));
+    }
+
+    #[test]
+    fn a_state_check_that_admits_an_outlier_measures_the_whole_ensemble() {
+        // A narrow-float leaf whose members move one value by 0.01: a flip
+        // of 0.3 elsewhere is within its outlier cap from the first member
+        // on, but a stop never counts an outlier that more members might
+        // have bounded.
+        let t = ensemble();
+        let groups = [Group::new(1_000, true)];
+        let nominal: Vec<f64> = (0..1_000).map(|i| 1.0 + f64::from(i)).collect();
+        let mut moves = vec![0.0; 1_000];
+        moves[7] = 0.01;
+        let member = |_m: u64| {
+            Ok::<_, ToleranceError>(
+                nominal
+                    .iter()
+                    .zip(&moves)
+                    .map(|(x, d)| x + d)
+                    .collect::<Vec<f64>>(),
+            )
+        };
+        let mut committed = nominal.clone();
+        committed[0] += 0.3;
+        let update = vec![0.0; 1_000];
+        let compared = Compared {
+            committed: &committed,
+            update: &update,
+            flips: true,
+        };
+        let e = measure_state_ensemble(&t, &nominal, &groups, Some(compared), member).unwrap();
+        assert_eq!(e.members, 8);
+        let groups = [Group {
+            scale_spread: e.scales[0],
+            ..groups[0]
+        }];
+        let r = compare_state(
+            &t,
+            &committed,
+            &nominal,
+            Some(&e.spread),
+            &update,
+            &groups,
+            true,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(r.passed() && r.outliers == 1);
     }
 
     #[test]
