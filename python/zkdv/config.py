@@ -378,10 +378,9 @@ class Tolerance:
         (``noise::measure_state_ensemble``): members in order, stopping at the first at which
         :meth:`compare_state` (its arguments as that takes them) passes outright with the
         spreads and scales measured so far, admitting no outlier; the whole ensemble when none
-        does. A pair's bound and
-        outlier cap and a leaf's scale limit only grow with more members, so a state they
-        refuse under the whole ensemble is never passed earlier (the mean test, which divides
-        by the spreads, is the exception written in docs/protocol.md section 8a)."""
+        does. A pair's bound and a leaf's scale limit only grow with more members, so a state
+        they refuse under the whole ensemble is never passed earlier (the mean test, which
+        divides by the spreads, is the exception written in docs/protocol.md section 8a)."""
         from zkdv import _native
 
         spread, scales, members = _native.tolerance_ensemble(

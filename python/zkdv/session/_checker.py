@@ -342,9 +342,10 @@ class Checker:
     ) -> tuple[np.ndarray, list[float] | None]:
         """The spread of ``state``'s replay over its perturbation ensemble, and each leaf's
         member scale when it is compared leaf by leaf. Members are measured in order until the
-        values pass (docs/protocol.md, 5a and 8a): each replays the whole step, and honest
-        values mostly pass after two to four of the eight. With ``always_measure_spread``,
-        every member."""
+        values pass, a state admitting no outlier there (docs/protocol.md, 5a and 8a): each
+        replays the whole step, and the zoo's honest checks mostly passed after two to four of
+        the eight (a state that needs an outlier takes all eight). With
+        ``always_measure_spread``, every member."""
         members = state.members
         assert members is not None
         if state.groups is None:
