@@ -888,3 +888,39 @@ def test_a_sampled_check_fences_training_unless_always(tmp_path, policy, ahead):
     assert len(dispatched) == 6
     proof.close()
     assert len(proof.checks) == 14 and all(c.passed for c in proof.checks)
+
+
+def test_the_runtime_memory_goes_back_once_no_check_waits(tmp_path, monkeypatch):
+    # Checks queued behind a held one run as a burst that reuses the replay runtime's freed
+    # memory; it is given back to the system once, after the last, not after every check.
+    import threading
+    import time
+
+    from zkdv import runtime
+
+    releases = []
+    monkeypatch.setattr(runtime, "release_memory", lambda: releases.append(len(proof.checks)))
+    proof = session(tmp_path)
+    gate = threading.Event()
+    check = proof._checker.run
+
+    def gated(job):
+        gate.wait(120)
+        check(job)
+
+    proof._checker.run = gated
+    tx = optax.sgd(0.1)
+    step = proof.jit(explicit_step(tx, overlap=zkdv.overlap.ALWAYS))
+    params = {"w": jnp.ones((4, 2))}
+    opt_state = tx.init(params)
+    batch = np.ones((3, 4), np.float32).view(np.uint32)
+    for _ in range(3):
+        params, opt_state = step(params, opt_state, batch)
+    deadline = time.monotonic() + 60
+    while proof._checker._waiting < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)  # every step's job queued behind the held one
+    gate.set()
+    proof.join()
+    assert releases == [6]  # three steps, a state and an update check each, then one release
+    proof.close()
+    assert all(c.passed for c in proof.checks)

@@ -12,6 +12,14 @@ def cli(argv: list[str]) -> int:
     """Run the ``zkdv`` command line ``argv`` (program name first); its exit status."""
     ...
 
+def release_memory() -> None:
+    """Give the memory the extension freed back to the system now (``mi_collect``)."""
+    ...
+
+def allocator_options() -> str:
+    """mimalloc's version and options, as it prints them."""
+    ...
+
 PROTOCOL_VERSION: int
 CHUNK_BYTES: int
 

@@ -19,7 +19,7 @@ import numpy as np
 from zkdv import _native
 from zkdv.hashing import _native_array
 
-__all__ = ["Program", "RuntimeError"]
+__all__ = ["Program", "RuntimeError", "release_memory"]
 
 RuntimeError = _native.RuntimeError  # noqa: A001  (the binding's exception type)
 
@@ -125,3 +125,14 @@ class Program:
             else np.frombuffer(r[2], dtype=_dtype(r[0])).reshape(r[1])
             for r in self._native.run(parts, max_ops, max_elements, ensemble, self.matmul)
         ]
+
+
+def release_memory() -> None:
+    """Give the memory that runs have freed back to the system now.
+
+    The runtime's buffers come from mimalloc, which keeps freed memory for a minute (set by
+    the extension; ``MIMALLOC_PURGE_DELAY``, in milliseconds, overrides it) so that the
+    replays of one check, run back to back, reuse it instead of taking fresh pages from the
+    kernel, which zeroes them; the session's checker calls this once no check is waiting.
+    """
+    _native.release_memory()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -262,6 +263,8 @@ class Checker:
         self._done = done
         self._verifier: ThreadPoolExecutor | None = None
         self._futures: list[Future[None]] = []
+        self._waiting = 0
+        self._waiting_lock = threading.Lock()
         self.results: list[CheckResult] = []
         """The checks run so far, in the order they finished."""
         self.always_measure_spread = False
@@ -277,7 +280,29 @@ class Checker:
     def submit(self, job: CheckJob[Any]) -> None:
         """Run ``job`` on the verifier thread."""
         assert self._verifier is not None
-        self._futures.append(self._verifier.submit(self.run, job))
+        self._enter()
+        self._futures.append(self._verifier.submit(self._run_and_leave, job))
+
+    def run_now(self, job: CheckJob[Any]) -> None:
+        """Run ``job`` on the calling thread (a check that fences its step)."""
+        self._enter()
+        self._run_and_leave(job)
+
+    def _enter(self) -> None:
+        with self._waiting_lock:
+            self._waiting += 1
+
+    def _run_and_leave(self, job: CheckJob[Any]) -> None:
+        """:meth:`run`, then, once no other job waits, the runtime's freed memory given back:
+        the replays of a burst of checks reuse it, and the training loop gets it back after."""
+        try:
+            self.run(job)
+        finally:
+            with self._waiting_lock:
+                self._waiting -= 1
+                last = self._waiting == 0
+            if last:
+                runtime.release_memory()
 
     def wait(self) -> None:
         """Wait for every job submitted to the verifier thread."""

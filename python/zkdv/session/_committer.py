@@ -196,6 +196,6 @@ class Committer:
             self._checker.submit(job)
         else:
             try:
-                self._checker.run(job)
+                self._checker.run_now(job)
             finally:
                 self._flow.retire()
