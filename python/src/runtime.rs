@@ -148,13 +148,17 @@ impl Program {
             if let Some(member) = ensemble {
                 zkdv_runtime::rounding::perturb_inputs(member, &mut tensors);
             }
-            zkdv_runtime::rounding::with_matmul(matmul, || match ensemble {
+            let outputs = zkdv_runtime::rounding::with_matmul(matmul, || match ensemble {
                 Some(member) => zkdv_runtime::rounding::with_member(member, || {
                     program.run_limited(tensors, limits)
                 }),
                 None => program.run_limited(tensors, limits),
-            })
-            .map_err(|e| e.to_string())
+            });
+            // What the run freed goes back now: the run itself reused it
+            // (crate::allocator::PURGE_DELAY_MS), and the caller's next
+            // steps (numpy's comparisons of a check) should find it free.
+            crate::allocator::give_back_freed_memory();
+            outputs.map_err(|e| e.to_string())
         });
         let outputs = outputs.map_err(RuntimeError::new_err)?;
         outputs
