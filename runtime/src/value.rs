@@ -315,30 +315,40 @@ impl Data {
     }
 }
 
+/// A permutation of a result of at least this many elements is split over
+/// rayon's pool, by blocks of whole result rows (each element is copied, so
+/// how the work is split changes nothing in the result).
+const PARALLEL_PERMUTE: usize = 1 << 16;
+
 /// [`Data::permuted`] on one element type: a plain 2-D transpose goes tile
 /// by tile (both sides stay in cache), anything else row by row of the
-/// result, each row a strided read of the source.
-fn permute<T: Copy>(source: &[T], shape: &[usize], permutation: &[usize]) -> Vec<T> {
+/// result, each row a strided read of the source. Large results are written
+/// block by block on rayon's pool, straight into uninitialized memory.
+fn permute<T: Copy + Send + Sync>(source: &[T], shape: &[usize], permutation: &[usize]) -> Vec<T> {
     let rank = shape.len();
-    let Some(&first) = source.first() else {
+    if source.is_empty() {
         return Vec::new();
-    };
+    }
     if rank < 2 || permutation.iter().enumerate().all(|(k, &p)| k == p) {
         return source.to_vec();
     }
+    let mut out = Vec::with_capacity(source.len());
     if rank == 2 {
+        // The result is `rows x cols`; its element (i, j) is the source's (j, i).
         const TILE: usize = 32;
         let (rows, cols) = (shape[1], shape[0]);
-        let mut out = vec![first; source.len()];
-        for i0 in (0..rows).step_by(TILE) {
+        fill_blocks(&mut out, source.len(), TILE * cols, |first, block| {
+            let i0 = first / cols;
+            let block_rows = block.len() / cols;
             for j0 in (0..cols).step_by(TILE) {
-                for i in i0..(i0 + TILE).min(rows) {
+                for di in 0..block_rows {
+                    let i = i0 + di;
                     for j in j0..(j0 + TILE).min(cols) {
-                        out[i * cols + j] = source[j * rows + i];
+                        block[di * cols + j].write(source[j * rows + i]);
                     }
                 }
             }
-        }
+        });
         return out;
     }
     let mut source_strides = vec![1usize; rank];
@@ -347,28 +357,60 @@ fn permute<T: Copy>(source: &[T], shape: &[usize], permutation: &[usize]) -> Vec
     }
     let out_shape: Vec<usize> = permutation.iter().map(|&p| shape[p]).collect();
     let strides: Vec<usize> = permutation.iter().map(|&p| source_strides[p]).collect();
-    let (inner, inner_stride) = (out_shape[rank - 1], strides[rank - 1]);
-    let mut out = Vec::with_capacity(source.len());
-    let mut index = vec![0usize; rank - 1];
-    let mut base = 0usize;
-    for _ in 0..source.len() / inner.max(1) {
-        if inner_stride == 1 {
-            out.extend_from_slice(&source[base..base + inner]);
-        } else {
-            out.extend((0..inner).map(|j| source[base + j * inner_stride]));
-        }
-        // The next row: an odometer over the outer result dimensions.
+    let (inner, inner_stride) = (out_shape[rank - 1].max(1), strides[rank - 1]);
+    // Where result row `row` starts in the source: its index over the outer
+    // result dimensions, weighed by their strides in the source.
+    let base_of = |mut row: usize| {
+        let mut base = 0;
         for k in (0..rank - 1).rev() {
-            index[k] += 1;
-            base += strides[k];
-            if index[k] < out_shape[k] {
-                break;
+            base += (row % out_shape[k]) * strides[k];
+            row /= out_shape[k];
+        }
+        base
+    };
+    let rows_per_block = (PARALLEL_PERMUTE / inner).max(1);
+    fill_blocks(
+        &mut out,
+        source.len(),
+        rows_per_block * inner,
+        |first, block| {
+            for (r, row) in block.chunks_mut(inner).enumerate() {
+                let base = base_of(first / inner + r);
+                for (j, slot) in row.iter_mut().enumerate() {
+                    slot.write(source[base + j * inner_stride]);
+                }
             }
-            base -= strides[k] * out_shape[k];
-            index[k] = 0;
+        },
+    );
+    out
+}
+
+/// Makes `out` (empty, with capacity for `len`) `len` elements long, having
+/// `fill(first, block)` write every element of each block of `block_len`
+/// elements (the last may be shorter), `first` being the block's offset: on
+/// rayon's pool when `len` is at least [`PARALLEL_PERMUTE`].
+fn fill_blocks<T: Send>(
+    out: &mut Vec<T>,
+    len: usize,
+    block_len: usize,
+    fill: impl Fn(usize, &mut [std::mem::MaybeUninit<T>]) + Sync,
+) {
+    use rayon::prelude::*;
+    let block_len = block_len.max(1);
+    let spare = &mut out.spare_capacity_mut()[..len];
+    if len >= PARALLEL_PERMUTE {
+        spare
+            .par_chunks_mut(block_len)
+            .enumerate()
+            .for_each(|(b, block)| fill(b * block_len, block));
+    } else {
+        for (b, block) in spare.chunks_mut(block_len).enumerate() {
+            fill(b * block_len, block);
         }
     }
-    out
+    // SAFETY: `fill` wrote every element of every block, and the blocks
+    // cover the first `len` elements of the spare capacity.
+    unsafe { out.set_len(len) };
 }
 
 /// A tensor the interpreter computes on.

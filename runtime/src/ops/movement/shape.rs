@@ -249,7 +249,8 @@ mod tests {
     }
 
     /// Every permutation of ranks 1 to 4 (sizes that do not divide the 2-D
-    /// tile, unit and empty dimensions), against the definition.
+    /// tile, unit and empty dimensions, and results large enough to be
+    /// written block by block on rayon's pool), against the definition.
     #[test]
     fn transposes_match_the_definition() {
         fn permutations(n: usize) -> Vec<Vec<usize>> {
@@ -273,6 +274,9 @@ mod tests {
             vec![3, 0],
             vec![2, 3, 4],
             vec![3, 1, 5, 2],
+            vec![300, 257],
+            vec![2, 3, 11_000],
+            vec![2, 65, 12, 47],
         ] {
             let n: usize = shape.iter().product();
             let t = ints(&shape, &(0..n as i64).collect::<Vec<_>>());
