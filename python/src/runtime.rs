@@ -219,10 +219,28 @@ fn tensor_to_python(py: Python<'_>, tensor: zkdv_runtime::Tensor) -> PyResult<Bo
     }
 }
 
+/// Turn the runtime's op profile on or off (`zkdv_runtime::profile`).
+#[pyfunction]
+fn set_runtime_profiling(enabled: bool) {
+    zkdv_runtime::profile::set_enabled(enabled);
+}
+
+/// The op profile of the runs that ended since the last call, slowest op
+/// kind first: `(op name, count, own seconds, result elements)` each.
+#[pyfunction]
+fn take_runtime_profile() -> Vec<(String, u64, f64, u64)> {
+    zkdv_runtime::profile::take()
+        .into_iter()
+        .map(|(name, time)| (name, time.count, time.nanos as f64 * 1e-9, time.elements))
+        .collect()
+}
+
 /// Adds this module's classes to `_native`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("RuntimeError", py.get_type::<RuntimeError>())?;
     m.add_class::<Program>()?;
+    m.add_function(wrap_pyfunction!(set_runtime_profiling, m)?)?;
+    m.add_function(wrap_pyfunction!(take_runtime_profile, m)?)?;
     Ok(())
 }

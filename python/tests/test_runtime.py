@@ -342,3 +342,29 @@ def test_a_tf32_ensemble_spreads_f32_products_as_a_gpu_rounds_them():
     )
     with pytest.raises(ValueError, match="matmul"):
         runtime.Program(MATRIX_PRODUCT, matmul="bf16")  # type: ignore[arg-type]
+
+
+def test_the_op_profile_counts_every_op_and_changes_no_bit():
+    text = (INPUTS / "mlp_adam.mlir").read_text()
+    program = runtime.Program(text)
+    inputs, _, _ = fixture("mlp_adam")
+    plain = program(*inputs)
+    runtime.take_profile()  # whatever another test left
+    runtime.set_profiling(True)
+    try:
+        profiled = program(*inputs)
+        ops = runtime.take_profile()
+    finally:
+        runtime.set_profiling(False)
+    for a, b in zip(plain, profiled, strict=True):
+        assert a.tobytes() == b.tobytes()
+    # Every op the run evaluated is counted once (the op limit counts the same ops).
+    count = sum(op.evaluated for op in ops)
+    program.run(inputs, max_ops=count)
+    with pytest.raises(runtime.RuntimeError, match="limit"):
+        program.run(inputs, max_ops=count - 1)
+    by_name = {op.op: op for op in ops}
+    assert by_name["stablehlo.dot_general"].elements > 0
+    assert [op.seconds for op in ops] == sorted((op.seconds for op in ops), reverse=True)
+    program(*inputs)
+    assert runtime.take_profile() == [], "off again, and taken once"

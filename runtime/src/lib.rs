@@ -21,6 +21,7 @@ pub mod libm;
 pub mod manual;
 pub mod ops;
 pub mod parallel;
+pub mod profile;
 pub mod program;
 pub mod rounding;
 pub mod value;

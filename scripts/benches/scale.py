@@ -22,7 +22,8 @@ step costing what the ``DEBUGCheckEvery(1)`` block measured; an upper bound, as 
 kinds never fell on one step); and the process's peak resident memory after the plain block
 and after each session (``ru_maxrss``, which only grows); and each check of the checked
 session part by part (:class:`CheckParts`): its seconds, its nominal replay, the ensemble
-members its spread needed, its state and update checks.
+members its spread needed, its state and update checks; and the op kinds the checks' runtime
+runs spent their time on (``zkdv.runtime.take_profile``).
 
 torch runs on one CPU thread (``torch.set_num_threads(1)``) and JAX on XLA's defaults; the
 derivation cache is the user's (``ZKDV_CACHE_DIR``), so a second run does not seal again.
@@ -90,10 +91,13 @@ class CheckParts:
     the checker's ``run``, ``state_check`` and ``update_check`` and the runtime's
     ``Program.run``: per check, its runtime replays (``replay``: the frontend's nominal replay
     before the state check compares; ``state``: the ensemble members its spread needed;
-    ``update``: the attested program) and the seconds of each phase."""
+    ``update``: the attested program) and the seconds of each phase; and, over all those
+    replays, the runtime's op profile (``zkdv.runtime.take_profile``: each op kind's own
+    seconds)."""
 
     def __init__(self) -> None:
         self.checks: list[dict[str, Any]] = []
+        self.ops: list[tuple[str, int, float, int]] = []
         self._undo: list[Callable[[], None]] = []
 
     def __enter__(self) -> CheckParts:
@@ -158,11 +162,17 @@ class CheckParts:
         patch(_checker.Checker, "state_check", phase("state"))
         patch(_checker.Checker, "update_check", phase("update"))
         patch(runtime.Program, "run", program_run)
+        runtime.take_profile()  # nothing from before
+        runtime.set_profiling(True)
+        self._undo.append(lambda: runtime.set_profiling(False))
         return self
 
     def __exit__(self, *exc: object) -> None:
+        from zkdv import runtime
+
         while self._undo:
             self._undo.pop()()
+        self.ops = [tuple(op) for op in runtime.take_profile()]
 
 
 def torch_child(
@@ -353,12 +363,14 @@ def _measure(
                 count = len(proof.checks)
                 proof.close()
             parts = timing.checks
+            ops = timing.ops
             peaks["checked"] = _peak_gb()
             failed = [c for c in proof.checks if c.verdict != "pass"]
             if failed:
                 raise SystemExit(f"an honest check failed: {failed[0]}")
         else:
             count = 0
+            ops = []
         audit_steps, audit_directory = audit
         if audit_steps:
             proof, step = session(never, audit_directory, "checkpoints")
@@ -372,6 +384,7 @@ def _measure(
         "checks": count,
         "kept_per_step": kept,
         "parts": parts,
+        "ops": ops,
     }
 
 
@@ -424,6 +437,14 @@ def report(frontend: str, result: dict[str, Any]) -> None:
         print(f"  p = 0.01, derived: at most {estimate:.3f}x the plain loop")
         for i, check in enumerate(result.get("parts", [])):
             print("  " + _parts_line(i, check, base))
+        ops = result.get("ops") or []
+        total = sum(seconds for _, _, seconds, _ in ops)
+        if total:
+            top = ", ".join(
+                f"{name.removeprefix('stablehlo.')} {seconds:.1f} s ({seconds / total:.0%})"
+                for name, _, seconds, _ in ops[:8]
+            )
+            print(f"  the checks' runtime ops, {total:.1f} s in all: {top}")
     print(
         "  peak resident memory: "
         + ", ".join(f"{k} {v:.2f} GB" for k, v in result["peaks"].items())

@@ -157,7 +157,9 @@ impl Interpreter {
             offload,
         };
         let _texts = attrs::install(Rc::clone(&cache.attrs));
-        exec.function(func, inputs, true)
+        let results = exec.function(func, inputs, true);
+        crate::profile::flush();
+        results
     }
 }
 
@@ -184,7 +186,9 @@ impl Interpreter {
         };
         let _texts = attrs::install(Rc::clone(&cache.attrs));
         let block = exec.region_block(&owner, 0)?;
-        exec.block(&owner, block, inputs, None)
+        let results = exec.block(&owner, block, inputs, None);
+        crate::profile::flush();
+        results
     }
 }
 
@@ -365,6 +369,7 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
                 return returned(op, &mut frame, &plan.operands);
             }
             self.charge(op, plan)?;
+            let timer = crate::profile::start();
             let dies = step.dies.as_slice();
             let reused = if plan.reuse == Reuse::None
                 || (self.offload.is_some() && plan.reuse != Reuse::Owned)
@@ -400,6 +405,10 @@ impl<'c, 'a> Exec<'_, 'c, 'a> {
             }
             for key in dies {
                 frame.values.remove(key);
+            }
+            if let Some(timer) = timer {
+                let elements = results.iter().map(|t| t.data.len() as u64).sum();
+                timer.stop(&plan.name, elements);
             }
             for (&key, tensor) in plan.results_keys.iter().zip(results) {
                 frame.values.insert(key, tensor);
