@@ -273,6 +273,24 @@ impl<T: Clone> Cascade<T> {
     }
 }
 
+impl<T: Clone> Cascade<T> {
+    /// Adds the result of `2^level` blocks combined as a balanced tree (what
+    /// [`Cascade::push`] leaves of them when the blocks pushed before are a
+    /// multiple of `2^level`, as the caller guarantees): the same stack as
+    /// pushing those blocks one by one.
+    fn push_at(&mut self, mut tree: T, mut level: u32, f: &impl Fn(T, T) -> T) {
+        while let Some((older, l)) = self.stack.last() {
+            if *l != level {
+                break;
+            }
+            tree = f(older.clone(), tree);
+            self.stack.pop();
+            level += 1;
+        }
+        self.stack.push((tree, level));
+    }
+}
+
 impl<T: Clone> Default for Cascade<T> {
     fn default() -> Self {
         Self::new()
@@ -288,6 +306,48 @@ pub fn cascade<T: Clone>(values: &[T], f: &impl Fn(T, T) -> T) -> Option<T> {
             rest.iter().fold(first.clone(), |acc, x| f(acc, x.clone())),
             f,
         );
+    }
+    c.finish(f)
+}
+
+/// [`cascade`] of a slice, on rayon's pool when it is long: runs of
+/// `2^PARALLEL_LEVEL` whole blocks, each a balanced tree, are summed in
+/// parallel and pushed in order ([`Cascade::push_at`]), then the blocks
+/// after the last whole run; the same combinations in the same order as
+/// [`cascade`], so the same bits.
+fn cascade_slice<T: Copy + Send + Sync>(
+    values: &[T],
+    f: &(impl Fn(T, T) -> T + Sync),
+) -> Option<T> {
+    use rayon::prelude::*;
+    /// Runs of 1,024 blocks (65,536 values).
+    const PARALLEL_LEVEL: u32 = 10;
+    let run = CASCADE_BLOCK << PARALLEL_LEVEL;
+    if values.len() < 2 * run {
+        return cascade(values, f);
+    }
+    let whole = values.len() / run * run;
+    let trees: Vec<T> = values[..whole]
+        .par_chunks(run)
+        .map(|chunk| cascade(chunk, f))
+        .collect::<Option<Vec<T>>>()?;
+    let mut c = Cascade::new();
+    for tree in trees {
+        c.push_at(tree, PARALLEL_LEVEL, f);
+    }
+    for block in values[whole..].chunks(CASCADE_BLOCK) {
+        let (first, rest) = block.split_first()?;
+        c.push(rest.iter().fold(*first, |acc, &x| f(acc, x)), f);
+    }
+    c.finish(f)
+}
+
+/// [`cascade`] of the values an iterator yields, without gathering them.
+fn cascade_iter<T: Copy>(mut values: impl Iterator<Item = T>, f: &impl Fn(T, T) -> T) -> Option<T> {
+    let mut c = Cascade::new();
+    while let Some(first) = values.next() {
+        let block = values.by_ref().take(CASCADE_BLOCK - 1).fold(first, f);
+        c.push(block, f);
     }
     c.finish(f)
 }
@@ -417,6 +477,9 @@ pub fn reduce(
     body: &dyn Body,
     types: &[TensorType],
 ) -> Result<Vec<Tensor>, OpError> {
+    if let Some(result) = reduce_with_kernel(inputs, inits, dimensions, body, types)? {
+        return Ok(vec![result]);
+    }
     let (inputs, inits) = prepare(inputs, inits, types)?;
     let ReduceLayout {
         result_shape,
@@ -426,6 +489,147 @@ pub fn reduce(
     let outputs = bases.len();
     let plan = ReducePlan { bases, offsets };
     fold_all(&inputs, &inits, outputs, &result_shape, &plan, body)
+}
+
+/// Result elements of a `reduce` beyond which they are computed on rayon's
+/// pool, a block of them per task (each element folds its own values in
+/// its own order, so how they are split changes nothing).
+const PARALLEL_OUTPUTS: usize = 64;
+
+/// `reduce` of one input, in its own element type, by a body that is a
+/// single binary op with a [`Kernel`]: the values of each result element
+/// are read where they lie, in the fold order of [`fold_all`], instead of
+/// being listed and gathered; a reduction over the trailing dimensions
+/// (every dimension, or each row) reads slices, and large results and long
+/// sums run on rayon's pool. The same bits as [`fold_all`]. `None` when
+/// the reduction is not of that kind (the general path then runs, and
+/// reports any error).
+fn reduce_with_kernel(
+    inputs: &[&Tensor],
+    inits: &[&Tensor],
+    dimensions: &[usize],
+    body: &dyn Body,
+    types: &[TensorType],
+) -> Result<Option<Tensor>, ValueError> {
+    let ([input], [init], [ty], Some(combiner)) = (inputs, inits, types, body.combiner()) else {
+        return Ok(None);
+    };
+    if input.element != ty.element || init.element != ty.element || !init.shape.is_empty() {
+        return Ok(None);
+    }
+    let Some(kernel) = Kernel::new(combiner, ty.element) else {
+        return Ok(None);
+    };
+    let rank = input.shape.len();
+    let mut sorted = dimensions.to_vec();
+    sorted.sort_unstable();
+    // The reduced dimensions are the last ones: each result element folds
+    // a contiguous run of the input, the runs one after another.
+    let trailing = sorted
+        .iter()
+        .copied()
+        .eq(rank.saturating_sub(sorted.len())..rank)
+        && sorted.len() <= rank;
+    let (result_shape, layout) = if trailing {
+        let kept = rank - sorted.len();
+        let run: usize = input.shape[kept..].iter().product();
+        (input.shape[..kept].to_vec(), Layout::Runs(run))
+    } else {
+        let ReduceLayout {
+            result_shape,
+            bases,
+            offsets,
+        } = reduce_layout(&input.shape, dimensions)?;
+        (result_shape, Layout::Gathered { bases, offsets })
+    };
+    let outputs: usize = result_shape.iter().product();
+    let tree = matches!(combiner, Combiner::Add | Combiner::Multiply);
+    let data = match (kernel, &input.data, &init.data) {
+        (Kernel::F64(f), Data::F64(x), Data::F64(i)) => {
+            Data::F64(fold_layout(x, i[0], outputs, &layout, tree, &f))
+        }
+        (Kernel::F32(f, e), Data::F32(x), Data::F32(i)) => {
+            let f = move |a: f32, b: f32| e.round_f32(f(a, b));
+            Data::F32(fold_layout(x, i[0], outputs, &layout, tree, &f))
+        }
+        // Integer and boolean sums are exact in any order.
+        (Kernel::Bool(f), Data::Bool(x), Data::Bool(i)) => {
+            Data::Bool(fold_layout(x, i[0], outputs, &layout, false, &f))
+        }
+        (Kernel::Signed(f, e), Data::Signed(x), Data::Signed(i)) => {
+            let f = move |a: i64, b: i64| e.wrap_signed(f(a, b));
+            Data::Signed(fold_layout(x, i[0], outputs, &layout, false, &f))
+        }
+        (Kernel::Unsigned(f, e), Data::Unsigned(x), Data::Unsigned(i)) => {
+            let f = move |a: u64, b: u64| e.wrap_unsigned(f(a, b));
+            Data::Unsigned(fold_layout(x, i[0], outputs, &layout, false, &f))
+        }
+        _ => return Ok(None),
+    };
+    Tensor::new(ty.element, result_shape, data).map(Some)
+}
+
+/// Where the values of each result element of a `reduce` lie.
+enum Layout {
+    /// Result element `o` folds `input[o * run..(o + 1) * run]`.
+    Runs(usize),
+    /// Result element `o` folds `input[bases[o] + offsets[j]]`, `j = 0, 1,
+    /// ...` ([`reduce_layout`]).
+    Gathered {
+        bases: Vec<usize>,
+        offsets: Vec<usize>,
+    },
+}
+
+/// Each of `outputs` result elements folded from `init` over its values in
+/// `input` (see [`Layout`]): a float sum or product (`tree`) as a
+/// [`Cascade`] combined with `init` (`f(init, cascade)`, `init` alone when
+/// there are no values), anything else in order, as [`fold_all`] does.
+fn fold_layout<T: Copy + Send + Sync>(
+    input: &[T],
+    init: T,
+    outputs: usize,
+    layout: &Layout,
+    tree: bool,
+    f: &(impl Fn(T, T) -> T + Sync),
+) -> Vec<T> {
+    use rayon::prelude::*;
+    let one = |o: usize| -> T {
+        match layout {
+            Layout::Runs(run) => {
+                let values = &input[o * run..(o + 1) * run];
+                if !tree {
+                    return values.iter().fold(init, |acc, &x| f(acc, x));
+                }
+                let sum = if outputs == 1 {
+                    cascade_slice(values, f)
+                } else {
+                    cascade(values, f)
+                };
+                sum.map_or(init, |sum| f(init, sum))
+            }
+            Layout::Gathered { bases, offsets } => {
+                let values = offsets.iter().map(|&j| input[bases[o] + j]);
+                if !tree {
+                    return values.fold(init, f);
+                }
+                cascade_iter(values, f).map_or(init, |sum| f(init, sum))
+            }
+        }
+    };
+    let work = match layout {
+        Layout::Runs(run) => outputs.saturating_mul(*run),
+        Layout::Gathered { offsets, .. } => outputs.saturating_mul(offsets.len()),
+    };
+    if outputs >= PARALLEL_OUTPUTS && work >= 1 << 16 {
+        (0..outputs)
+            .into_par_iter()
+            .with_min_len(PARALLEL_OUTPUTS)
+            .map(one)
+            .collect()
+    } else {
+        (0..outputs).map(one).collect()
+    }
 }
 
 /// The geometry of `reduce` (see [`reduce_layout`]).
@@ -942,6 +1146,142 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The kernel path before values were read in place: positions listed
+    /// per result element, gathered, then folded (`fold_all`).
+    fn listed(input: &Tensor, init: &Tensor, dims: &[usize], op: BinaryOp, c: Combiner) -> Tensor {
+        let ReduceLayout {
+            result_shape,
+            bases,
+            offsets,
+        } = reduce_layout(&input.shape, dims).unwrap();
+        let outputs = bases.len();
+        let plan = ReducePlan { bases, offsets };
+        let body = Binary(op, Some(c));
+        let inputs = [input.clone()];
+        let inits = [init.clone()];
+        let mut out = fold_all(&inputs, &inits, outputs, &result_shape, &plan, &body).unwrap();
+        out.remove(0)
+    }
+
+    /// Large reductions read in place, in parallel where they are large
+    /// (long sums split into runs of blocks, many result elements split into
+    /// blocks), give the bits of the listed path, over every layout.
+    #[test]
+    fn reductions_read_in_place_match_the_listed_ones_bit_for_bit() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // Magnitudes from 1e-6 to 1e6, either sign: sums that depend on their order.
+            let unit = (state >> 11) as f64 / (1u64 << 53) as f64;
+            let sign = if state & 1 == 0 { 1.0 } else { -1.0 };
+            sign * 10f64.powf(12.0 * unit - 6.0)
+        };
+        let cases: [(&[usize], &[&[usize]]); 3] = [
+            (&[2 * 65_536 * 2 + 1_000], &[&[0]]),
+            (&[300, 1_000], &[&[1], &[0], &[0, 1], &[]]),
+            (&[4, 50, 700], &[&[0, 2], &[2], &[1, 2], &[0]]),
+        ];
+        for (shape, all_dims) in cases {
+            let n: usize = shape.iter().product();
+            let values: Vec<f64> = (0..n).map(|_| next()).collect();
+            for element in [ElementType::F32, ElementType::BF16, ElementType::F64] {
+                let input = match element {
+                    ElementType::F64 => {
+                        Tensor::new(element, shape.to_vec(), Data::F64(values.clone())).unwrap()
+                    }
+                    _ => {
+                        let rounded: Vec<f32> = values
+                            .iter()
+                            .map(|&v| element.round_f32(v as f32))
+                            .collect();
+                        floats(element, shape, &rounded)
+                    }
+                };
+                let init = match element {
+                    ElementType::F64 => Tensor::new(element, vec![], Data::F64(vec![0.5])).unwrap(),
+                    _ => floats(element, &[], &[0.5]),
+                };
+                for &dims in all_dims {
+                    for (op, c) in [
+                        (BinaryOp::Add, Combiner::Add),
+                        (BinaryOp::Maximum, Combiner::Maximum),
+                    ] {
+                        let kept: Vec<usize> = (0..shape.len())
+                            .filter(|d| !dims.contains(d))
+                            .map(|d| shape[d])
+                            .collect();
+                        let types = [ty(element, &kept)];
+                        let body = Binary(op, Some(c));
+                        let got = reduce(&[&input], &[&init], dims, &body, &types).unwrap();
+                        let want = listed(&input, &init, dims, op, c);
+                        assert_eq!(got[0].shape, want.shape, "{shape:?} {dims:?}");
+                        let bits = |t: &Tensor| match &t.data {
+                            Data::F32(v) => v.iter().map(|x| u64::from(x.to_bits())).collect(),
+                            Data::F64(v) => v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                            _ => unreachable!(),
+                        };
+                        assert_eq!(
+                            bits(&got[0]),
+                            bits(&want),
+                            "{element:?} {op:?} {shape:?} {dims:?}"
+                        );
+                    }
+                }
+            }
+        }
+        // Integers, and an integer sum over rows.
+        let ints: Vec<i64> = (0..300_000).map(|i| (i * 7919) % 1_000 - 500).collect();
+        let input = Tensor::new(
+            ElementType::Signed(64),
+            vec![300, 1_000],
+            Data::Signed(ints),
+        )
+        .unwrap();
+        let init = Tensor::new(ElementType::Signed(64), vec![], Data::Signed(vec![3])).unwrap();
+        for dims in [&[0usize][..], &[1], &[0, 1]] {
+            let kept: Vec<usize> = (0..2)
+                .filter(|d| !dims.contains(d))
+                .map(|d| input.shape[d])
+                .collect();
+            let types = [ty(ElementType::Signed(64), &kept)];
+            let body = Binary(BinaryOp::Add, Some(Combiner::Add));
+            let got = reduce(&[&input], &[&init], dims, &body, &types).unwrap();
+            assert_eq!(
+                got[0],
+                listed(&input, &init, dims, BinaryOp::Add, Combiner::Add)
+            );
+        }
+    }
+
+    /// A long slice summed in runs on rayon's pool is the cascade itself.
+    #[test]
+    fn a_parallel_cascade_is_the_cascade() {
+        let values: Vec<f32> = (0..(CASCADE_BLOCK << 12) * 3 + 77)
+            .map(|i| ((i * 2_654_435_761usize) % 100_003) as f32 * 1e-3 - 50.0)
+            .collect();
+        let f = |a: f32, b: f32| a + b;
+        for len in [
+            0,
+            5,
+            CASCADE_BLOCK << 11,
+            (CASCADE_BLOCK << 11) + 1,
+            values.len(),
+        ] {
+            assert_eq!(
+                cascade_slice(&values[..len], &f).map(f32::to_bits),
+                cascade(&values[..len], &f).map(f32::to_bits),
+                "{len}"
+            );
+            assert_eq!(
+                cascade_iter(values[..len].iter().copied(), &f).map(f32::to_bits),
+                cascade(&values[..len], &f).map(f32::to_bits),
+                "{len}"
+            );
         }
     }
 
