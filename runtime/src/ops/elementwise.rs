@@ -469,39 +469,29 @@ pub fn select(pred: &Tensor, on_true: &Tensor, on_false: &Tensor) -> Result<Tens
             pred.shape, on_true.shape
         )));
     }
-    let n = on_true.data.len();
-    // Index into the concatenation [on_true, on_false].
-    let indices: Vec<usize> = (0..n)
-        .map(|i| {
-            if p[if p.len() == 1 { 0 } else { i }] {
-                i
-            } else {
-                n + i
-            }
-        })
-        .collect();
-    let both = concat(&on_true.data, &on_false.data)?;
-    Tensor::new(
-        on_true.element,
-        on_true.shape.clone(),
-        both.gather(&indices),
-    )
-}
-
-fn concat(a: &Data, b: &Data) -> Result<Data, ValueError> {
-    fn join<T: Copy>(a: &[T], b: &[T]) -> Vec<T> {
-        a.iter().chain(b).copied().collect()
+    // Each element taken from the operand its predicate names, read where
+    // it lies (a scalar predicate takes one operand whole).
+    fn pick<T: Copy>(p: &[bool], on_true: &[T], on_false: &[T]) -> Vec<T> {
+        match p {
+            [whole] => (if *whole { on_true } else { on_false }).to_vec(),
+            _ => p
+                .iter()
+                .zip(on_true.iter().zip(on_false))
+                .map(|(&p, (&t, &f))| if p { t } else { f })
+                .collect(),
+        }
     }
-    Ok(match (a, b) {
-        (Data::F64(a), Data::F64(b)) => Data::F64(join(a, b)),
-        (Data::F32(a), Data::F32(b)) => Data::F32(join(a, b)),
-        (Data::Bool(a), Data::Bool(b)) => Data::Bool(join(a, b)),
-        (Data::Signed(a), Data::Signed(b)) => Data::Signed(join(a, b)),
-        (Data::Unsigned(a), Data::Unsigned(b)) => Data::Unsigned(join(a, b)),
-        (Data::C64(a), Data::C64(b)) => Data::C64(join(a, b)),
-        (Data::C128(a), Data::C128(b)) => Data::C128(join(a, b)),
+    let data = match (&on_true.data, &on_false.data) {
+        (Data::F64(t), Data::F64(f)) => Data::F64(pick(p, t, f)),
+        (Data::F32(t), Data::F32(f)) => Data::F32(pick(p, t, f)),
+        (Data::Bool(t), Data::Bool(f)) => Data::Bool(pick(p, t, f)),
+        (Data::Signed(t), Data::Signed(f)) => Data::Signed(pick(p, t, f)),
+        (Data::Unsigned(t), Data::Unsigned(f)) => Data::Unsigned(pick(p, t, f)),
+        (Data::C64(t), Data::C64(f)) => Data::C64(pick(p, t, f)),
+        (Data::C128(t), Data::C128(f)) => Data::C128(pick(p, t, f)),
         _ => unreachable_class()?,
-    })
+    };
+    Tensor::new(on_true.element, on_true.shape.clone(), data)
 }
 
 /// One element, widened losslessly for conversion.
