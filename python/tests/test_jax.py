@@ -838,6 +838,21 @@ def test_snapshots_use_a_bounded_pool_primed_before_training(tmp_path, policy):
     assert len(proof.checks) == 40 and all(c.passed for c in proof.checks)
 
 
+def gate_checks(proof):
+    """Hold ``proof``'s checks until the returned event is set (each check waits for it)."""
+    import threading
+
+    gate = threading.Event()
+    check = proof._checker.run
+
+    def gated(job):
+        gate.wait(120)
+        check(job)
+
+    proof._checker.run = gated
+    return gate
+
+
 @pytest.mark.parametrize(
     "policy, ahead",
     [(zkdv.overlap.ALWAYS, 6), (zkdv.overlap.UNCHECKED, 2), (zkdv.overlap.NEVER, 1)],
@@ -849,14 +864,7 @@ def test_a_sampled_check_fences_training_unless_always(tmp_path, policy, ahead):
     import time
 
     proof = session(tmp_path)
-    gate = threading.Event()
-    check = proof._checker.run
-
-    def gated(job):
-        gate.wait(120)
-        check(job)
-
-    proof._checker.run = gated
+    gate = gate_checks(proof)
     tx = optax.sgd(0.1)
 
     step = proof.jit(explicit_step(tx, lambda x, w: jnp.sum(x @ w), overlap=policy))
@@ -893,7 +901,6 @@ def test_a_sampled_check_fences_training_unless_always(tmp_path, policy, ahead):
 def test_the_runtime_memory_goes_back_once_no_check_waits(tmp_path, monkeypatch):
     # Checks queued behind a held one run as a burst that reuses the replay runtime's freed
     # memory; it is given back to the system once, after the last, not after every check.
-    import threading
     import time
 
     from zkdv import runtime
@@ -901,14 +908,7 @@ def test_the_runtime_memory_goes_back_once_no_check_waits(tmp_path, monkeypatch)
     releases = []
     monkeypatch.setattr(runtime, "release_memory", lambda: releases.append(len(proof.checks)))
     proof = session(tmp_path)
-    gate = threading.Event()
-    check = proof._checker.run
-
-    def gated(job):
-        gate.wait(120)
-        check(job)
-
-    proof._checker.run = gated
+    gate = gate_checks(proof)
     tx = optax.sgd(0.1)
     step = proof.jit(explicit_step(tx, overlap=zkdv.overlap.ALWAYS))
     params = {"w": jnp.ones((4, 2))}

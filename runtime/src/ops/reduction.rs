@@ -250,17 +250,8 @@ impl<T: Clone> Cascade<T> {
     }
 
     /// Adds the result of the next block.
-    pub fn push(&mut self, mut block: T, f: &impl Fn(T, T) -> T) {
-        let mut level = 0;
-        while let Some((older, l)) = self.stack.last() {
-            if *l != level {
-                break;
-            }
-            block = f(older.clone(), block);
-            self.stack.pop();
-            level += 1;
-        }
-        self.stack.push((block, level));
+    pub fn push(&mut self, block: T, f: &impl Fn(T, T) -> T) {
+        self.push_at(block, 0, f);
     }
 
     /// The combined result, `None` without blocks.
@@ -277,7 +268,7 @@ impl<T: Clone> Cascade<T> {
     /// Adds the result of `2^level` blocks combined as a balanced tree (what
     /// [`Cascade::push`] leaves of them when the blocks pushed before are a
     /// multiple of `2^level`, as the caller guarantees): the same stack as
-    /// pushing those blocks one by one.
+    /// pushing those blocks one by one. A block is a tree of level 0.
     fn push_at(&mut self, mut tree: T, mut level: u32, f: &impl Fn(T, T) -> T) {
         while let Some((older, l)) = self.stack.last() {
             if *l != level {
