@@ -128,12 +128,14 @@ class Program:
 
 
 def release_memory() -> None:
-    """Give the memory that runs have freed back to the system now.
+    """Give the memory the extension has freed back to the system now.
 
-    The runtime's buffers come from mimalloc, which keeps freed memory for a minute (set by
-    the extension; ``MIMALLOC_PURGE_DELAY``, in milliseconds, overrides it) so that the
-    replays of one check, run back to back, reuse it instead of taking fresh pages from the
-    kernel, which zeroes them; the session's checker calls this once no check is waiting.
+    The runtime's buffers come from mimalloc, which the extension sets to keep freed memory
+    for a minute (``MIMALLOC_PURGE_DELAY``, in milliseconds, overrides it), so that the ops of
+    a run reuse what earlier ops freed instead of taking fresh pages that the kernel must
+    zero. Each run gives back what it freed when it ends; this gives back what was freed
+    since (results Python dropped, a check's comparisons), and the session's checker calls
+    it once no check is waiting.
     """
     _native.release_memory()
 
